@@ -1,0 +1,69 @@
+"""Game engines: pure state machines, one module per game, reached through a read-only registry.
+
+>>> game = make_game("plakoto")
+>>> game.id, game.num_seats
+('tapa', 2)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ._core import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    GameOption,
+    IllegalActionError,
+    InvalidActionError,
+    InvalidOptionError,
+    Outcome,
+    State,
+)
+from ._dice import OpeningThrow, Roll
+from ._plays import Play, Step
+from ._views import PIN_MINE, PIN_NONE, PIN_THEIRS, BackgammonView, MatchScore
+from .tapa import Tapa
+
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "PIN_MINE",
+    "PIN_NONE",
+    "PIN_THEIRS",
+    "BackgammonView",
+    "Game",
+    "GameOption",
+    "IllegalActionError",
+    "InvalidActionError",
+    "InvalidOptionError",
+    "MatchScore",
+    "OpeningThrow",
+    "Outcome",
+    "Play",
+    "Roll",
+    "State",
+    "Step",
+    "Tapa",
+    "UnknownGameError",
+    "GAMES",
+    "make_game",
+]
+
+GAMES: Mapping[str, type[Game]] = {"tapa": Tapa}
+"""Game id → game class. Read-only."""
+
+_ALIASES: Mapping[str, str] = {"plakoto": "tapa", "mahbusa": "tapa"}
+
+
+class UnknownGameError(ValueError):
+    """No game has this id or alias."""
+
+
+def make_game(game_id: str, options: Mapping[str, str] | None = None) -> Game:
+    """The game ``game_id`` (or an alias) with ``options`` resolved against its defaults."""
+    name = _ALIASES.get(game_id, game_id)
+    cls = GAMES.get(name)
+    if cls is None:
+        raise UnknownGameError(f"unknown game {game_id!r} (known: {', '.join(sorted(GAMES))})")
+    return cls(options)

@@ -1,0 +1,179 @@
+"""The engine contract shared by every game (the OpenSpiel State shape).
+
+A :class:`Game` is immutable: it holds the options and makes states. A :class:`State` is a pure state machine:
+whoever must act is ``current_player`` (a seat, :data:`CHANCE` or :data:`TERMINAL`), the legal actions are a
+sorted list with one entry per distinct result, and ``apply`` moves the state on. Chance steps are ordinary
+actions whose probabilities come from :meth:`State.chance_outcomes`; engines hold no random generator.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+CHANCE = -1
+"""``current_player`` while a chance step (dice, shuffle) is due."""
+
+TERMINAL = -2
+"""``current_player`` once the game is over."""
+
+
+class InvalidActionError(ValueError):
+    """A text could not be read as an action of this game."""
+
+
+class IllegalActionError(ValueError):
+    """An action is well formed but not legal in the state it was applied to."""
+
+
+class InvalidOptionError(ValueError):
+    """A game option is unknown or has a value the game does not accept."""
+
+
+class Action(Protocol):
+    """What every action (chance or decision) offers: a notation that ``Game.parse_action`` reads back."""
+
+    def notation(self) -> str:
+        """Return the action in the game's readable notation."""
+        ...
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended.
+
+    Attributes:
+        termination: a short word naming the way it ended, e.g. ``"normal"``, ``"mars"``, ``"mother"``.
+        points: points scored per seat (a draw scores nothing for anybody in the Tabla family).
+    """
+
+    termination: str
+    points: tuple[int, ...]
+
+    @property
+    def winner(self) -> int | None:
+        """The seat with the most points, or None when no seat scored more than all others."""
+        best = max(self.points)
+        leaders = [seat for seat, p in enumerate(self.points) if p == best]
+        return leaders[0] if len(leaders) == 1 else None
+
+
+@dataclass(frozen=True)
+class GameOption:
+    """One option a game accepts: its name, default and the values allowed (all as strings).
+
+    Empty ``choices`` means any positive integer.
+    """
+
+    name: str
+    default: str
+    choices: tuple[str, ...]
+    help: str = ""
+
+
+def resolve_options(
+    game_id: str, declared: Sequence[GameOption], given: Mapping[str, str] | None
+) -> dict[str, str]:
+    """Return the full option mapping of a game: defaults overlaid with ``given``, each value checked.
+
+    >>> opts = (GameOption("x", "1", ("1", "2")),)
+    >>> resolve_options("demo", opts, {"x": "2"})
+    {'x': '2'}
+    >>> resolve_options("demo", opts, {"y": "2"})
+    Traceback (most recent call last):
+    ...
+    referee.games._core.InvalidOptionError: demo has no option 'y' (known: x)
+    """
+    known = {option.name: option for option in declared}
+    resolved = {option.name: option.default for option in declared}
+    for name, value in (given or {}).items():
+        option = known.get(name)
+        if option is None:
+            raise InvalidOptionError(f"{game_id} has no option {name!r} (known: {', '.join(known) or 'none'})")
+        value = str(value).lower() if str(value).lower() in ("true", "false") else str(value)
+        if not option.choices:
+            if not (value.isdigit() and int(value) >= 1):
+                raise InvalidOptionError(f"{game_id} option {name} must be a positive integer, not {value!r}")
+        elif value not in option.choices:
+            raise InvalidOptionError(
+                f"{game_id} option {name} must be one of {', '.join(option.choices)}, not {value!r}"
+            )
+        resolved[name] = value
+    return resolved
+
+
+class State(ABC):
+    """A position of a game, with whoever must act and what they may do."""
+
+    @property
+    @abstractmethod
+    def current_player(self) -> int:
+        """The seat that must act, :data:`CHANCE` for a chance step, or :data:`TERMINAL`."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[Any]:
+        """The actions of the seat to act, sorted, one per distinct result (empty at chance and terminal)."""
+
+    @abstractmethod
+    def chance_outcomes(self) -> list[tuple[Any, float]]:
+        """At a chance step: every outcome with its probability (they sum to 1). Empty otherwise."""
+
+    @abstractmethod
+    def apply(self, action: Any) -> None:
+        """Play ``action`` (a decision of the seat to act or a chance outcome). Raises IllegalActionError."""
+
+    def is_terminal(self) -> bool:
+        """True once the game is over."""
+        return self.current_player == TERMINAL
+
+    @abstractmethod
+    def outcome(self) -> Outcome:
+        """The result of a finished game. Raises ValueError before the end."""
+
+    @abstractmethod
+    def view(self, seat: int) -> Any:
+        """Everything ``seat`` may know, as an immutable view object (an allow-list of fields)."""
+
+    @abstractmethod
+    def clone(self) -> State:
+        """An independent copy of this state."""
+
+
+class Game(ABC):
+    """An immutable game definition: id, seats and resolved options."""
+
+    id: str
+    options: Mapping[str, str]
+
+    @property
+    @abstractmethod
+    def num_seats(self) -> int:
+        """How many seats the game has."""
+
+    @abstractmethod
+    def new_state(self) -> State:
+        """The initial state (usually a chance step: the opening throw or the shuffle)."""
+
+    max_points: int = 1
+    """The most points one game can score; a forfeit awards it to every seat that did not fault."""
+
+    def forfeit(self, faulty: Sequence[int]) -> Outcome:
+        """The outcome when the seats in ``faulty`` lose by a fault (termination ``fault``).
+
+        >>> from referee.games import make_game
+        >>> make_game("tapa").forfeit([1])
+        Outcome(termination='fault', points=(2, 0))
+        """
+        bad = set(faulty)
+        return Outcome("fault", tuple(0 if seat in bad else self.max_points for seat in range(self.num_seats)))
+
+    @abstractmethod
+    def parse_action(self, text: str, state: State) -> Any:
+        """Read ``text`` (as written by ``notation()``) as an action legal in ``state``.
+
+        Raises:
+            InvalidActionError: the text is not an action of this game.
+            IllegalActionError: it is one, but not legal in ``state``.
+        """

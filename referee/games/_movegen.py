@@ -1,0 +1,203 @@
+"""The whole-stage move generator of the Tabla family, on packed boards.
+
+A side's board is one integer: 4 bits per point in the side's own numbering, nibble 0 = borne off, nibbles
+1..24 = the points, nibble 25 = the bar. An end position is a single int and a checker move is one addition.
+The generator lists every legal play of a stage once per distinct end position, after maximisation (rules §1.3):
+most dice used, the larger die when only one of two can be played, and a play that ends the game counts as
+complete. Keep it behind :func:`stage_plays` so that a compiled core can replace it under the same tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+Raw = tuple[int, int, int, bool]
+"""A step as (src, dst, die, hit), dst 0 = off."""
+
+HOME_SHIFT = 28
+"""Shifting a board right by this drops the off count and the home points 1..6."""
+
+_LOW_BITS = int("1" * 26, 16)
+"""Bit 0 of every nibble."""
+
+
+def count(board: int, point: int) -> int:
+    """Checkers on ``point`` (0 = off, 25 = bar) of a packed board.
+
+    >>> count(pack({6: 5, 0: 2}), 6), count(pack({6: 5, 0: 2}), 0)
+    (5, 2)
+    """
+    return (board >> (point << 2)) & 15
+
+
+def pack(points: dict[int, int]) -> int:
+    """Build a packed board from {point: checkers}.
+
+    >>> pack({1: 2}) == 2 << 4
+    True
+    """
+    board = 0
+    for point, n in points.items():
+        if not 0 <= n <= 15 or not 0 <= point <= 25:
+            raise ValueError(f"bad point {point} or count {n}")
+        board += n << (point << 2)
+    return board
+
+
+def unpack(board: int) -> dict[int, int]:
+    """The non-empty points of a packed board as {point: checkers}.
+
+    >>> unpack(pack({24: 15}))
+    {24: 15}
+    """
+    return {p: n for p in range(26) if (n := (board >> (p << 2)) & 15)}
+
+
+def occupied(board: int) -> int:
+    """A mask with bit ``4p`` set for every non-empty point p (off count included).
+
+    >>> occupied(pack({0: 3, 2: 8})) == (1 | 1 << 8)
+    True
+    """
+    board |= board >> 1
+    board |= board >> 2
+    return board & _LOW_BITS
+
+
+class _Stage:
+    """The constant facts of one stage: which points are closed, frozen or hold a lone opposing checker."""
+
+    __slots__ = ("closed", "singles", "can_bear_off", "terminal", "movable", "bear_sources")
+
+    def __init__(self, closed: int, frozen: int, singles: int, can_bear_off: bool, terminal: Callable[[int], bool] | None) -> None:
+        self.closed = closed
+        self.singles = singles
+        self.can_bear_off = can_bear_off
+        self.terminal = terminal
+        # movable[die]: nibble-mask of sources whose step with die lands on an open point of the board.
+        self.movable = [0] * 7
+        for die in range(1, 7):
+            mask = 0
+            for src in range(die + 1, 25):
+                if not (closed >> (src - die)) & 1 and not (frozen >> src) & 1:
+                    mask |= 1 << (src << 2)
+            self.movable[die] = mask
+        self.bear_sources = 0
+        for src in range(1, 7):
+            if not (frozen >> src) & 1:
+                self.bear_sources |= 1 << (src << 2)
+
+    def moves(self, board: int, die: int) -> list[tuple[Raw, int]]:
+        """Every single step with ``die`` from ``board``: a list of (step, new board)."""
+        out: list[tuple[Raw, int]] = []
+        occ = occupied(board)
+        cand = occ & self.movable[die]
+        singles = self.singles
+        while cand:
+            low = cand & -cand
+            cand ^= low
+            shift = low.bit_length() - 1
+            src = shift >> 2
+            dst = src - die
+            hit = bool((singles >> dst) & 1) and not (occ >> (dst << 2)) & 1
+            out.append(((src, dst, die, hit), board - low + (1 << (dst << 2))))
+        if self.can_bear_off and not board >> HOME_SHIFT:
+            src = die
+            if (board >> (src << 2)) & 15 and (self.bear_sources >> (src << 2)) & 1:
+                out.append(((src, 0, die, False), board - (1 << (src << 2)) + 1))
+            # A die larger than the highest occupied point bears off from that point.
+            top = (occ >> 4).bit_length()
+            if top:
+                src = ((top - 1) >> 2) + 1
+                if src < die and (self.bear_sources >> (src << 2)) & 1:
+                    out.append(((src, 0, die, False), board - (1 << (src << 2)) + 1))
+        return out
+
+
+def stage_plays(
+    board: int,
+    dice: tuple[int, ...],
+    *,
+    closed: int,
+    frozen: int = 0,
+    singles: int = 0,
+    can_bear_off: bool = True,
+    terminal: Callable[[int], bool] | None = None,
+) -> tuple[dict[int, tuple[Raw, ...]], int]:
+    """All legal plays of one stage, keyed by end board, and how many dice they use.
+
+    Args:
+        board: the mover's packed board.
+        dice: two different dice (larger first), or n equal dice (a double or a ladder stage).
+        closed: bitmask of the mover's points it may not land on.
+        frozen: bitmask of points whose checkers cannot move (Tapa: the mover's pinned checkers).
+        singles: bitmask of points holding a lone opposing checker that a landing would hit or pin.
+        can_bear_off: False forbids bearing off altogether (Tapa ``pinned_home_blocks_all``).
+        terminal: tells whether a board ends the game; such a play is complete and stops there.
+
+    Returns:
+        ``(plays, used)``: {end board: steps} with the shortest steps found for each end board, and the number of
+        dice the legal plays use (``len(dice)`` for complete plays, 0 when nothing can be played).
+
+    >>> plays, used = stage_plays(pack({13: 1, 0: 14}), (6, 5), closed=1 << 7)  # 7 closed: only 13/8/2
+    >>> list(plays.values()), used
+    ([((13, 8, 5, False), (8, 2, 6, False))], 2)
+    """
+    stage = _Stage(closed, frozen, singles, can_bear_off, terminal)
+    if len(dice) == 2 and dice[0] != dice[1]:
+        return _two_dice(stage, board, dice[0], dice[1])
+    return _equal_dice(stage, board, dice[0], len(dice))
+
+
+def _keep_shorter(plays: dict[int, tuple[Raw, ...]], end: int, steps: tuple[Raw, ...]) -> None:
+    old = plays.get(end)
+    if old is None or len(steps) < len(old):
+        plays[end] = steps
+
+
+def _two_dice(stage: _Stage, board: int, high: int, low: int) -> tuple[dict[int, tuple[Raw, ...]], int]:
+    full: dict[int, tuple[Raw, ...]] = {}
+    only_high: dict[int, tuple[Raw, ...]] = {}
+    only_low: dict[int, tuple[Raw, ...]] = {}
+    terminal = stage.terminal
+    for first, second, alone in ((high, low, only_high), (low, high, only_low)):
+        for step1, board1 in stage.moves(board, first):
+            if terminal is not None and terminal(board1):
+                _keep_shorter(full, board1, (step1,))
+                continue
+            followed = False
+            for step2, board2 in stage.moves(board1, second):
+                followed = True
+                if board2 not in full:
+                    full[board2] = (step1, step2)
+            if not followed:
+                alone.setdefault(board1, (step1,))
+    if full:
+        return full, 2
+    if only_high:
+        return only_high, 1
+    return only_low, (1 if only_low else 0)
+
+
+def _equal_dice(stage: _Stage, board: int, die: int, n: int) -> tuple[dict[int, tuple[Raw, ...]], int]:
+    frontier: dict[int, tuple[Raw, ...]] = {board: ()}
+    finished: dict[int, tuple[Raw, ...]] = {}
+    terminal = stage.terminal
+    depth = 0
+    for _ in range(n):
+        layer: dict[int, tuple[Raw, ...]] = {}
+        for start, steps in frontier.items():
+            for step, end in stage.moves(start, die):
+                if terminal is not None and terminal(end):
+                    _keep_shorter(finished, end, steps + (step,))
+                elif end not in layer:
+                    layer[end] = steps + (step,)
+        if not layer:
+            break
+        frontier = layer
+        depth += 1
+    if finished:
+        if depth == n:
+            finished.update(frontier)
+        return finished, n
+    return (frontier, depth) if depth else ({}, 0)

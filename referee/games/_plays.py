@@ -1,0 +1,83 @@
+"""Moves of the Tabla family: a :class:`Step` moves one checker by one die, a :class:`Play` is a whole stage.
+
+Points are numbered in the mover's own direction of travel: 24..1, 25 is the bar and 0 is off the board.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from ._core import InvalidActionError
+
+BAR = 25
+OFF = 0
+
+
+@dataclass(frozen=True, order=True)
+class Step:
+    """One checker moved from ``src`` to ``dst`` with ``die``; ``hit`` when it hits (Tabla) or pins (Tapa)."""
+
+    src: int
+    dst: int
+    die: int
+    hit: bool = False
+
+    def notation(self) -> str:
+        """``13/10*``, ``bar/20``, ``6/off``.
+
+        >>> Step(13, 10, 3, True).notation(), Step(25, 20, 5).notation(), Step(6, 0, 6).notation()
+        ('13/10*', 'bar/20', '6/off')
+        """
+        src = "bar" if self.src == BAR else str(self.src)
+        dst = "off" if self.dst <= OFF else str(self.dst)
+        return f"{src}/{dst}{'*' if self.hit else ''}"
+
+
+class Play(NamedTuple):
+    """The ordered steps of one stage (two dice, four equal dice or one Gjul Bara ladder stage).
+
+    ``raw`` holds each step as a ``(src, dst, die, hit)`` tuple. Plays are immutable named tuples rather than
+    dataclasses because the engines make tens of thousands per second: creating, hashing and sorting them then runs
+    at C speed.
+    """
+
+    raw: tuple[tuple[int, int, int, bool], ...]
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        """The steps as :class:`Step` objects."""
+        return tuple(Step(*step) for step in self.raw)
+
+    def notation(self) -> str:
+        """Steps separated by spaces, e.g. ``24/18 18/13``.
+
+        >>> Play(((24, 18, 6, False), (18, 13, 5, False))).notation()
+        '24/18 18/13'
+        """
+        return " ".join(Step(*step).notation() for step in self.raw)
+
+
+_STEP_RE = re.compile(r"^(bar|\d{1,2})/(off|\d{1,2})(\*?)$")
+
+
+def parse_steps(text: str) -> tuple[tuple[int, int, bool], ...]:
+    """Read the (src, dst, hit) triples of a play's notation; dice are implied by the distance.
+
+    >>> parse_steps("bar/20 13/10* 6/off")
+    ((25, 20, False), (13, 10, True), (6, 0, False))
+    """
+    steps = []
+    for token in text.split():
+        match = _STEP_RE.match(token)
+        if not match:
+            raise InvalidActionError(f"not a step: {token!r} (expected e.g. 24/18, 13/10*, bar/20, 6/off)")
+        src = BAR if match.group(1) == "bar" else int(match.group(1))
+        dst = OFF if match.group(2) == "off" else int(match.group(2))
+        if not (1 <= src <= BAR and OFF <= dst < src):
+            raise InvalidActionError(f"impossible step {token!r}: checkers move from higher to lower points")
+        steps.append((src, dst, bool(match.group(3))))
+    if not steps:
+        raise InvalidActionError("empty play")
+    return tuple(steps)

@@ -1,0 +1,180 @@
+"""Replay logs: JSON Lines, one header, one line per chance step and per decision, one result.
+
+Format ``kafana-replay/1``::
+
+    {"type": "header", "format": "kafana-replay/1", "match_id": …, "game": "tapa", "options": {…}, "seed": 7,
+     "seats": [{"seat": 0, "name": …, "version": …, "hash": …}, …], "clock": {…}, "referee_version": …}
+    {"type": "chance", "notation": "opening 5-2"}
+    {"type": "action", "seat": 0, "id": 3, "notation": "24/18 18/13", "ms": 12.5, "comment": "…"}
+    {"type": "result", "termination": "mars", "points": [2, 0], "faults": [], "output": [{…}, {…}]}
+
+The reader is lenient: it collects every problem instead of stopping at the first. :func:`verify` re-runs the
+log through the engine and lists every mismatch.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from referee.games import CHANCE, TERMINAL, Game, IllegalActionError, InvalidActionError, State, make_game
+
+FORMAT = "kafana-replay/1"
+
+
+class ReplayWriter:
+    """Writes one replay file line by line, flushing each line so a killed referee leaves a readable prefix."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._file: IO[str] = path.open("w", encoding="utf-8")
+
+    def _write(self, record: dict[str, Any]) -> None:
+        self._file.write(json.dumps(record, separators=(",", ":")) + "\n")
+        self._file.flush()
+
+    def header(self, **fields: Any) -> None:
+        """Write the header line."""
+        self._write({"type": "header", "format": FORMAT, **fields})
+
+    def chance(self, notation: str) -> None:
+        """Write a chance step."""
+        self._write({"type": "chance", "notation": notation})
+
+    def action(self, seat: int, action_id: int, notation: str, ms: float, comment: str = "") -> None:
+        """Write a decision."""
+        record: dict[str, Any] = {"type": "action", "seat": seat, "id": action_id, "notation": notation, "ms": round(ms, 3)}
+        if comment:
+            record["comment"] = comment
+        self._write(record)
+
+    def result(self, **fields: Any) -> None:
+        """Write the result line and close the file."""
+        self._write({"type": "result", **fields})
+        self._file.close()
+
+    def close(self) -> None:
+        """Close the file (idempotent)."""
+        if not self._file.closed:
+            self._file.close()
+
+
+@dataclass
+class Replay:
+    """A replay as read: header, the step lines in order, the result, and any problems met while reading."""
+
+    header: dict[str, Any]
+    steps: list[dict[str, Any]]
+    result: dict[str, Any] | None
+    errors: list[str] = field(default_factory=list)
+
+    def game(self) -> Game:
+        """The game of the header, with its options."""
+        return make_game(self.header["game"], self.header.get("options") or {})
+
+
+def read_replay(path: str | Path) -> Replay:
+    """Read a replay file, collecting problems in ``errors`` rather than raising (except for a missing file)."""
+    header: dict[str, Any] = {}
+    steps: list[dict[str, Any]] = []
+    result = None
+    errors: list[str] = []
+    with Path(path).open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as exc:
+                errors.append(f"line {number}: not JSON ({exc.msg})")
+                continue
+            kind = record.get("type") if isinstance(record, dict) else None
+            if kind == "header":
+                if header:
+                    errors.append(f"line {number}: a second header")
+                header = record
+            elif kind in ("chance", "action"):
+                steps.append(record)
+            elif kind == "result":
+                result = record
+            else:
+                errors.append(f"line {number}: unknown record type {kind!r}")
+    if not header:
+        errors.append("no header line")
+    elif header.get("format") != FORMAT:
+        errors.append(f"format {header.get('format')!r}, expected {FORMAT!r}")
+    if result is None:
+        errors.append("no result line (the game did not finish writing)")
+    return Replay(header, steps, result, errors)
+
+
+def replay_states(replay: Replay) -> tuple[list[State], list[str]]:
+    """Re-run the replay: the state before each step and after the last, plus every mismatch found."""
+    problems = list(replay.errors)
+    try:
+        game = replay.game()
+    except (KeyError, ValueError) as exc:
+        return [], problems + [f"header: {exc}"]
+    state = game.new_state()
+    states = [state.clone()]
+    for index, step in enumerate(replay.steps, 1):
+        where = f"step {index} ({step.get('notation')!r})"
+        player = state.current_player
+        try:
+            if step["type"] == "chance":
+                if player != CHANCE:
+                    problems.append(f"{where}: a chance step where seat {player} should act")
+                    break
+                action = game.parse_action(step["notation"], state)
+                if action not in [outcome for outcome, _ in state.chance_outcomes()]:
+                    problems.append(f"{where}: not a possible chance outcome here")
+                    break
+            else:
+                if player != step.get("seat"):
+                    problems.append(f"{where}: seat {step.get('seat')} acted but seat {player} was to act")
+                    break
+                legal = state.legal_actions()
+                action_id = step.get("id")
+                if not isinstance(action_id, int) or not 0 <= action_id < len(legal):
+                    problems.append(f"{where}: id {action_id} is not among {len(legal)} legal actions")
+                    break
+                action = legal[action_id]
+                if action.notation() != step.get("notation"):
+                    problems.append(f"{where}: id {action_id} is {action.notation()!r} here, not {step.get('notation')!r}")
+                    break
+            state.apply(action)
+        except (KeyError, InvalidActionError, IllegalActionError) as exc:
+            problems.append(f"{where}: {exc}")
+            break
+        states.append(state.clone())
+    return states, problems
+
+
+def verify(replay: Replay) -> list[str]:
+    """Re-run a replay through the engine; return every mismatch (empty when the replay is exact)."""
+    states, problems = replay_states(replay)
+    if problems or not states:
+        return problems
+    final = states[-1]
+    result = replay.result or {}
+    faults = result.get("faults") or []
+    if faults:
+        if final.current_player == TERMINAL:
+            problems.append("the result records a fault, but the game had already ended")
+        expected = replay.game().forfeit([f["seat"] for f in faults]) if final.current_player != TERMINAL else None
+        if expected is not None and list(expected.points) != result.get("points"):
+            problems.append(f"forfeit points {list(expected.points)} != recorded {result.get('points')}")
+        return problems
+    if final.current_player != TERMINAL:
+        problems.append("the log ends before the game is over")
+        return problems
+    outcome = final.outcome()
+    if outcome.termination != result.get("termination") or list(outcome.points) != result.get("points"):
+        problems.append(
+            f"engine says {outcome.termination} {list(outcome.points)}, "
+            f"replay says {result.get('termination')} {result.get('points')}"
+        )
+    return problems

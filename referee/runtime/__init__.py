@@ -1,0 +1,43 @@
+"""The runtime: seats bots (processes over gRPC or in-process functions), drives games, enforces clocks."""
+
+from .clock import Clock, parse_clock
+from .driver import GameRecord, draw_chance, play_game
+from .faults import (
+    FAULT_KINDS,
+    BotCrashed,
+    BotError,
+    BotIllegalAction,
+    BotNoHello,
+    BotProtocolError,
+    BotResourceLimit,
+    BotTimeout,
+    Fault,
+)
+from .manifest import BotSpec, ManifestError, resolve_bot
+from .player import LocalPlayer, Player
+from .process import ProcessPlayer
+from .runner import run_game
+
+__all__ = [
+    "FAULT_KINDS",
+    "BotCrashed",
+    "BotError",
+    "BotIllegalAction",
+    "BotNoHello",
+    "BotProtocolError",
+    "BotResourceLimit",
+    "BotSpec",
+    "BotTimeout",
+    "Clock",
+    "Fault",
+    "GameRecord",
+    "LocalPlayer",
+    "ManifestError",
+    "Player",
+    "ProcessPlayer",
+    "draw_chance",
+    "parse_clock",
+    "play_game",
+    "resolve_bot",
+    "run_game",
+]

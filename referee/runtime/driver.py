@@ -1,0 +1,202 @@
+"""The game loop: chance from a seeded generator, decisions from the seated players, clocks, faults, replay.
+
+The driver knows nothing of any game's rules: it sees engines only through :class:`referee.games.State`.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from referee.games import CHANCE, Game, Outcome, State
+from referee.replay import ReplayWriter
+from referee.wire import ActRequest, ClockInfo, GameOver, LegalAction, MatchOver, SeatResult
+
+from .clock import TRANSPORT_GRACE, Clock
+from .faults import BotError, BotIllegalAction, BotTimeout, Fault
+from .player import Player
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """The result of one game as the referee saw it."""
+
+    match_id: str
+    game: str
+    seed: int
+    outcome: Outcome
+    faults: tuple[Fault, ...]
+    bots: tuple[str, ...]
+    decisions: int
+    replay_path: Path | None = None
+    output: tuple[dict[str, str], ...] = field(default_factory=tuple)
+
+    def summary(self) -> str:
+        """One readable line: who won, the points, and any fault."""
+        points = ":".join(str(p) for p in self.outcome.points)
+        winner = self.outcome.winner
+        who = f"{self.bots[winner]} (seat {winner}) wins" if winner is not None else "draw"
+        text = f"{self.match_id}: {who} {points} by {self.outcome.termination}"
+        for fault in self.faults:
+            text += f"; seat {fault.seat} {self.bots[fault.seat]}: {fault.kind} ({fault.message})"
+        return text
+
+
+def draw_chance(outcomes: Sequence[tuple[Any, float]], rng: random.Random) -> Any:
+    """Pick one chance outcome with the given probabilities, from ``rng``.
+
+    >>> draw_chance([("a", 0.5), ("b", 0.5)], random.Random(1))
+    'a'
+    """
+    r = rng.random()
+    total = 0.0
+    for action, probability in outcomes:
+        total += probability
+        if r < total:
+            return action
+    return outcomes[-1][0]
+
+
+async def play_game(
+    game: Game,
+    players: Sequence[Player | None],
+    *,
+    match_id: str,
+    seed: int,
+    clock: Clock,
+    replay: ReplayWriter | None = None,
+    header: dict[str, Any] | None = None,
+    startup_faults: Sequence[Fault] = (),
+    state: State | None = None,
+) -> GameRecord:
+    """Play one game to its end (or to the first fault) and return its record.
+
+    Args:
+        game: the game definition.
+        players: one player per seat; ``None`` for a seat that failed to start (its fault is in ``startup_faults``).
+        match_id: the id sent to bots and written to the replay.
+        seed: seeds the generator every chance step is drawn from.
+        clock: the clock settings of every seat.
+        replay: where to log the game, if anywhere.
+        header: extra header fields for the replay (seat descriptions, …).
+        startup_faults: faults of seats that could not be seated; the game is then forfeited at once.
+        state: start from this state instead of ``game.new_state()`` (analysis and tests).
+    """
+    rng = random.Random(seed)
+    state = state or game.new_state()
+    names = tuple(p.info.name if p is not None else "-" for p in players)
+    if replay is not None:
+        replay.header(
+            match_id=match_id,
+            game=game.id,
+            options=dict(game.options),
+            seed=seed,
+            clock={"bank": clock.bank, "increment": clock.increment, "cap": clock.cap},
+            **(header or {}),
+        )
+    banks = [clock.bank] * game.num_seats
+    faults = list(startup_faults)
+    decisions = 0
+    while not faults and not state.is_terminal():
+        seat = state.current_player
+        if seat == CHANCE:
+            action = draw_chance(state.chance_outcomes(), rng)
+            state.apply(action)
+            if replay is not None:
+                replay.chance(action.notation())
+            continue
+        player = players[seat]
+        assert player is not None
+        legal = state.legal_actions()
+        limit = clock.move_limit(banks[seat])
+        request = ActRequest(
+            match_id=match_id,
+            game_number=1,
+            game=game.id,
+            seat=seat,
+            options=dict(game.options),
+            decision=decisions,
+            view=state.view(seat),
+            clock=ClockInfo(
+                bank_ms=int(banks[seat] * 1000),
+                increment_ms=int(clock.increment * 1000),
+                move_cap_ms=int(clock.cap * 1000),
+                move_limit_ms=int(limit * 1000),
+            ),
+            legal_actions=tuple(LegalAction(i, a.notation(), a) for i, a in enumerate(legal)),
+        )
+        start = trio.current_time()
+        try:
+            response = await player.act(request, limit)
+            used = trio.current_time() - start
+            if used > limit + TRANSPORT_GRACE:
+                raise BotTimeout(seat, f"answered after {used:.3f}s, limit {limit:.3f}s")
+            if not 0 <= response.action_id < len(legal):
+                raise BotIllegalAction(
+                    seat, f"answered id {response.action_id}, legal ids are 0..{len(legal) - 1}"
+                )
+        except BotError as exc:
+            log.warning("%s: %s", match_id, exc)
+            faults.append(exc.fault())
+            break
+        banks[seat] = clock.after_move(banks[seat], used)
+        action = legal[response.action_id]
+        state.apply(action)
+        decisions += 1
+        if replay is not None:
+            replay.action(seat, response.action_id, action.notation(), used * 1000, response.comment)
+    outcome = game.forfeit([f.seat for f in faults]) if faults else state.outcome()
+    outputs = tuple(p.output() if p is not None else {"stdout": "", "stderr": ""} for p in players)
+    if replay is not None:
+        replay.result(
+            termination=outcome.termination,
+            points=list(outcome.points),
+            faults=[f.to_json() for f in faults],
+            decisions=decisions,
+            output=outputs,
+        )
+    await _notify(players, match_id, game.id, outcome, faults)
+    return GameRecord(
+        match_id=match_id,
+        game=game.id,
+        seed=seed,
+        outcome=outcome,
+        faults=tuple(faults),
+        bots=names,
+        decisions=decisions,
+        replay_path=replay.path if replay is not None else None,
+        output=outputs,
+    )
+
+
+async def _notify(
+    players: Sequence[Player | None], match_id: str, game_id: str, outcome: Outcome, faults: Sequence[Fault]
+) -> None:
+    by_seat = {f.seat: f for f in faults}
+    seats = tuple(
+        SeatResult(
+            seat,
+            points,
+            by_seat[seat].kind if seat in by_seat else "",
+            by_seat[seat].message if seat in by_seat else "",
+        )
+        for seat, points in enumerate(outcome.points)
+    )
+    events = (GameOver(match_id, 1, game_id, outcome.termination, seats), MatchOver(match_id, game_id, seats))
+    async with trio.open_nursery() as nursery:
+        for seat, player in enumerate(players):
+            if player is not None and seat not in by_seat:
+                nursery.start_soon(_notify_one, player, events)
+
+
+async def _notify_one(player: Player, events: tuple[GameOver, MatchOver]) -> None:
+    for event in events:
+        await player.notify(event)

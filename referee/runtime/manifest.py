@@ -1,0 +1,119 @@
+"""Bot specs: how to start a bot, read from a single ``.py`` file or from a folder with a ``bot.toml`` manifest.
+
+A manifest looks like::
+
+    name = "random"
+    version = "1.0"
+    author = "Kafana"
+    language = "python"
+    command = ["python3", "random_bot.py"]   # run in the bot's folder; a string is split like a shell would
+    games = ["tapa"]
+
+A command starting with ``python`` or ``python3`` runs with the referee's own interpreter, so a Python bot sees
+the same installed packages as the referee.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shlex
+import sys
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+MANIFEST = "bot.toml"
+_SKIP_DIRS = {"__pycache__", ".git", "node_modules", "build", ".venv"}
+
+
+class ManifestError(ValueError):
+    """A bot path or manifest is unusable; the message says what is wrong and where."""
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """Everything needed to start one bot."""
+
+    path: Path
+    command: tuple[str, ...]
+    cwd: Path
+    content_hash: str
+    manifest: dict = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        """A short name for messages: the manifest name or the file name."""
+        return str(self.manifest.get("name") or self.path.stem)
+
+
+def _hash_files(files: list[Path], root: Path) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(files):
+        digest.update(str(path.relative_to(root)).encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _folder_files(folder: Path) -> list[Path]:
+    files = []
+    for path in folder.rglob("*"):
+        parts = path.relative_to(folder).parts
+        if path.is_file() and not any(p in _SKIP_DIRS or p.startswith(".") for p in parts):
+            files.append(path)
+    return files
+
+
+def _command(raw: object, where: Path) -> tuple[str, ...]:
+    if isinstance(raw, str):
+        try:
+            parts = shlex.split(raw)
+        except ValueError as exc:
+            raise ManifestError(f"{where}: command {raw!r} cannot be split: {exc}") from None
+    elif isinstance(raw, list) and all(isinstance(p, str) for p in raw):
+        parts = list(raw)
+    else:
+        raise ManifestError(f"{where}: 'command' must be a string or a list of strings, not {raw!r}")
+    if not parts or not parts[0]:
+        raise ManifestError(f"{where}: 'command' is empty")
+    if parts[0] in ("python", "python3"):
+        parts[0] = sys.executable
+    return tuple(parts)
+
+
+def load_manifest(folder: Path) -> dict:
+    """Read and check ``folder/bot.toml``."""
+    where = folder / MANIFEST
+    try:
+        data = tomllib.loads(where.read_text())
+    except FileNotFoundError:
+        raise ManifestError(f"{folder} has no {MANIFEST} (a bot folder needs one naming its command)") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ManifestError(f"{where} is not valid TOML: {exc}") from None
+    for key in ("name", "command"):
+        if key not in data:
+            raise ManifestError(f"{where}: missing required key {key!r}")
+    for key in ("name", "version", "author", "language"):
+        if key in data and not isinstance(data[key], str):
+            raise ManifestError(f"{where}: {key!r} must be a string")
+    games = data.get("games", [])
+    if not isinstance(games, list) or not all(isinstance(g, str) for g in games):
+        raise ManifestError(f"{where}: 'games' must be a list of game ids")
+    return data
+
+
+def resolve_bot(path: str | Path) -> BotSpec:
+    """The :class:`BotSpec` for a ``.py`` file or a bot folder.
+
+    Raises:
+        ManifestError: the path does not exist, is not a .py file or folder, or its manifest is broken.
+    """
+    path = Path(path).resolve()
+    if not path.exists():
+        raise ManifestError(f"no bot at {path}")
+    if path.is_file():
+        if path.suffix != ".py":
+            raise ManifestError(f"{path}: a single-file bot must be a .py file (or give a folder with {MANIFEST})")
+        return BotSpec(path, (sys.executable, str(path)), path.parent, _hash_files([path], path.parent))
+    manifest = load_manifest(path)
+    command = _command(manifest["command"], path / MANIFEST)
+    return BotSpec(path, command, path, _hash_files(_folder_files(path), path), manifest)

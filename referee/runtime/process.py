@@ -1,0 +1,247 @@
+"""Bots as child processes spoken to over gRPC: start, Hello, Act, Notify, and a certain end.
+
+The referee starts the bot's command in its own process group with ``KAFANA_BOT_ADDRESS`` set to a Unix socket
+(default) or a TCP loopback port, waits for Hello, and on the way out always terminates the whole group (SIGTERM,
+a grace period, SIGKILL, wait), even when the referee itself is being cancelled.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import socket
+import subprocess
+from pathlib import Path
+
+import grpc
+import trio
+
+import referee
+from referee import wire
+
+from .bridge import call_unary
+from .clock import TRANSPORT_GRACE
+from .faults import BotCrashed, BotError, BotNoHello, BotProtocolError, BotResourceLimit, BotTimeout
+from .manifest import BotSpec
+from .output import OutputCapture
+
+log = logging.getLogger(__name__)
+
+ADDRESS_ENV = "KAFANA_BOT_ADDRESS"
+STARTUP_TIMEOUT = 10.0
+"""Seconds a bot has from its start to answering Hello."""
+KILL_GRACE = 1.0
+"""Seconds between SIGTERM and SIGKILL when a bot is stopped."""
+NOTIFY_TIMEOUT = 2.0
+"""Seconds a bot has to acknowledge a notification (late or failed acknowledgements are ignored)."""
+EXIT_WAIT = 0.5
+"""Seconds to wait for a bot's exit after a failed call, to tell a crash from a protocol error."""
+MAX_RESPONSE_BYTES = 1024 * 1024
+"""Largest answer the referee accepts from a bot."""
+MAX_REQUEST_BYTES = 64 * 1024 * 1024
+"""Largest request the referee sends."""
+
+_CHANNEL_OPTIONS = [
+    ("grpc.max_receive_message_length", MAX_RESPONSE_BYTES),
+    ("grpc.max_send_message_length", MAX_REQUEST_BYTES),
+    ("grpc.initial_reconnect_backoff_ms", 20),
+    ("grpc.min_reconnect_backoff_ms", 20),
+    ("grpc.max_reconnect_backoff_ms", 100),
+    ("grpc.enable_retries", 0),
+]
+
+
+def bot_address(transport: str, folder: Path, seat: int) -> str:
+    """A fresh address for a bot: ``unix:…/seatN.sock`` or ``127.0.0.1:PORT`` (a free port)."""
+    if transport == "unix":
+        return f"unix:{folder / f'seat{seat}.sock'}"
+    if transport == "tcp":
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            sock.bind(("127.0.0.1", 0))
+            return f"127.0.0.1:{sock.getsockname()[1]}"
+    raise ValueError(f"unknown transport {transport!r} (unix or tcp)")
+
+
+def describe_exit(code: int) -> str:
+    """``exit code 3`` or ``signal SIGKILL``."""
+    if code < 0:
+        try:
+            return f"signal {signal.Signals(-code).name}"
+        except ValueError:
+            return f"signal {-code}"
+    return f"exit code {code}"
+
+
+def _kill_group(pid: int, sig: int) -> None:
+    try:
+        os.killpg(pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+class ProcessPlayer:
+    """A bot process in a seat. Start it with ``await nursery.start(player.run)``; end it with ``close()``."""
+
+    def __init__(
+        self,
+        seat: int,
+        spec: BotSpec,
+        address: str,
+        game_id: str,
+        *,
+        startup_timeout: float = STARTUP_TIMEOUT,
+    ) -> None:
+        self.seat = seat
+        self.spec = spec
+        self.address = address
+        self.game_id = game_id
+        self.startup_timeout = startup_timeout
+        self.info = wire.BotInfo(name=spec.label)
+        self._closed = trio.Event()
+        self._process: trio.Process | None = None
+        self._stdout = OutputCapture(on_limit=self._output_limit)
+        self._stderr = OutputCapture(on_limit=self._output_limit)
+        self._channel = grpc.insecure_channel(address, options=_CHANNEL_OPTIONS)
+        self._stub = wire.bot_stub(self._channel)
+
+    def _output_limit(self) -> None:
+        log.warning("seat %d (%s) exceeded the output limit; stopping it", self.seat, self.spec.label)
+        if self._process is not None:
+            _kill_group(self._process.pid, signal.SIGKILL)
+
+    def close(self) -> None:
+        """Ask ``run`` to stop the process and return."""
+        self._closed.set()
+
+    async def run(self, *, task_status: trio.TaskStatus = trio.TASK_STATUS_IGNORED) -> None:
+        """Start the process, wait for Hello, report readiness, then hold the process until ``close()``.
+
+        Raises:
+            BotError: the bot crashed, did not answer Hello in time, or does not play the game.
+        """
+        env = dict(os.environ, **{ADDRESS_ENV: self.address, "PYTHONUNBUFFERED": "1"})
+        try:
+            self._process = await trio.lowlevel.open_process(
+                list(self.spec.command),
+                cwd=str(self.spec.cwd),
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
+            )
+        except OSError as exc:
+            self._channel.close()
+            raise BotCrashed(self.seat, f"could not start {' '.join(self.spec.command)}: {exc}") from None
+        process = self._process
+        error: BotError | None = None
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(self._stdout.drain, process.stdout)
+            nursery.start_soon(self._stderr.drain, process.stderr)
+            try:
+                self.info = await self._hello()
+                task_status.started(self)
+                await self._closed.wait()
+            except BotError as exc:
+                error = exc
+            finally:
+                with trio.CancelScope(shield=True):
+                    await self._stop()
+                nursery.cancel_scope.deadline = trio.current_time() + EXIT_WAIT
+        if error is not None:
+            raise error
+
+    async def _stop(self) -> None:
+        process = self._process
+        assert process is not None
+        self._channel.close()
+        if process.returncode is None:
+            _kill_group(process.pid, signal.SIGTERM)
+            with trio.move_on_after(KILL_GRACE):
+                await process.wait()
+        _kill_group(process.pid, signal.SIGKILL)  # also whatever the bot spawned in its group
+        await process.wait()
+
+    async def _hello(self) -> wire.BotInfo:
+        process = self._process
+        assert process is not None
+        outcome: dict[str, object] = {}
+
+        async def call() -> None:
+            try:
+                outcome["reply"] = await call_unary(
+                    self._stub.Hello,
+                    wire.hello_request(referee.__version__),
+                    timeout=self.startup_timeout,
+                    wait_for_ready=True,
+                )
+            except grpc.RpcError as exc:
+                outcome["error"] = exc
+            nursery.cancel_scope.cancel()
+
+        async def watch() -> None:
+            await process.wait()
+            outcome.setdefault("exit", process.returncode)
+            nursery.cancel_scope.cancel()
+
+        async with trio.open_nursery() as nursery:
+            nursery.cancel_scope.deadline = trio.current_time() + self.startup_timeout + TRANSPORT_GRACE
+            nursery.start_soon(call)
+            nursery.start_soon(watch)
+        if "reply" in outcome:
+            info = wire.bot_info_from_proto(outcome["reply"])
+            if self.game_id not in info.games:
+                raise BotNoHello(
+                    self.seat, f"{info.name or self.spec.label} does not play {self.game_id!r} (it lists {list(info.games)})"
+                )
+            log.debug("seat %d hello: %s", self.seat, info)
+            return info
+        if self._stdout.exceeded or self._stderr.exceeded:
+            raise BotResourceLimit(self.seat, "output", "wrote more than the output limit before Hello")
+        if "exit" in outcome:
+            raise BotCrashed(self.seat, f"exited with {describe_exit(outcome['exit'])} before answering Hello")
+        error = outcome.get("error")
+        if isinstance(error, grpc.RpcError) and error.code() != grpc.StatusCode.DEADLINE_EXCEEDED:
+            raise BotNoHello(self.seat, f"Hello failed: {error.code().name}: {error.details()}")
+        raise BotNoHello(self.seat, f"no answer to Hello within {self.startup_timeout:g}s at {self.address}")
+
+    async def _failure(self, exc: grpc.RpcError, limit: float) -> BotError:
+        process = self._process
+        assert process is not None
+        if exc.code() == grpc.StatusCode.DEADLINE_EXCEEDED:
+            return BotTimeout(self.seat, f"no answer within the {limit:.3f}s limit")
+        with trio.move_on_after(EXIT_WAIT):
+            await process.wait()
+        if self._stdout.exceeded or self._stderr.exceeded:
+            return BotResourceLimit(self.seat, "output", "wrote more than the output limit")
+        if process.returncode is not None:
+            return BotCrashed(self.seat, f"exited with {describe_exit(process.returncode)}")
+        if exc.code() == grpc.StatusCode.RESOURCE_EXHAUSTED:
+            return BotProtocolError(self.seat, f"answer too large: {exc.details()}")
+        return BotProtocolError(self.seat, f"Act failed: {exc.code().name}: {exc.details()}")
+
+    async def act(self, request: wire.ActRequest, limit: float) -> wire.ActResponse:
+        """Send one Act request; map every failure to its fault."""
+        message = wire.act_request_to_proto(request)
+        deadline = limit + TRANSPORT_GRACE
+        try:
+            with trio.fail_after(deadline):
+                reply = await call_unary(self._stub.Act, message, timeout=deadline)
+        except trio.TooSlowError:
+            raise BotTimeout(self.seat, f"no answer within the {limit:.3f}s limit") from None
+        except grpc.RpcError as exc:
+            raise await self._failure(exc, limit) from None
+        return wire.act_response_from_proto(reply)
+
+    async def notify(self, event: wire.GameOver | wire.MatchOver) -> None:
+        """Send a notification; failures are logged and ignored (a bot may not implement Notify)."""
+        try:
+            with trio.move_on_after(NOTIFY_TIMEOUT + TRANSPORT_GRACE):
+                await call_unary(self._stub.Notify, wire.notification_to_proto(event), timeout=NOTIFY_TIMEOUT)
+        except grpc.RpcError as exc:
+            log.debug("seat %d ignored Notify: %s", self.seat, exc.code().name)
+
+    def output(self) -> dict[str, str]:
+        """The captured head of stdout and stderr."""
+        return {"stdout": self._stdout.text(), "stderr": self._stderr.text()}

@@ -1,0 +1,94 @@
+"""Run one game between bot processes: seat them, play, write the replay, and always stop them."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+import trio
+
+import referee
+from referee.games import Game
+from referee.replay import ReplayWriter
+
+from .clock import Clock
+from .driver import GameRecord, play_game
+from .faults import BotError, Fault
+from .manifest import BotSpec
+from .process import STARTUP_TIMEOUT, ProcessPlayer, bot_address
+
+
+async def run_game(
+    game: Game,
+    specs: Sequence[BotSpec],
+    *,
+    match_id: str,
+    seed: int,
+    clock: Clock,
+    replay_path: Path | None,
+    transport: str = "unix",
+    startup_timeout: float = STARTUP_TIMEOUT,
+) -> GameRecord:
+    """Start one process per seat (concurrently), play the game, and stop every process, whatever happens."""
+    if len(specs) != game.num_seats:
+        raise ValueError(f"{game.id} needs {game.num_seats} bots, got {len(specs)}")
+    with tempfile.TemporaryDirectory(prefix="kafana-") as folder:
+        players: list[ProcessPlayer | None] = [
+            ProcessPlayer(seat, spec, bot_address(transport, Path(folder), seat), game.id, startup_timeout=startup_timeout)
+            for seat, spec in enumerate(specs)
+        ]
+        faults: list[Fault] = []
+        replay = ReplayWriter(replay_path) if replay_path is not None else None
+        try:
+            async with trio.open_nursery() as nursery:
+
+                async def seat_one(seat: int) -> None:
+                    player = players[seat]
+                    assert player is not None
+                    try:
+                        await nursery.start(player.run)
+                    except BotError as exc:
+                        faults.append(exc.fault())
+                        players[seat] = None
+
+                async with trio.open_nursery() as starters:
+                    for seat in range(len(players)):
+                        starters.start_soon(seat_one, seat)
+                try:
+                    header = {
+                        "seats": [
+                            _seat_header(seat, spec, players[seat]) for seat, spec in enumerate(specs)
+                        ],
+                        "referee_version": referee.__version__,
+                    }
+                    return await play_game(
+                        game,
+                        players,
+                        match_id=match_id,
+                        seed=seed,
+                        clock=clock,
+                        replay=replay,
+                        header=header,
+                        startup_faults=sorted(faults, key=lambda f: f.seat),
+                    )
+                finally:
+                    for player in players:
+                        if player is not None:
+                            player.close()
+        finally:
+            if replay is not None:
+                replay.close()
+
+
+def _seat_header(seat: int, spec: BotSpec, player: ProcessPlayer | None) -> dict:
+    info = player.info if player is not None else None
+    return {
+        "seat": seat,
+        "name": info.name if info else spec.label,
+        "version": info.version if info else "",
+        "author": info.author if info else "",
+        "language": info.language if info else "",
+        "path": str(spec.path),
+        "hash": spec.content_hash,
+    }

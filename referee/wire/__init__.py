@@ -1,0 +1,58 @@
+"""The protocol boundary: dataclass messages and their conversion to and from ``kafana.v1`` protobuf.
+
+Only :mod:`referee.wire._convert` imports the generated code; everything else uses the names re-exported here.
+"""
+
+from ._convert import (
+    COMMENT_LIMIT,
+    WireError,
+    act_request_from_proto,
+    act_request_to_proto,
+    act_response_from_proto,
+    act_response_to_proto,
+    add_bot_servicer,
+    bot_info_from_proto,
+    bot_info_to_proto,
+    bot_stub,
+    empty_notify_response,
+    hello_request,
+    notification_from_proto,
+    notification_to_proto,
+)
+from ._messages import (
+    PROTOCOL,
+    ActRequest,
+    ActResponse,
+    BotInfo,
+    ClockInfo,
+    GameOver,
+    LegalAction,
+    MatchOver,
+    SeatResult,
+)
+
+__all__ = [
+    "COMMENT_LIMIT",
+    "PROTOCOL",
+    "ActRequest",
+    "ActResponse",
+    "BotInfo",
+    "ClockInfo",
+    "GameOver",
+    "LegalAction",
+    "MatchOver",
+    "SeatResult",
+    "WireError",
+    "act_request_from_proto",
+    "act_request_to_proto",
+    "act_response_from_proto",
+    "act_response_to_proto",
+    "add_bot_servicer",
+    "bot_info_from_proto",
+    "bot_info_to_proto",
+    "bot_stub",
+    "empty_notify_response",
+    "hello_request",
+    "notification_from_proto",
+    "notification_to_proto",
+]

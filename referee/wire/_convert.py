@@ -1,0 +1,220 @@
+"""The wire boundary: the only module that imports the generated protobuf code.
+
+Every protocol message has a dataclass twin in :mod:`referee.wire._messages`; ``*_to_proto`` and
+``*_from_proto`` convert between them, for the referee side and for bots written in Python alike.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import grpc
+
+from referee.games import BackgammonView, MatchScore, Play
+
+from ._messages import (
+    PROTOCOL,
+    ActRequest,
+    ActResponse,
+    BotInfo,
+    ClockInfo,
+    GameOver,
+    LegalAction,
+    MatchOver,
+    SeatResult,
+)
+from ._pb import bot_pb2 as pb
+from ._pb import bot_pb2_grpc as pb_grpc
+
+COMMENT_LIMIT = 1000
+"""Longest comment kept from an ActResponse."""
+
+
+class WireError(ValueError):
+    """A message could not be converted (unknown view or action type, or malformed content)."""
+
+
+def hello_request(referee_version: str) -> pb.HelloRequest:
+    """The Hello request the referee sends."""
+    return pb.HelloRequest(protocol=PROTOCOL, referee_version=referee_version)
+
+
+def bot_info_to_proto(info: BotInfo) -> pb.HelloResponse:
+    """Build a HelloResponse."""
+    return pb.HelloResponse(
+        name=info.name, version=info.version, author=info.author, language=info.language, games=list(info.games)
+    )
+
+
+def bot_info_from_proto(message: pb.HelloResponse) -> BotInfo:
+    """Read a HelloResponse."""
+    return BotInfo(
+        name=message.name,
+        version=message.version,
+        author=message.author,
+        language=message.language,
+        games=tuple(message.games),
+    )
+
+
+def _match_to_proto(match: MatchScore) -> pb.MatchScore:
+    return pb.MatchScore(
+        points=list(match.points), target=match.target, game_number=match.game_number, current_game=match.current_game
+    )
+
+
+def _backgammon_view_to_proto(view: BackgammonView) -> pb.BackgammonView:
+    return pb.BackgammonView(
+        variant=view.variant,
+        points=[pb.BackgammonPoint(mine=m, theirs=t, pin=p) for m, t, p in zip(view.mine, view.theirs, view.pins)],
+        my_bar=view.my_bar,
+        their_bar=view.their_bar,
+        my_off=view.my_off,
+        their_off=view.their_off,
+        dice=list(view.dice),
+        turn=view.turn,
+        match=_match_to_proto(view.match),
+        rolls=list(view.rolls),
+    )
+
+
+def _backgammon_view_from_proto(message: pb.BackgammonView, seat: int) -> BackgammonView:
+    if len(message.points) != 24:
+        raise WireError(f"a backgammon view has 24 points, not {len(message.points)}")
+    match = message.match
+    return BackgammonView(
+        variant=message.variant,
+        seat=seat,
+        mine=tuple(p.mine for p in message.points),
+        theirs=tuple(p.theirs for p in message.points),
+        pins=tuple(int(p.pin) for p in message.points),
+        my_bar=message.my_bar,
+        their_bar=message.their_bar,
+        my_off=message.my_off,
+        their_off=message.their_off,
+        dice=tuple(message.dice),
+        turn=message.turn,
+        match=MatchScore(tuple(match.points), match.target, match.game_number, match.current_game),
+        rolls=tuple(message.rolls),
+    )
+
+
+def _legal_action_to_proto(legal: LegalAction) -> pb.LegalAction:
+    message = pb.LegalAction(id=legal.id, notation=legal.notation)
+    action = legal.action
+    if isinstance(action, Play):
+        message.backgammon.steps.extend(
+            pb.BackgammonStep(**{"from": src, "to": dst, "die": die, "hit": hit}) for src, dst, die, hit in action.raw
+        )
+    return message
+
+
+def _legal_action_from_proto(message: pb.LegalAction) -> LegalAction:
+    action: Any = None
+    if message.WhichOneof("detail") == "backgammon":
+        action = Play(tuple((getattr(s, "from"), s.to, s.die, s.hit) for s in message.backgammon.steps))
+    return LegalAction(id=message.id, notation=message.notation, action=action)
+
+
+def act_request_to_proto(request: ActRequest) -> pb.ActRequest:
+    """Build the ActRequest sent to a bot."""
+    message = pb.ActRequest(
+        match_id=request.match_id,
+        game_number=request.game_number,
+        game=request.game,
+        seat=request.seat,
+        options=request.options,
+        decision=request.decision,
+        clock=pb.Clock(
+            bank_ms=request.clock.bank_ms,
+            increment_ms=request.clock.increment_ms,
+            move_cap_ms=request.clock.move_cap_ms,
+            move_limit_ms=request.clock.move_limit_ms,
+        ),
+        legal_actions=[_legal_action_to_proto(legal) for legal in request.legal_actions],
+    )
+    if isinstance(request.view, BackgammonView):
+        message.backgammon.CopyFrom(_backgammon_view_to_proto(request.view))
+    else:
+        raise WireError(f"no wire form for view {type(request.view).__name__}")
+    return message
+
+
+def act_request_from_proto(message: pb.ActRequest) -> ActRequest:
+    """Read an ActRequest (the bot side)."""
+    kind = message.WhichOneof("view")
+    if kind == "backgammon":
+        view: Any = _backgammon_view_from_proto(message.backgammon, message.seat)
+    else:
+        raise WireError(f"unknown view kind {kind!r}")
+    clock = message.clock
+    return ActRequest(
+        match_id=message.match_id,
+        game_number=message.game_number,
+        game=message.game,
+        seat=message.seat,
+        options=dict(message.options),
+        decision=message.decision,
+        view=view,
+        clock=ClockInfo(clock.bank_ms, clock.increment_ms, clock.move_cap_ms, clock.move_limit_ms),
+        legal_actions=tuple(_legal_action_from_proto(legal) for legal in message.legal_actions),
+    )
+
+
+def act_response_to_proto(response: ActResponse) -> pb.ActResponse:
+    """Build an ActResponse (the bot side)."""
+    return pb.ActResponse(action_id=response.action_id, comment=response.comment)
+
+
+def act_response_from_proto(message: pb.ActResponse) -> ActResponse:
+    """Read a bot's ActResponse; the comment is cut to :data:`COMMENT_LIMIT` characters."""
+    return ActResponse(action_id=message.action_id, comment=message.comment[:COMMENT_LIMIT])
+
+
+def _seats_to_proto(seats: tuple[SeatResult, ...]) -> list[pb.SeatResult]:
+    return [pb.SeatResult(seat=s.seat, points=s.points, fault=s.fault, fault_message=s.fault_message) for s in seats]
+
+
+def _seats_from_proto(seats: Any) -> tuple[SeatResult, ...]:
+    return tuple(SeatResult(s.seat, s.points, s.fault, s.fault_message) for s in seats)
+
+
+def notification_to_proto(event: GameOver | MatchOver) -> pb.Notification:
+    """Build a Notification."""
+    if isinstance(event, GameOver):
+        return pb.Notification(
+            game_over=pb.GameOver(
+                match_id=event.match_id,
+                game_number=event.game_number,
+                game=event.game,
+                termination=event.termination,
+                seats=_seats_to_proto(event.seats),
+            )
+        )
+    return pb.Notification(
+        match_over=pb.MatchOver(match_id=event.match_id, game=event.game, seats=_seats_to_proto(event.seats))
+    )
+
+
+def notification_from_proto(message: pb.Notification) -> GameOver | MatchOver:
+    """Read a Notification (the bot side)."""
+    if message.WhichOneof("event") == "game_over":
+        g = message.game_over
+        return GameOver(g.match_id, g.game_number, g.game, g.termination, _seats_from_proto(g.seats))
+    m = message.match_over
+    return MatchOver(m.match_id, m.game, _seats_from_proto(m.seats))
+
+
+def bot_stub(channel: grpc.Channel) -> Any:
+    """A client stub of the Bot service on ``channel``."""
+    return pb_grpc.BotStub(channel)
+
+
+def add_bot_servicer(server: grpc.Server, servicer: Any) -> None:
+    """Register ``servicer`` (with Hello, Act and Notify methods taking protobuf messages) on ``server``."""
+    pb_grpc.add_BotServicer_to_server(servicer, server)
+
+
+def empty_notify_response() -> pb.NotifyResponse:
+    """The answer to a Notification."""
+    return pb.NotifyResponse()

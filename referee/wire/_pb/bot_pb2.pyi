@@ -1,0 +1,209 @@
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class Pin(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    PIN_NONE: _ClassVar[Pin]
+    PIN_MINE: _ClassVar[Pin]
+    PIN_THEIRS: _ClassVar[Pin]
+PIN_NONE: Pin
+PIN_MINE: Pin
+PIN_THEIRS: Pin
+
+class HelloRequest(_message.Message):
+    __slots__ = ("protocol", "referee_version")
+    PROTOCOL_FIELD_NUMBER: _ClassVar[int]
+    REFEREE_VERSION_FIELD_NUMBER: _ClassVar[int]
+    protocol: str
+    referee_version: str
+    def __init__(self, protocol: _Optional[str] = ..., referee_version: _Optional[str] = ...) -> None: ...
+
+class HelloResponse(_message.Message):
+    __slots__ = ("name", "version", "author", "language", "games")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    AUTHOR_FIELD_NUMBER: _ClassVar[int]
+    LANGUAGE_FIELD_NUMBER: _ClassVar[int]
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    version: str
+    author: str
+    language: str
+    games: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, name: _Optional[str] = ..., version: _Optional[str] = ..., author: _Optional[str] = ..., language: _Optional[str] = ..., games: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class Clock(_message.Message):
+    __slots__ = ("bank_ms", "increment_ms", "move_cap_ms", "move_limit_ms")
+    BANK_MS_FIELD_NUMBER: _ClassVar[int]
+    INCREMENT_MS_FIELD_NUMBER: _ClassVar[int]
+    MOVE_CAP_MS_FIELD_NUMBER: _ClassVar[int]
+    MOVE_LIMIT_MS_FIELD_NUMBER: _ClassVar[int]
+    bank_ms: int
+    increment_ms: int
+    move_cap_ms: int
+    move_limit_ms: int
+    def __init__(self, bank_ms: _Optional[int] = ..., increment_ms: _Optional[int] = ..., move_cap_ms: _Optional[int] = ..., move_limit_ms: _Optional[int] = ...) -> None: ...
+
+class ActRequest(_message.Message):
+    __slots__ = ("match_id", "game_number", "game", "seat", "options", "decision", "backgammon", "clock", "legal_actions")
+    class OptionsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_NUMBER_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    BACKGAMMON_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    game_number: int
+    game: str
+    seat: int
+    options: _containers.ScalarMap[str, str]
+    decision: int
+    backgammon: BackgammonView
+    clock: Clock
+    legal_actions: _containers.RepeatedCompositeFieldContainer[LegalAction]
+    def __init__(self, match_id: _Optional[str] = ..., game_number: _Optional[int] = ..., game: _Optional[str] = ..., seat: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., decision: _Optional[int] = ..., backgammon: _Optional[_Union[BackgammonView, _Mapping]] = ..., clock: _Optional[_Union[Clock, _Mapping]] = ..., legal_actions: _Optional[_Iterable[_Union[LegalAction, _Mapping]]] = ...) -> None: ...
+
+class LegalAction(_message.Message):
+    __slots__ = ("id", "notation", "backgammon")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    NOTATION_FIELD_NUMBER: _ClassVar[int]
+    BACKGAMMON_FIELD_NUMBER: _ClassVar[int]
+    id: int
+    notation: str
+    backgammon: BackgammonPlay
+    def __init__(self, id: _Optional[int] = ..., notation: _Optional[str] = ..., backgammon: _Optional[_Union[BackgammonPlay, _Mapping]] = ...) -> None: ...
+
+class ActResponse(_message.Message):
+    __slots__ = ("action_id", "comment")
+    ACTION_ID_FIELD_NUMBER: _ClassVar[int]
+    COMMENT_FIELD_NUMBER: _ClassVar[int]
+    action_id: int
+    comment: str
+    def __init__(self, action_id: _Optional[int] = ..., comment: _Optional[str] = ...) -> None: ...
+
+class BackgammonView(_message.Message):
+    __slots__ = ("variant", "points", "my_bar", "their_bar", "my_off", "their_off", "dice", "turn", "match", "rolls")
+    VARIANT_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    MY_BAR_FIELD_NUMBER: _ClassVar[int]
+    THEIR_BAR_FIELD_NUMBER: _ClassVar[int]
+    MY_OFF_FIELD_NUMBER: _ClassVar[int]
+    THEIR_OFF_FIELD_NUMBER: _ClassVar[int]
+    DICE_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    MATCH_FIELD_NUMBER: _ClassVar[int]
+    ROLLS_FIELD_NUMBER: _ClassVar[int]
+    variant: str
+    points: _containers.RepeatedCompositeFieldContainer[BackgammonPoint]
+    my_bar: int
+    their_bar: int
+    my_off: int
+    their_off: int
+    dice: _containers.RepeatedScalarFieldContainer[int]
+    turn: int
+    match: MatchScore
+    rolls: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, variant: _Optional[str] = ..., points: _Optional[_Iterable[_Union[BackgammonPoint, _Mapping]]] = ..., my_bar: _Optional[int] = ..., their_bar: _Optional[int] = ..., my_off: _Optional[int] = ..., their_off: _Optional[int] = ..., dice: _Optional[_Iterable[int]] = ..., turn: _Optional[int] = ..., match: _Optional[_Union[MatchScore, _Mapping]] = ..., rolls: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class BackgammonPoint(_message.Message):
+    __slots__ = ("mine", "theirs", "pin")
+    MINE_FIELD_NUMBER: _ClassVar[int]
+    THEIRS_FIELD_NUMBER: _ClassVar[int]
+    PIN_FIELD_NUMBER: _ClassVar[int]
+    mine: int
+    theirs: int
+    pin: Pin
+    def __init__(self, mine: _Optional[int] = ..., theirs: _Optional[int] = ..., pin: _Optional[_Union[Pin, str]] = ...) -> None: ...
+
+class BackgammonStep(_message.Message):
+    __slots__ = ("to", "die", "hit")
+    FROM_FIELD_NUMBER: _ClassVar[int]
+    TO_FIELD_NUMBER: _ClassVar[int]
+    DIE_FIELD_NUMBER: _ClassVar[int]
+    HIT_FIELD_NUMBER: _ClassVar[int]
+    to: int
+    die: int
+    hit: bool
+    def __init__(self, to: _Optional[int] = ..., die: _Optional[int] = ..., hit: _Optional[bool] = ..., **kwargs) -> None: ...
+
+class BackgammonPlay(_message.Message):
+    __slots__ = ("steps",)
+    STEPS_FIELD_NUMBER: _ClassVar[int]
+    steps: _containers.RepeatedCompositeFieldContainer[BackgammonStep]
+    def __init__(self, steps: _Optional[_Iterable[_Union[BackgammonStep, _Mapping]]] = ...) -> None: ...
+
+class MatchScore(_message.Message):
+    __slots__ = ("points", "target", "game_number", "current_game")
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    TARGET_FIELD_NUMBER: _ClassVar[int]
+    GAME_NUMBER_FIELD_NUMBER: _ClassVar[int]
+    CURRENT_GAME_FIELD_NUMBER: _ClassVar[int]
+    points: _containers.RepeatedScalarFieldContainer[int]
+    target: int
+    game_number: int
+    current_game: str
+    def __init__(self, points: _Optional[_Iterable[int]] = ..., target: _Optional[int] = ..., game_number: _Optional[int] = ..., current_game: _Optional[str] = ...) -> None: ...
+
+class Notification(_message.Message):
+    __slots__ = ("game_over", "match_over")
+    GAME_OVER_FIELD_NUMBER: _ClassVar[int]
+    MATCH_OVER_FIELD_NUMBER: _ClassVar[int]
+    game_over: GameOver
+    match_over: MatchOver
+    def __init__(self, game_over: _Optional[_Union[GameOver, _Mapping]] = ..., match_over: _Optional[_Union[MatchOver, _Mapping]] = ...) -> None: ...
+
+class SeatResult(_message.Message):
+    __slots__ = ("seat", "points", "fault", "fault_message")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    FAULT_FIELD_NUMBER: _ClassVar[int]
+    FAULT_MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    points: int
+    fault: str
+    fault_message: str
+    def __init__(self, seat: _Optional[int] = ..., points: _Optional[int] = ..., fault: _Optional[str] = ..., fault_message: _Optional[str] = ...) -> None: ...
+
+class GameOver(_message.Message):
+    __slots__ = ("match_id", "game_number", "game", "termination", "seats")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_NUMBER_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    TERMINATION_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    game_number: int
+    game: str
+    termination: str
+    seats: _containers.RepeatedCompositeFieldContainer[SeatResult]
+    def __init__(self, match_id: _Optional[str] = ..., game_number: _Optional[int] = ..., game: _Optional[str] = ..., termination: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatResult, _Mapping]]] = ...) -> None: ...
+
+class MatchOver(_message.Message):
+    __slots__ = ("match_id", "game", "seats")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    match_id: str
+    game: str
+    seats: _containers.RepeatedCompositeFieldContainer[SeatResult]
+    def __init__(self, match_id: _Optional[str] = ..., game: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatResult, _Mapping]]] = ...) -> None: ...
+
+class NotifyResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
