@@ -64,7 +64,7 @@ def occupied(board: int) -> int:
     return board & _LOW_BITS
 
 
-class _Stage:
+class Stage:
     """The constant facts of one stage: which points are closed, frozen or hold a lone opposing checker."""
 
     __slots__ = ("closed", "singles", "can_bear_off", "terminal", "movable", "bear_sources")
@@ -86,6 +86,29 @@ class _Stage:
         for src in range(1, 7):
             if not (frozen >> src) & 1:
                 self.bear_sources |= 1 << (src << 2)
+
+    def plays(self, board: int, dice: tuple[int, ...]) -> tuple[dict[int, tuple[Raw, ...]], int]:
+        """See :func:`stage_plays`."""
+        if len(dice) == 2 and dice[0] != dice[1]:
+            return _two_dice(self, board, dice[0], dice[1])
+        return _equal_dice(self, board, dice[0], len(dice))
+
+    def follow(self, board: int, dice: tuple[int, ...], steps: tuple[tuple[int, int, bool], ...]) -> int | None:
+        """The board after playing ``steps`` (src, dst, hit) one by one with the dice, or None if a step is
+        impossible. Maximisation is not checked here: compare the result with the legal plays' end boards."""
+        left = list(dice)
+        for index, (src, dst, _hit) in enumerate(steps):
+            for die in sorted(set(left)):
+                found = next((end for (s, d, _, _), end in self.moves(board, die) if s == src and d == dst), None)
+                if found is not None:
+                    board = found
+                    left.remove(die)
+                    break
+            else:
+                return None
+            if self.terminal is not None and index < len(steps) - 1 and self.terminal(board):
+                return None  # the game ended before the last step
+        return board
 
     def moves(self, board: int, die: int) -> list[tuple[Raw, int]]:
         """Every single step with ``die`` from ``board``: a list of (step, new board)."""
@@ -143,10 +166,7 @@ def stage_plays(
     >>> list(plays.values()), used
     ([((13, 8, 5, False), (8, 2, 6, False))], 2)
     """
-    stage = _Stage(closed, frozen, singles, can_bear_off, terminal)
-    if len(dice) == 2 and dice[0] != dice[1]:
-        return _two_dice(stage, board, dice[0], dice[1])
-    return _equal_dice(stage, board, dice[0], len(dice))
+    return Stage(closed, frozen, singles, can_bear_off, terminal).plays(board, dice)
 
 
 def _keep_shorter(plays: dict[int, tuple[Raw, ...]], end: int, steps: tuple[Raw, ...]) -> None:
@@ -155,7 +175,7 @@ def _keep_shorter(plays: dict[int, tuple[Raw, ...]], end: int, steps: tuple[Raw,
         plays[end] = steps
 
 
-def _two_dice(stage: _Stage, board: int, high: int, low: int) -> tuple[dict[int, tuple[Raw, ...]], int]:
+def _two_dice(stage: Stage, board: int, high: int, low: int) -> tuple[dict[int, tuple[Raw, ...]], int]:
     full: dict[int, tuple[Raw, ...]] = {}
     only_high: dict[int, tuple[Raw, ...]] = {}
     only_low: dict[int, tuple[Raw, ...]] = {}
@@ -179,7 +199,7 @@ def _two_dice(stage: _Stage, board: int, high: int, low: int) -> tuple[dict[int,
     return only_low, (1 if only_low else 0)
 
 
-def _equal_dice(stage: _Stage, board: int, die: int, n: int) -> tuple[dict[int, tuple[Raw, ...]], int]:
+def _equal_dice(stage: Stage, board: int, die: int, n: int) -> tuple[dict[int, tuple[Raw, ...]], int]:
     frontier: dict[int, tuple[Raw, ...]] = {board: ()}
     finished: dict[int, tuple[Raw, ...]] = {}
     terminal = stage.terminal

@@ -30,7 +30,7 @@ class BackgammonView:
             :data:`PIN_THEIRS`.
         my_bar, their_bar, my_off, their_off: checkers on the bar and borne off.
         dice: the dice of the decision at hand, e.g. ``(6, 3)`` or ``(4, 4, 4, 4)``; empty outside a decision.
-        turn: the seat to move, or -1 when the game is over.
+        turn: the seat to move (or to roll), or -1 before the opening throw decides and when the game is over.
         match: the match score and which game is being played.
         rolls: rolls made so far in this game, per seat.
     """

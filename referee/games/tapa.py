@@ -42,7 +42,7 @@ from ._core import (
     resolve_options,
 )
 from ._dice import OPENING_OUTCOMES, ROLL_OUTCOMES, OpeningThrow, Roll, parse_dice
-from ._movegen import count, pack, stage_plays
+from ._movegen import Stage, count, pack
 from ._plays import Play, parse_steps
 from ._views import PIN_MINE, PIN_NONE, PIN_THEIRS, BackgammonView, MatchScore
 
@@ -113,11 +113,18 @@ class Tapa(Game):
         text = " ".join(text.split())
         if text.startswith(("roll", "opening")):
             return parse_dice(text)
-        parse_steps(text)
+        steps = parse_steps(text)
+        if not isinstance(state, TapaState) or state.current_player < 0:
+            raise IllegalActionError(f"{text!r}: nobody is to play a move here")
         for action in state.legal_actions():
             if action.notation() == text:
                 return action
-        raise IllegalActionError(f"{text!r} is not a legal play here")
+        stage, board = state._stage()
+        end = stage.follow(board, state._dice, steps)
+        for raw, legal_end in state._legal().items():
+            if legal_end == end:
+                return Play(raw)
+        raise IllegalActionError(f"{text!r} is not a legal play with {'-'.join(map(str, state._dice))}")
 
 
 class TapaState(State):
@@ -176,6 +183,11 @@ class TapaState(State):
         return self._plays
 
     def _generate(self) -> tuple[dict[int, tuple], int]:
+        stage, board = self._stage()
+        return stage.plays(board, self._dice)
+
+    def _stage(self) -> tuple[Stage, int]:
+        """The constant facts of the mover's stage, and the mover's board."""
         mover = self._turn
         me, opp = self._boards[mover], self._boards[1 - mover]
         my_pins, their_pins = self._pins[mover], self._pins[1 - mover]
@@ -196,15 +208,8 @@ class TapaState(State):
                 return not (board >> 96) & 15 or my_mother_pinned
             return False
 
-        return stage_plays(
-            me,
-            self._dice,
-            closed=closed,
-            frozen=my_pins,
-            singles=singles,
-            can_bear_off=not (self._game.blocks_all and my_pins),
-            terminal=terminal,
-        )
+        can_bear_off = not (self._game.blocks_all and my_pins)
+        return Stage(closed, my_pins, singles, can_bear_off, terminal), me
 
     def apply(self, action: OpeningThrow | Roll | Play) -> None:
         """Apply an opening throw, a roll or a play."""
@@ -302,7 +307,7 @@ class TapaState(State):
             my_off=count(me, 0),
             their_off=count(opp, 0),
             dice=self._dice,
-            turn=self._turn if self._phase != _OVER else -1,
+            turn=self._turn if self._phase not in (_OVER, _OPENING) else -1,
             match=self._match,
             rolls=tuple(self._rolls),
         )

@@ -1,0 +1,203 @@
+"""The ``referee`` command: play games between bots, verify and show replays."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import sys
+from collections import Counter
+from pathlib import Path
+
+import click
+import trio
+
+from referee.games import InvalidOptionError, UnknownGameError, make_game
+from referee.render import render_view
+from referee.replay import read_replay, replay_states, verify
+from referee.runtime import GameRecord, ManifestError, parse_clock, resolve_bot, run_game
+from referee.runtime.process import STARTUP_TIMEOUT
+
+CONTEXT = {"help_option_names": ["-h", "--help"]}
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game ``index`` of a run started with ``seed``.
+
+    >>> game_seed(1, 0) != game_seed(1, 1)
+    True
+    """
+    return int(hashlib.sha256(f"{seed}/{index}".encode()).hexdigest()[:15], 16)
+
+
+def _options(pairs: tuple[str, ...]) -> dict[str, str]:
+    options = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise click.BadParameter(f"{pair!r} is not KEY=VALUE", param_hint="--option")
+        options[key.strip()] = value.strip()
+    return options
+
+
+@click.group(context_settings=CONTEXT)
+@click.option("-v", "--verbose", count=True, help="More logging (-v faults and info, -vv bot traffic).")
+def main(verbose: int) -> None:
+    """Kafana referee: play games between bots, verify and show replays.
+
+    Example: referee play tapa bots/python/random_bot.py bots/python/tapa_bot.py --games 4
+    """
+    level = logging.WARNING if verbose == 0 else logging.INFO if verbose == 1 else logging.DEBUG
+    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+
+
+@main.command(context_settings=CONTEXT)
+@click.argument("game_id")
+@click.argument("bots", nargs=-1, required=True)
+@click.option("--games", "count", default=1, show_default=True, type=click.IntRange(1), help="Games to play.")
+@click.option("--seed", default=1, show_default=True, type=int, help="Seed of all chance (dice) in the run.")
+@click.option("--clock", "clock_text", default="120+3/30", show_default=True, help="BANK+INC[/CAP] in seconds.")
+@click.option("--out", default="replays", show_default=True, type=click.Path(file_okay=False), help="Replay folder.")
+@click.option("--option", "option_pairs", multiple=True, metavar="KEY=VALUE", help="A game option (repeatable).")
+@click.option("--transport", type=click.Choice(["unix", "tcp"]), default="unix", show_default=True)
+@click.option("--startup-timeout", default=STARTUP_TIMEOUT, show_default=True, type=float, help="Seconds to Hello.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object per game instead of text.")
+def play(
+    game_id: str,
+    bots: tuple[str, ...],
+    count: int,
+    seed: int,
+    clock_text: str,
+    out: str,
+    option_pairs: tuple[str, ...],
+    transport: str,
+    startup_timeout: float,
+    as_json: bool,
+) -> None:
+    """Play GAME_ID between BOTS (.py files or bot folders), alternating seats from game to game.
+
+    Each game's result and replay path is printed, then a summary.
+
+    Example: referee play tapa bots/python/random_bot.py bots/python/tapa_bot.py --games 20 --seed 1
+    """
+    try:
+        game = make_game(game_id, _options(option_pairs))
+        clock = parse_clock(clock_text)
+        specs = [resolve_bot(path) for path in bots]
+    except (UnknownGameError, InvalidOptionError, ManifestError, ValueError) as exc:
+        raise click.UsageError(str(exc)) from None
+    if len(specs) != game.num_seats:
+        raise click.UsageError(f"{game.id} needs {game.num_seats} bots, {len(specs)} given")
+    records: list[GameRecord] = []
+    for index in range(count):
+        shift = index % len(specs)
+        seated = specs[shift:] + specs[:shift]
+        match_id = f"{game.id}-s{seed}-{index + 1:03d}"
+        record = trio.run(
+            lambda: run_game(
+                game,
+                seated,
+                match_id=match_id,
+                seed=game_seed(seed, index),
+                clock=clock,
+                replay_path=Path(out) / f"{match_id}.jsonl",
+                transport=transport,
+                startup_timeout=startup_timeout,
+            )
+        )
+        records.append(record)
+        if as_json:
+            click.echo(json.dumps(_record_json(record)))
+        else:
+            click.echo(f"{record.summary()}  [{record.replay_path}]")
+    if not as_json:
+        click.echo(_summary(records, [spec.label for spec in specs]))
+
+
+def _record_json(record: GameRecord) -> dict:
+    return {
+        "match_id": record.match_id,
+        "game": record.game,
+        "seed": record.seed,
+        "bots": list(record.bots),
+        "termination": record.outcome.termination,
+        "points": list(record.outcome.points),
+        "faults": [f.to_json() for f in record.faults],
+        "decisions": record.decisions,
+        "replay": str(record.replay_path),
+    }
+
+
+def _summary(records: list[GameRecord], labels: list[str]) -> str:
+    wins: Counter[str] = Counter()
+    points: Counter[str] = Counter()
+    faults: Counter[str] = Counter()
+    draws = 0
+    for record in records:
+        for seat, name in enumerate(record.bots):
+            points[name] += record.outcome.points[seat]
+        winner = record.outcome.winner
+        if winner is None:
+            draws += 1
+        else:
+            wins[record.bots[winner]] += 1
+        for fault in record.faults:
+            faults[record.bots[fault.seat]] += 1
+    names = sorted({name for record in records for name in record.bots})
+    lines = [f"summary of {len(records)} games ({draws} drawn):"]
+    for name in names:
+        lines.append(f"  {name:<20} wins {wins[name]:>4}  points {points[name]:>4}  faults {faults[name]:>3}")
+    return "\n".join(lines)
+
+
+@main.command("verify", context_settings=CONTEXT)
+@click.argument("replays", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+def verify_command(replays: tuple[str, ...]) -> None:
+    """Re-run each replay through the engine; exit 1 if any step or result differs.
+
+    Example: referee verify replays/tapa-s1-001.jsonl
+    """
+    failed = 0
+    for path in replays:
+        problems = verify(read_replay(path))
+        if problems:
+            failed += 1
+            click.echo(f"FAIL {path}", err=True)
+            for problem in problems:
+                click.echo(f"  {problem}", err=True)
+        else:
+            click.echo(f"ok   {path}")
+    if failed:
+        raise click.ClickException(f"{failed} of {len(replays)} replays do not verify")
+
+
+@main.command(context_settings=CONTEXT)
+@click.argument("replay_path", type=click.Path(exists=True, dir_okay=False))
+@click.option("--as-seat", type=int, default=0, show_default=True, help="Draw the board from this seat's side.")
+def show(replay_path: str, as_seat: int) -> None:
+    """Print a replay move by move with an ASCII board.
+
+    Example: referee show replays/tapa-s1-001.jsonl
+    """
+    replay = read_replay(replay_path)
+    states, problems = replay_states(replay)
+    if not states:
+        raise click.ClickException("; ".join(problems) or "cannot read replay")
+    names = tuple(seat.get("name", "?") for seat in replay.header.get("seats", []))
+    header = replay.header
+    click.echo(f"{header.get('match_id')}: {header.get('game')} seed {header.get('seed')}  " + " vs ".join(names))
+    click.echo(render_view(states[0].view(as_seat), names or None))
+    for step, before, after in zip(replay.steps, states, states[1:]):
+        if step["type"] == "chance":
+            click.echo(f"\n{step['notation']}")
+            continue
+        click.echo(f"seat {step['seat']} plays {step['notation'] or '(nothing)'}  ({step.get('ms', 0):.0f} ms)")
+        if step.get("comment"):
+            click.echo(f"  comment: {step['comment']}")
+        click.echo(render_view(after.view(as_seat), names or None))
+    result = replay.result or {}
+    click.echo(f"\nresult: {result.get('termination')} {result.get('points')}")
+    for fault in result.get("faults", []):
+        click.echo(f"fault: seat {fault['seat']} {fault['kind']}: {fault['message']}")
+    for problem in problems:
+        click.echo(f"warning: {problem}", err=True)
