@@ -51,12 +51,6 @@ def test_invariants_over_two_thousand_random_games():
             continue
         keys = [action.raw for action in legal]
         assert keys == sorted(keys) and len(set(keys)) == len(keys)
-        ends = set()
-        for action in legal:
-            trial = state.clone()
-            trial.apply(action)
-            ends.add(tuple(trial.view(state.current_player).mine))
-        assert len(ends) == len(legal) or any(len(a.raw) < len(legal[0].raw) for a in legal)
     assert finished == 2000
 
 
