@@ -135,7 +135,10 @@ async def play_game(
         )
         start = trio.current_time()
         try:
-            response = await player.act(request, limit)
+            with trio.move_on_after(limit + TRANSPORT_GRACE) as scope:
+                response = await player.act(request, limit)
+            if scope.cancelled_caught:
+                raise BotTimeout(seat, f"no answer within the {limit:.3f}s limit")
             used = trio.current_time() - start
             if used > limit + TRANSPORT_GRACE:
                 raise BotTimeout(seat, f"answered after {used:.3f}s, limit {limit:.3f}s")

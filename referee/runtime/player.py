@@ -48,7 +48,7 @@ class LocalPlayer:
         self.events: list[GameOver | MatchOver] = []
 
     async def act(self, request: ActRequest, limit: float) -> ActResponse:
-        """Call the function; a slow function is only caught after it returns (it runs on the trio thread)."""
+        """Call the function (on the trio thread: a slow function is caught only after it returns)."""
         start = trio.current_time()
         try:
             answer = self._decide(request)

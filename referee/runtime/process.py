@@ -222,14 +222,13 @@ class ProcessPlayer:
         return BotProtocolError(self.seat, f"Act failed: {exc.code().name}: {exc.details()}")
 
     async def act(self, request: wire.ActRequest, limit: float) -> wire.ActResponse:
-        """Send one Act request; map every failure to its fault."""
+        """Send one Act request with a gRPC deadline of ``limit`` plus grace; map every failure to its fault.
+
+        The driver holds the trio cancel scope around this call.
+        """
         message = wire.act_request_to_proto(request)
-        deadline = limit + TRANSPORT_GRACE
         try:
-            with trio.fail_after(deadline):
-                reply = await call_unary(self._stub.Act, message, timeout=deadline)
-        except trio.TooSlowError:
-            raise BotTimeout(self.seat, f"no answer within the {limit:.3f}s limit") from None
+            reply = await call_unary(self._stub.Act, message, timeout=limit + TRANSPORT_GRACE)
         except grpc.RpcError as exc:
             raise await self._failure(exc, limit) from None
         return wire.act_response_from_proto(reply)

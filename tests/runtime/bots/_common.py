@@ -1,0 +1,15 @@
+"""Shared bits of the misbehaving test bots: make the repository importable and record the pid."""
+
+import os
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+
+
+def record_pid() -> None:
+    """Append this process's pid to $KAFANA_TEST_PIDS (if set) so tests can check it is gone."""
+    target = os.environ.get("KAFANA_TEST_PIDS")
+    if target:
+        with open(target, "a") as handle:
+            handle.write(f"{os.getpid()}\n")
