@@ -1,0 +1,163 @@
+"""The game loop with in-process players (the fake transport), on trio's autojump clock."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+import trio
+
+from referee.games import make_game
+from referee.replay import ReplayWriter, read_replay, verify
+from referee.runtime import BotCrashed, Clock, LocalPlayer, play_game
+from referee.wire import ActResponse
+
+GAME = make_game("tapa")
+
+
+def seeded_random(request) -> int:
+    return random.Random(f"{request.match_id}/{request.seat}/{request.decision}").randrange(len(request.legal_actions))
+
+
+class SleepyPlayer(LocalPlayer):
+    """Answers after ``delay`` seconds of (virtual) time."""
+
+    def __init__(self, seat: int, delay: float) -> None:
+        super().__init__(seat, seeded_random)
+        self.delay = delay
+
+    async def act(self, request, limit):
+        await trio.sleep(self.delay)
+        return ActResponse(0)
+
+
+async def test_timeout_by_bank_and_cap(autojump_clock):
+    clock = Clock(bank=5.0, increment=0.0, cap=2.0)
+    record = await play_game(
+        GAME, [SleepyPlayer(0, 1.5), LocalPlayer(1, seeded_random)], match_id="t", seed=1, clock=clock
+    )
+    # 1.5 s per move is under the 2 s cap, but the 5 s bank runs out on the fourth move.
+    assert [(f.seat, f.kind) for f in record.faults] == [(0, "timeout")]
+    assert record.outcome.points == (0, 2)
+
+
+async def test_increment_keeps_a_steady_bot_alive(autojump_clock):
+    clock = Clock(bank=5.0, increment=1.5, cap=2.0)
+    record = await play_game(
+        GAME, [SleepyPlayer(0, 1.4), LocalPlayer(1, seeded_random)], match_id="t", seed=1, clock=clock
+    )
+    assert record.faults == ()
+
+
+async def test_illegal_id_and_exceptions_are_faults():
+    record = await play_game(
+        GAME, [LocalPlayer(0, lambda r: -1), LocalPlayer(1, seeded_random)], match_id="t", seed=2, clock=Clock()
+    )
+    assert [(f.seat, f.kind) for f in record.faults] == [(0, "illegal_action")]
+
+    def broken(request):
+        raise KeyError("oops")
+
+    record = await play_game(
+        GAME, [LocalPlayer(0, seeded_random), LocalPlayer(1, broken)], match_id="t", seed=2, clock=Clock()
+    )
+    assert [(f.seat, f.kind) for f in record.faults] == [(1, "protocol_error")]
+    assert "KeyError" in record.faults[0].message
+
+    def crashing(request):
+        raise BotCrashed(1, "gone")
+
+    record = await play_game(
+        GAME, [LocalPlayer(0, seeded_random), LocalPlayer(1, crashing)], match_id="t", seed=2, clock=Clock()
+    )
+    assert record.faults[0].kind == "crash"
+
+
+async def test_same_seed_and_answers_give_identical_replays(tmp_path):
+    lines = []
+    for name in ("a", "b"):
+        path = tmp_path / f"{name}.jsonl"
+        await play_game(
+            GAME,
+            [LocalPlayer(0, seeded_random), LocalPlayer(1, seeded_random)],
+            match_id="same",
+            seed=77,
+            clock=Clock(),
+            replay=ReplayWriter(path),
+        )
+        records = [json.loads(line) for line in path.read_text().splitlines()]
+        for record in records:
+            record.pop("ms", None)
+        lines.append(records)
+        assert verify(read_replay(path)) == []
+    assert lines[0] == lines[1]
+    assert len(lines[0]) > 50
+
+
+async def test_players_are_notified_of_the_result():
+    players = [LocalPlayer(0, seeded_random), LocalPlayer(1, seeded_random)]
+    record = await play_game(GAME, players, match_id="n", seed=3, clock=Clock())
+    for player in players:
+        game_over, match_over = player.events
+        assert game_over.termination == record.outcome.termination
+        assert [s.points for s in match_over.seats] == list(record.outcome.points)
+
+
+async def test_comment_is_kept_and_capped(tmp_path):
+    path = tmp_path / "c.jsonl"
+    await play_game(
+        GAME,
+        [LocalPlayer(0, lambda r: ActResponse(0, "because")), LocalPlayer(1, seeded_random)],
+        match_id="c",
+        seed=3,
+        clock=Clock(),
+        replay=ReplayWriter(path),
+    )
+    assert any(r.get("comment") == "because" for r in read_replay(path).steps)
+
+
+@pytest.mark.parametrize(
+    ("tamper", "words"),
+    [
+        (lambda step: step.update(id=step["id"] + 1000), "not among"),
+        (lambda step: step.update(seat=1 - step["seat"]), "was to act"),
+        (lambda step: step.update(notation="24/1"), "not"),
+    ],
+)
+async def test_verify_catches_tampering(tmp_path, tamper, words):
+    path = tmp_path / "t.jsonl"
+    await play_game(
+        GAME,
+        [LocalPlayer(0, seeded_random), LocalPlayer(1, seeded_random)],
+        match_id="t",
+        seed=9,
+        clock=Clock(),
+        replay=ReplayWriter(path),
+    )
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    actions = [r for r in records if r["type"] == "action"]
+    tamper(actions[len(actions) // 2])
+    path.write_text("\n".join(json.dumps(r) for r in records) + "\n")
+    problems = verify(read_replay(path))
+    assert problems and words in " ".join(problems)
+
+
+async def test_verify_catches_a_wrong_result_and_a_truncated_log(tmp_path):
+    path = tmp_path / "t.jsonl"
+    await play_game(
+        GAME,
+        [LocalPlayer(0, seeded_random), LocalPlayer(1, seeded_random)],
+        match_id="t",
+        seed=9,
+        clock=Clock(),
+        replay=ReplayWriter(path),
+    )
+    lines = path.read_text().splitlines()
+    result = json.loads(lines[-1])
+    result["points"] = [7, 7]
+    path.write_text("\n".join(lines[:-1] + [json.dumps(result)]) + "\n")
+    assert any("replay says" in p for p in verify(read_replay(path)))
+    path.write_text("\n".join(lines[:10]) + "\n{broken\n")
+    problems = verify(read_replay(path))
+    assert any("not JSON" in p for p in problems) and any("no result line" in p for p in problems)
