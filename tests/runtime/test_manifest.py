@@ -1,0 +1,61 @@
+"""Bot specs from files and folders, and a clear error for every broken manifest."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from referee.runtime import ManifestError, resolve_bot
+
+
+def write(folder, text):
+    folder.mkdir(exist_ok=True)
+    (folder / "bot.toml").write_text(text)
+    return folder
+
+
+def test_python_file(tmp_path):
+    bot = tmp_path / "b.py"
+    bot.write_text("print(1)\n")
+    spec = resolve_bot(bot)
+    assert spec.command == (sys.executable, str(bot)) and spec.cwd == tmp_path and len(spec.content_hash) == 64
+
+
+def test_folder_and_content_hash(tmp_path):
+    folder = write(tmp_path / "bot", 'name = "x"\ncommand = "python3 main.py --fast"\ngames = ["tapa"]\n')
+    (folder / "main.py").write_text("pass\n")
+    spec = resolve_bot(folder)
+    assert spec.command == (sys.executable, "main.py", "--fast") and spec.label == "x"
+    before = spec.content_hash
+    (folder / "main.py").write_text("pass  # changed\n")
+    assert resolve_bot(folder).content_hash != before
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("name = ", "not valid TOML"),
+        ('command = ["a"]\n', "missing required key 'name'"),
+        ('name = "x"\n', "missing required key 'command'"),
+        ('name = "x"\ncommand = 3\n', "must be a string or a list"),
+        ('name = "x"\ncommand = []\n', "empty"),
+        ('name = "x"\ncommand = "a"\ngames = "tapa"\n', "list of game ids"),
+        ('name = 1\ncommand = "a"\n', "'name' must be a string"),
+    ],
+)
+def test_broken_manifests(tmp_path, text, words):
+    with pytest.raises(ManifestError, match=words):
+        resolve_bot(write(tmp_path / "bot", text))
+
+
+def test_bad_paths(tmp_path):
+    with pytest.raises(ManifestError, match="no bot at"):
+        resolve_bot(tmp_path / "missing")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(ManifestError, match="has no bot.toml"):
+        resolve_bot(tmp_path / "empty")
+    other = tmp_path / "bot.sh"
+    other.write_text("")
+    with pytest.raises(ManifestError, match=".py file"):
+        resolve_bot(other)

@@ -1,0 +1,54 @@
+"""The ``referee`` command line: help everywhere, play, verify, show, and clean usage errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from click.testing import CliRunner
+
+from referee.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+RANDOM = str(ROOT / "bots" / "python" / "random_bot.py")
+HEURISTIC = str(ROOT / "bots" / "python" / "tapa_bot.py")
+
+
+def test_every_command_has_help_with_an_example():
+    runner = CliRunner()
+    result = runner.invoke(main, ["-h"])
+    assert result.exit_code == 0 and "Example:" in result.output
+    for name, command in main.commands.items():
+        assert isinstance(command, click.Command)
+        result = runner.invoke(main, [name, "--help"])
+        assert result.exit_code == 0 and "Example:" in result.output, name
+
+
+def test_play_verify_show(tmp_path):
+    runner = CliRunner()
+    out = tmp_path / "replays"
+    result = runner.invoke(main, ["play", "tapa", RANDOM, HEURISTIC, "--games", "2", "--seed", "1", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "summary of 2 games" in result.output
+    replays = sorted(out.glob("*.jsonl"))
+    assert len(replays) == 2
+    result = runner.invoke(main, ["verify", *map(str, replays)])
+    assert result.exit_code == 0 and result.output.count("ok") == 2
+    result = runner.invoke(main, ["show", str(replays[0])])
+    assert result.exit_code == 0 and "result:" in result.output and "13   14" in result.output
+
+
+def test_usage_errors_exit_2():
+    runner = CliRunner()
+    assert runner.invoke(main, ["play", "chess", RANDOM, RANDOM]).exit_code == 2
+    assert runner.invoke(main, ["play", "tapa", RANDOM]).exit_code == 2
+    assert runner.invoke(main, ["play", "tapa", RANDOM, RANDOM, "--clock", "fast"]).exit_code == 2
+    assert runner.invoke(main, ["play", "tapa", RANDOM, RANDOM, "--option", "nope=1"]).exit_code == 2
+    assert runner.invoke(main, ["play", "tapa", RANDOM, "/no/such/bot"]).exit_code == 2
+
+
+def test_verify_failure_exits_1(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"type": "header", "format": "kafana-replay/1", "game": "tapa"}\n')
+    result = CliRunner().invoke(main, ["verify", str(bad)])
+    assert result.exit_code == 1
