@@ -53,6 +53,23 @@ def unpack(board: int) -> dict[int, int]:
     return {p: n for p in range(26) if (n := (board >> (p << 2)) & 15)}
 
 
+_POINT_BITS = ((1 << 25) - 1) & ~1
+"""Bits 1..24: the points of a bitmask indexed by point."""
+
+_SPREAD = [sum(1 << (4 * i) for i in range(8) if byte >> i & 1) for byte in range(256)]
+
+
+def _spread(bits: int) -> int:
+    """Turn a bitmask indexed by point into a nibble-mask (bit 4p for point p).
+
+    >>> _spread(0b1010) == (1 << 4) | (1 << 12)
+    True
+    """
+    return _SPREAD[bits & 255] | _SPREAD[(bits >> 8) & 255] << 32 | _SPREAD[(bits >> 16) & 255] << 64 | _SPREAD[
+        (bits >> 24) & 255
+    ] << 96
+
+
 def occupied(board: int) -> int:
     """A mask with bit ``4p`` set for every non-empty point p (off count included).
 
@@ -75,17 +92,10 @@ class Stage:
         self.can_bear_off = can_bear_off
         self.terminal = terminal
         # movable[die]: nibble-mask of sources whose step with die lands on an open point of the board.
-        self.movable = [0] * 7
-        for die in range(1, 7):
-            mask = 0
-            for src in range(die + 1, 25):
-                if not (closed >> (src - die)) & 1 and not (frozen >> src) & 1:
-                    mask |= 1 << (src << 2)
-            self.movable[die] = mask
-        self.bear_sources = 0
-        for src in range(1, 7):
-            if not (frozen >> src) & 1:
-                self.bear_sources |= 1 << (src << 2)
+        open_points = ~closed & _POINT_BITS
+        sources = ~frozen & _POINT_BITS
+        self.movable = [0] + [_spread((open_points << die) & sources) for die in range(1, 7)]
+        self.bear_sources = _spread(sources & 0b1111110)
 
     def plays(self, board: int, dice: tuple[int, ...]) -> tuple[dict[int, tuple[Raw, ...]], int]:
         """See :func:`stage_plays`."""

@@ -56,7 +56,15 @@ class Play(NamedTuple):
         >>> Play(((24, 18, 6, False), (18, 13, 5, False))).notation()
         '24/18 18/13'
         """
-        return " ".join(Step(*step).notation() for step in self.raw)
+        return " ".join([_step_text(step) for step in self.raw])
+
+
+_POINT_TEXT = ["off", *map(str, range(1, BAR)), "bar"]
+
+
+def _step_text(step: tuple[int, int, int, bool]) -> str:
+    src, dst, _die, hit = step
+    return f"{_POINT_TEXT[src]}/{_POINT_TEXT[max(dst, OFF)]}{'*' if hit else ''}"
 
 
 _STEP_RE = re.compile(r"^(bar|\d{1,2})/(off|\d{1,2})(\*?)$")

@@ -99,13 +99,23 @@ def _backgammon_view_from_proto(message: pb.BackgammonView, seat: int) -> Backga
     )
 
 
+_STEP_MESSAGES = {
+    (src, max(src - die, 0) if not bear else 0, die, hit): pb.BackgammonStep(
+        **{"from": src, "to": max(src - die, 0) if not bear else 0, "die": die, "hit": hit}
+    )
+    for src in range(1, 26)
+    for die in range(1, 7)
+    for hit in (False, True)
+    for bear in (False, True)
+}
+"""Every possible step as a ready message (read-only): copying one is far cheaper than building it."""
+
+
 def _legal_action_to_proto(legal: LegalAction) -> pb.LegalAction:
     message = pb.LegalAction(id=legal.id, notation=legal.notation)
     action = legal.action
     if isinstance(action, Play):
-        message.backgammon.steps.extend(
-            pb.BackgammonStep(**{"from": src, "to": dst, "die": die, "hit": hit}) for src, dst, die, hit in action.raw
-        )
+        message.backgammon.steps.extend([_STEP_MESSAGES[step] for step in action.raw])
     return message
 
 
