@@ -23,6 +23,8 @@ from ._core import (
 from ._dice import OpeningThrow, Roll
 from ._plays import Play, Step
 from ._views import PIN_MINE, PIN_NONE, PIN_THEIRS, BackgammonView, MatchScore
+from .gjul_bara import GjulBara
+from .tabla import Tabla
 from .tapa import Tapa
 
 __all__ = [
@@ -44,16 +46,25 @@ __all__ = [
     "Roll",
     "State",
     "Step",
+    "GjulBara",
+    "Tabla",
     "Tapa",
     "UnknownGameError",
     "GAMES",
     "make_game",
 ]
 
-GAMES: Mapping[str, type[Game]] = {"tapa": Tapa}
+GAMES: Mapping[str, type[Game]] = {"tabla": Tabla, "gjul-bara": GjulBara, "tapa": Tapa}
 """Game id → game class. Read-only."""
 
-_ALIASES: Mapping[str, str] = {"plakoto": "tapa", "mahbusa": "tapa"}
+_ALIASES: Mapping[str, str] = {
+    "plakoto": "tapa",
+    "mahbusa": "tapa",
+    "prava": "tabla",
+    "gul-bara": "gjul-bara",
+    "gjulbara": "gjul-bara",
+    "gyulbara": "gjul-bara",
+}
 
 
 class UnknownGameError(ValueError):

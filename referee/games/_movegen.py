@@ -17,6 +17,14 @@ Raw = tuple[int, int, int, bool]
 HOME_SHIFT = 28
 """Shifting a board right by this drops the off count and the home points 1..6."""
 
+BOARD_BITS = 104
+"""Nibbles 0..25. Above them a stage may keep one bit per point it hit (Tabla): bit ``BOARD_BITS + p``."""
+
+BOARD_MASK = (1 << BOARD_BITS) - 1
+BAR_POINT = 25
+_BAR_SHIFT = 100
+_BAR_BIT = 1 << _BAR_SHIFT
+
 _LOW_BITS = int("1" * 26, 16)
 """Bit 0 of every nibble."""
 
@@ -56,6 +64,9 @@ def unpack(board: int) -> dict[int, int]:
 _POINT_BITS = ((1 << 25) - 1) & ~1
 """Bits 1..24: the points of a bitmask indexed by point."""
 
+_SOURCE_BITS = ((1 << 26) - 1) & ~1
+"""Bits 1..25: the points and the bar."""
+
 _SPREAD = [sum(1 << (4 * i) for i in range(8) if byte >> i & 1) for byte in range(256)]
 
 
@@ -82,18 +93,31 @@ def occupied(board: int) -> int:
 
 
 class Stage:
-    """The constant facts of one stage: which points are closed, frozen or hold a lone opposing checker."""
+    """The constant facts of one stage: which points are closed, frozen or hold a lone opposing checker.
 
-    __slots__ = ("closed", "singles", "can_bear_off", "terminal", "movable", "bear_sources")
+    With ``track_hits`` (Tabla) every hit sets bit ``BOARD_BITS + point`` of the board it produces, so that end
+    positions differing only in what was hit stay distinct; :data:`BOARD_MASK` recovers the checkers.
+    """
 
-    def __init__(self, closed: int, frozen: int, singles: int, can_bear_off: bool, terminal: Callable[[int], bool] | None) -> None:
+    __slots__ = ("closed", "singles", "can_bear_off", "terminal", "movable", "bear_sources", "track_hits")
+
+    def __init__(
+        self,
+        closed: int,
+        frozen: int,
+        singles: int,
+        can_bear_off: bool,
+        terminal: Callable[[int], bool] | None,
+        track_hits: bool = False,
+    ) -> None:
         self.closed = closed
         self.singles = singles
         self.can_bear_off = can_bear_off
         self.terminal = terminal
+        self.track_hits = track_hits
         # movable[die]: nibble-mask of sources whose step with die lands on an open point of the board.
         open_points = ~closed & _POINT_BITS
-        sources = ~frozen & _POINT_BITS
+        sources = ~frozen & _SOURCE_BITS
         self.movable = [0] + [_spread((open_points << die) & sources) for die in range(1, 7)]
         self.bear_sources = _spread(sources & 0b1111110)
 
@@ -125,21 +149,27 @@ class Stage:
         out: list[tuple[Raw, int]] = []
         occ = occupied(board)
         cand = occ & self.movable[die]
+        if occ & _BAR_BIT:  # checkers on the bar must enter first
+            cand &= _BAR_BIT
         singles = self.singles
+        track = self.track_hits
         while cand:
             low = cand & -cand
             cand ^= low
-            shift = low.bit_length() - 1
-            src = shift >> 2
+            src = (low.bit_length() - 1) >> 2
             dst = src - die
-            hit = bool((singles >> dst) & 1) and not (occ >> (dst << 2)) & 1
-            out.append(((src, dst, die, hit), board - low + (1 << (dst << 2))))
-        if self.can_bear_off and not board >> HOME_SHIFT:
+            end = board - low + (1 << (dst << 2))
+            if (singles >> dst) & 1 and not (occ >> (dst << 2)) & 1:
+                out.append(((src, dst, die, True), end + (1 << (BOARD_BITS + dst)) if track else end))
+            else:
+                out.append(((src, dst, die, False), end))
+        board_only = board & BOARD_MASK
+        if self.can_bear_off and not board_only >> HOME_SHIFT:
             src = die
             if (board >> (src << 2)) & 15 and (self.bear_sources >> (src << 2)) & 1:
                 out.append(((src, 0, die, False), board - (1 << (src << 2)) + 1))
             # A die larger than the highest occupied point bears off from that point.
-            top = (occ >> 4).bit_length()
+            top = ((occ & BOARD_MASK) >> 4).bit_length()
             if top:
                 src = ((top - 1) >> 2) + 1
                 if src < die and (self.bear_sources >> (src << 2)) & 1:

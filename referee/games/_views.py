@@ -33,6 +33,9 @@ class BackgammonView:
         turn: the seat to move (or to roll), or -1 before the opening throw decides and when the game is over.
         match: the match score and which game is being played.
         rolls: rolls made so far in this game, per seat.
+        later_stages: Gjul Bara's ladder: the die values of the stages still to come after this one (four dice
+            each), e.g. ``(5, 6)``; empty otherwise.
+        remainder: Gjul Bara: True while the seat plays the rest of its opponent's ladder.
     """
 
     variant: str
@@ -48,3 +51,5 @@ class BackgammonView:
     turn: int
     match: MatchScore
     rolls: tuple[int, ...]
+    later_stages: tuple[int, ...] = ()
+    remainder: bool = False

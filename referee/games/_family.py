@@ -1,0 +1,304 @@
+"""What the three games of the Tabla family share: phases, dice, stages, the stuck guard, views and positions.
+
+A turn is a queue of *stages*, each one decision: ``(6, 3)``, ``(4, 4, 4, 4)``, or in Gjul Bara a ladder of
+stages. Subclasses say which points are closed (``_stage``), what a play does to the other side (``_after_play``)
+and how stages follow one another (``_roll`` and ``_stage_done``).
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Mapping
+
+from ._core import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    GameOption,
+    IllegalActionError,
+    Outcome,
+    State,
+    resolve_options,
+)
+from ._dice import OPENING_OUTCOMES, ROLL_OUTCOMES, OpeningThrow, Roll, parse_dice
+from ._movegen import BAR_POINT, BOARD_MASK, Stage, count, pack
+from ._plays import Play, parse_steps
+from ._views import PIN_NONE, BackgammonView, MatchScore
+
+OPENING, ROLL, MOVE, OVER = "opening", "roll", "move", "over"
+
+STUCK_OPTION = GameOption("stuck_limit", "100", (), "rolls in a row with no checker moved before the game is drawn")
+
+
+class FamilyGame(Game):
+    """A game of the Tabla family: two seats, an opening throw, whole plays per stage."""
+
+    variant: str
+    OPTIONS: tuple[GameOption, ...] = (STUCK_OPTION,)
+    max_points = 2
+
+    def __init__(self, options: Mapping[str, str] | None = None) -> None:
+        self.options = resolve_options(self.id, self.OPTIONS, options)
+        self.stuck_limit = int(self.options["stuck_limit"])
+
+    @property
+    def num_seats(self) -> int:
+        """Two seats."""
+        return 2
+
+    @staticmethod
+    @abstractmethod
+    def theirs_to_mine(point: int) -> int:
+        """The mover's number of the opponent's ``point`` (its own inverse)."""
+
+    @abstractmethod
+    def start(self) -> dict[int, int]:
+        """Each side's starting checkers, {own point: count}."""
+
+    @abstractmethod
+    def new_state(self, starter: int | None = None, match: MatchScore | None = None) -> FamilyState:
+        """A new game: an opening throw, or ``starter`` rolls first (a match's previous winner)."""
+
+    def position(
+        self,
+        mover: int,
+        mine: Mapping[int, int],
+        theirs: Mapping[int, int],
+        *,
+        pinned_mine: tuple[int, ...] = (),
+        pinned_theirs: tuple[int, ...] = (),
+        dice: tuple[int, int] | None = None,
+        rolls: tuple[int, int] = (0, 0),
+    ) -> FamilyState:
+        """A position for tests and analysis, written from the mover's side as in rules §8.
+
+        ``mine`` and ``theirs`` map the mover's point numbers (25 = that side's bar) to checkers; checkers not
+        placed are borne off. ``pinned_mine``/``pinned_theirs`` list the mover's points where that side's
+        checker is pinned (Tapa). ``rolls`` are the rolls each seat made before (Gjul Bara's ladder counts
+        them). With ``dice`` the mover rolls them now, else the mover is to roll.
+        """
+        state = self.new_state(starter=mover)
+        other = 1 - mover
+        placed_mine = dict(mine)
+        placed_theirs = {(BAR_POINT if p == BAR_POINT else self.theirs_to_mine(p)): n for p, n in theirs.items()}
+        for board in (placed_mine, placed_theirs):
+            board[0] = 15 - sum(board.values())
+            if board[0] < 0:
+                raise ValueError("more than 15 checkers on one side")
+        state._boards[mover] = pack(placed_mine)
+        state._boards[other] = pack(placed_theirs)
+        state._pins[mover] = sum(1 << p for p in pinned_mine)
+        state._pins[other] = sum(1 << self.theirs_to_mine(p) for p in pinned_theirs)
+        state._rolls = list(rolls)
+        if dice is not None:
+            state.apply(Roll(max(dice), min(dice)))
+        return state
+
+    def parse_action(self, text: str, state: State) -> Roll | OpeningThrow | Play:
+        """Read a dice action (``roll 6-3``, ``opening 4-2``) or a play (``24/18 18/13``) legal in ``state``.
+
+        A play may list its steps in any legal order; it is matched to the legal play with the same result.
+        """
+        text = " ".join(text.split())
+        if text.startswith(("roll", "opening")):
+            return parse_dice(text)
+        steps = parse_steps(text)
+        if not isinstance(state, FamilyState) or state.current_player < 0:
+            raise IllegalActionError(f"{text!r}: nobody is to play a move here")
+        for action in state.legal_actions():
+            if action.notation() == text:
+                return action
+        stage, board = state._stage()
+        end = stage.follow(board, state._dice, steps)
+        for raw, legal_end in state._legal().items():
+            if legal_end == end:
+                return Play(raw)
+        raise IllegalActionError(f"{text!r} is not a legal play with {'-'.join(map(str, state._dice))}")
+
+
+class FamilyState(State):
+    """A position of a Tabla-family game; boards are packed per seat in the seat's own numbering."""
+
+    def __init__(self, game: FamilyGame, starter: int | None, match: MatchScore) -> None:
+        self._game = game
+        self._match = match
+        start = pack(game.start())
+        self._boards = [start, start]
+        self._pins = [0, 0]
+        self._phase = OPENING if starter is None else ROLL
+        self._turn = 0 if starter is None else starter
+        self._dice: tuple[int, ...] = ()
+        self._stages: list[tuple[int, ...]] = []
+        self._rolls = [0, 0]
+        self._stuck = 0
+        self._moved = False
+        self._outcome: Outcome | None = None
+        self._plays: dict[tuple, int] | None = None
+        self._used = 0
+
+    def clone(self) -> FamilyState:
+        """An independent copy."""
+        other = type(self).__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other._boards = list(self._boards)
+        other._pins = list(self._pins)
+        other._rolls = list(self._rolls)
+        other._stages = list(self._stages)
+        return other
+
+    @property
+    def current_player(self) -> int:
+        """The seat to move, CHANCE before the opening throw and each roll, TERMINAL at the end."""
+        if self._phase == MOVE:
+            return self._turn
+        if self._phase == OVER:
+            return TERMINAL
+        return CHANCE
+
+    def chance_outcomes(self) -> list[tuple[OpeningThrow | Roll, float]]:
+        """The opening throw's 36 outcomes or a roll's 21."""
+        if self._phase == OPENING:
+            return list(OPENING_OUTCOMES)
+        if self._phase == ROLL:
+            return list(ROLL_OUTCOMES)
+        return []
+
+    def legal_actions(self) -> list[Play]:
+        """The whole plays of the stage at hand, sorted, one per distinct end position."""
+        if self._phase != MOVE:
+            return []
+        return [Play(raw) for raw in sorted(self._legal())]
+
+    def _legal(self) -> dict[tuple, int]:
+        """{raw steps: end board} of the legal plays of the current stage."""
+        if self._plays is None:
+            stage, board = self._stage()
+            plays, self._used = stage.plays(board, self._dice)
+            self._plays = {steps: end for end, steps in plays.items()}
+        return self._plays
+
+    @abstractmethod
+    def _stage(self) -> tuple[Stage, int]:
+        """The constant facts of the mover's stage and the mover's board."""
+
+    @abstractmethod
+    def _after_play(self, end: int) -> None:
+        """Apply the end board (with any hit bits) of the mover's play; finish the game if it ended."""
+
+    def apply(self, action: OpeningThrow | Roll | Play) -> None:
+        """Apply an opening throw, a roll or a play."""
+        if self._phase == OPENING and isinstance(action, OpeningThrow):
+            first, second = action.dice
+            if first != second:
+                self._turn = 0 if first > second else 1
+                self._phase = ROLL
+        elif self._phase == ROLL and isinstance(action, Roll):
+            self._rolls[self._turn] += 1
+            self._moved = False
+            self._roll(action)
+            self._advance()
+        elif self._phase == MOVE and isinstance(action, Play):
+            end = self._legal().get(action.raw)
+            if end is None:
+                raise IllegalActionError(f"seat {self._turn}: {action.notation()} is not legal with {self._dice}")
+            used = self._used
+            self._boards[self._turn] = end & BOARD_MASK
+            self._moved = True
+            self._after_play(end)
+            if self._phase != OVER:
+                self._stage_done(used)
+                self._advance()
+        else:
+            raise IllegalActionError(f"{action!r} cannot be applied in phase {self._phase}")
+
+    def _roll(self, roll: Roll) -> None:
+        """Queue the stages of a roll (Gjul Bara's ladder overrides this)."""
+        self._stages = [(roll.high,) * 4 if roll.is_double else (roll.high, roll.low)]
+
+    def _stage_done(self, used: int) -> None:
+        """The current stage was played with ``used`` dice (0 when it had no play)."""
+        self._stages.pop(0)
+
+    def _advance(self) -> None:
+        """Go to the next stage with a legal play; stages without one are done with 0 dice; then pass."""
+        while self._stages and self._phase != OVER:
+            self._dice = self._stages[0]
+            self._plays = None
+            self._phase = MOVE
+            if self._legal():
+                return
+            self._stage_done(0)
+        if self._phase != OVER:
+            self._end_turn()
+
+    def _end_turn(self) -> None:
+        """The turn is over: count it for the stuck guard and hand the dice to the other seat."""
+        self._stuck = 0 if self._moved else self._stuck + 1
+        self._to_roll(1 - self._turn)
+        if self._stuck >= self._game.stuck_limit:
+            self._finish(Outcome("stuck", (0, 0)))
+
+    def _to_roll(self, seat: int) -> None:
+        self._turn = seat
+        self._dice = ()
+        self._stages = []
+        self._plays = None
+        self._phase = ROLL
+
+    def _finish(self, outcome: Outcome) -> None:
+        self._outcome = outcome
+        self._phase = OVER
+        self._dice = ()
+        self._stages = []
+        self._plays = None
+
+    def _win(self, seat: int, termination: str | None = None) -> None:
+        """``seat`` bore off its last checker (or won otherwise): 1 point, or 2 (mars) if the loser has none off."""
+        loser_off = count(self._boards[1 - seat], 0)
+        points = [0, 0]
+        points[seat] = 2 if termination == "mother" or not loser_off else 1
+        self._finish(Outcome(termination or ("normal" if loser_off else "mars"), tuple(points)))
+
+    def outcome(self) -> Outcome:
+        """The result; raises ValueError before the end."""
+        if self._outcome is None:
+            raise ValueError("the game is not over")
+        return self._outcome
+
+    def _pin_markers(self, seat: int) -> tuple[int, ...]:
+        return (PIN_NONE,) * 24
+
+    def _ladder(self) -> tuple[tuple[int, ...], bool]:
+        """The stages queued after the current one and whether the seat plays a remainder (Gjul Bara)."""
+        return (), False
+
+    def view(self, seat: int) -> BackgammonView:
+        """The board from ``seat``'s side (everything in these games is public)."""
+        if seat not in (0, 1):
+            raise ValueError(f"{self._game.id} has seats 0 and 1, not {seat}")
+        me, opp = self._boards[seat], self._boards[1 - seat]
+        mapping = self._game.theirs_to_mine
+        later, remainder = self._ladder()
+        return BackgammonView(
+            variant=self._game.variant,
+            seat=seat,
+            mine=tuple((me >> (p << 2)) & 15 for p in range(1, 25)),
+            theirs=tuple(count(opp, mapping(p)) for p in range(1, 25)),
+            pins=self._pin_markers(seat),
+            my_bar=count(me, BAR_POINT),
+            their_bar=count(opp, BAR_POINT),
+            my_off=me & 15,
+            their_off=opp & 15,
+            dice=self._dice,
+            turn=self._turn if self._phase not in (OVER, OPENING) else -1,
+            match=self._match,
+            rolls=tuple(self._rolls),
+            later_stages=later,
+            remainder=remainder,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"<{type(self).__name__} {self._phase} turn={self._turn} dice={self._dice} stages={self._stages} "
+            f"boards={self._boards} pins={self._pins}>"
+        )

@@ -1,0 +1,78 @@
+"""Tabla ("prava", "obiknovena"): the hitting game of the Tabla family, backgammon without cube or triple game.
+
+Rules: ../shared/rules/tabla.md §0, §1 and §2 (the opening throw of §5 starts a single game). Seat mapping: each
+seat counts the points in its own direction of travel; seat s's point q is the opponent's point 25 − q; point 25
+is the bar. Start: 2 on 24, 5 on 13, 3 on 8, 5 on 6.
+
+Options: ``stuck_limit`` (default 100 rolls in a row with no checker moved → draw; with hitting it never happens
+in practice, but the guard is common to the family).
+
+Outcomes: ``normal`` 1 point, ``mars`` 2 (the loser has borne off none, whatever sits on the bar).
+
+>>> game = Tabla()
+>>> state = game.position(0, {13: 2}, {10: 1}, dice=(3, 1))
+>>> [a.notation() for a in state.legal_actions()][:3]
+['13/10* 10/9', '13/10* 13/12', '13/12 12/9']
+"""
+
+from __future__ import annotations
+
+from ._family import FamilyGame, FamilyState
+from ._movegen import BAR_POINT, BOARD_BITS, Stage
+from ._views import MatchScore
+
+_BAR = 1 << (BAR_POINT << 2)
+
+
+class Tabla(FamilyGame):
+    """The Tabla game definition (immutable)."""
+
+    id = "tabla"
+    variant = "tabla"
+
+    @staticmethod
+    def theirs_to_mine(point: int) -> int:
+        """Opposite directions: the opponent's point q is my 25 − q."""
+        return 25 - point
+
+    def start(self) -> dict[int, int]:
+        """The backgammon start."""
+        return {24: 2, 13: 5, 8: 3, 6: 5}
+
+    def new_state(self, starter: int | None = None, match: MatchScore | None = None) -> TablaState:
+        """A new game: an opening throw, or ``starter`` rolls first (a match's previous winner)."""
+        return TablaState(self, starter, match or MatchScore(current_game=self.id))
+
+
+def _terminal(board: int) -> bool:
+    return board & 15 == 15
+
+
+class TablaState(FamilyState):
+    """A Tabla position."""
+
+    def _stage(self) -> tuple[Stage, int]:
+        me, opp = self._boards[self._turn], self._boards[1 - self._turn]
+        closed = singles = 0
+        for point in range(1, 25):
+            theirs = (opp >> ((25 - point) << 2)) & 15
+            if theirs >= 2:
+                closed |= 1 << point
+            elif theirs:
+                singles |= 1 << point
+        return Stage(closed, 0, singles, True, _terminal, track_hits=True), me
+
+    def _after_play(self, end: int) -> None:
+        mover, other = self._turn, 1 - self._turn
+        hits = end >> BOARD_BITS
+        if hits:
+            opp = self._boards[other]
+            point = 0
+            while hits:
+                if hits & 1:
+                    opp += _BAR - (1 << ((25 - point) << 2))
+                hits >>= 1
+                point += 1
+            self._boards[other] = opp
+        if end & 15 == 15:
+            self._win(mover)
