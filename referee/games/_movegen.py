@@ -160,7 +160,12 @@ class Stage:
             dst = src - die
             end = board - low + (1 << (dst << 2))
             if (singles >> dst) & 1 and not (occ >> (dst << 2)) & 1:
-                out.append(((src, dst, die, True), end + (1 << (BOARD_BITS + dst)) if track else end))
+                if not track:  # Tapa: landing on the lone checker pins it (again, if it was released)
+                    out.append(((src, dst, die, True), end))
+                elif not (board >> (BOARD_BITS + dst)) & 1:  # Tabla: a blot is hit once, then it is on the bar
+                    out.append(((src, dst, die, True), end + (1 << (BOARD_BITS + dst))))
+                else:
+                    out.append(((src, dst, die, False), end))
             else:
                 out.append(((src, dst, die, False), end))
         board_only = board & BOARD_MASK

@@ -1,0 +1,131 @@
+"""Properties of the three Tabla-family games over many seeded random games, and exactness of every legal-play
+list against an independent brute-force enumerator."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from referee.games import CHANCE, PIN_MINE, PIN_THEIRS, make_game
+from referee.runtime import draw_chance
+
+from ._oracle import end_positions, engine_end
+
+GAMES = ("tabla", "gjul-bara", "tapa")
+
+
+def random_games(game, count: int, seed: int):
+    """Yield (state, legal actions) at every decision of ``count`` random games, then (final state, None)."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        state = game.new_state()
+        while not state.is_terminal():
+            if state.current_player == CHANCE:
+                state.apply(draw_chance(state.chance_outcomes(), rng))
+                continue
+            legal = state.legal_actions()
+            yield state, legal
+            state.apply(legal[rng.randrange(len(legal))])
+        yield state, None
+
+
+def check_invariants(game_id: str, state) -> None:
+    view = state.view(0)
+    assert sum(view.mine) + view.my_off + view.my_bar == 15
+    assert sum(view.theirs) + view.their_off + view.their_bar == 15
+    for point in range(24):
+        pin, mine, theirs = view.pins[point], view.mine[point], view.theirs[point]
+        if pin == PIN_THEIRS:
+            assert theirs == 1 and mine >= 1
+        elif pin == PIN_MINE:
+            assert mine == 1 and theirs >= 1
+        else:
+            assert not (mine and theirs), f"{game_id}: point {point + 1} shared without a pin"
+
+
+@pytest.mark.parametrize(("game_id", "count"), [("tabla", 1000), ("gjul-bara", 1000), ("tapa", 1000)])
+def test_invariants_over_random_games(game_id, count):
+    game = make_game(game_id)
+    finished = 0
+    for state, legal in random_games(game, count, seed=11):
+        check_invariants(game_id, state)
+        if legal is None:
+            finished += 1
+            assert sum(state.outcome().points) <= 2
+            continue
+        keys = [action.raw for action in legal]
+        assert keys == sorted(keys) and len(set(keys)) == len(keys)
+        if game_id == "gjul-bara":
+            dice = state.view(state.current_player).dice
+            assert len(set(dice)) == 1 or len(dice) == 2
+    assert finished == count
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_legal_plays_equal_the_oracle(game_id):
+    game = make_game(game_id)
+    checked = 0
+    for index, (state, legal) in enumerate(random_games(game, 40, seed=5)):
+        if legal is None or index % 2:
+            continue
+        mover = state.current_player
+        view = state.view(mover)
+        got = []
+        for action in legal:
+            trial = state.clone()
+            trial.apply(action)
+            got.append(engine_end(trial.view(mover)))
+        assert len(got) == len(set(got)), "an end position is listed twice"
+        assert set(got) == end_positions(view, view.dice), f"{state!r}"
+        checked += 1
+    assert checked > 300
+
+
+def test_tapa_strict_pins_equal_the_oracle():
+    game = make_game("tapa", {"tapa.pinned_home_blocks_all": "true"})
+    for index, (state, legal) in enumerate(random_games(game, 20, seed=9)):
+        if legal is None or index % 3:
+            continue
+        view = state.view(state.current_player)
+        got = set()
+        for action in legal:
+            trial = state.clone()
+            trial.apply(action)
+            got.add(engine_end(trial.view(state.current_player)))
+        assert got == end_positions(view, view.dice, blocks_all=True)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_same_seed_and_answers_give_the_same_game(game_id):
+    game = make_game(game_id)
+    first = [legal[0].raw if legal else None for _, legal in random_games(game, 5, seed=3)]
+    second = [legal[0].raw if legal else None for _, legal in random_games(game, 5, seed=3)]
+    assert first == second
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_chance_probabilities_sum_to_one(game_id):
+    state = make_game(game_id).new_state()
+    assert abs(sum(p for _, p in state.chance_outcomes()) - 1) < 1e-12
+    state.apply(state.chance_outcomes()[1][0])
+    assert abs(sum(p for _, p in state.chance_outcomes()) - 1) < 1e-12
+
+
+def test_gjul_bara_ladder_stages_appear_and_are_exact():
+    game = make_game("gjul-bara")
+    stages = remainders = 0
+    for state, legal in random_games(game, 80, seed=21):
+        if legal is None:
+            continue
+        view = state.view(state.current_player)
+        if view.later_stages or view.remainder:
+            stages += 1
+            remainders += view.remainder
+            got = set()
+            for action in legal:
+                trial = state.clone()
+                trial.apply(action)
+                got.add(engine_end(trial.view(state.current_player)))
+            assert got == end_positions(view, view.dice)
+    assert stages > 15 and remainders > 0
