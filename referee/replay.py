@@ -19,9 +19,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from referee.games import CHANCE, TERMINAL, Game, IllegalActionError, InvalidActionError, State, make_game
+from referee.games import CHANCE, TERMINAL, Game, IllegalActionError, InvalidActionError, Outcome, State, make_game
 
 FORMAT = "kafana-replay/1"
+
+
+def games_json(outcome: Outcome) -> list[dict[str, Any]]:
+    """The per-game results of a match outcome as written in the result line (empty for a single game)."""
+    return [
+        {"game": game_id, "termination": game.termination, "points": list(game.points)}
+        for game_id, game in outcome.games
+    ]
 
 
 class ReplayWriter:
@@ -172,6 +180,10 @@ def verify(replay: Replay) -> list[str]:
         problems.append("the log ends before the game is over")
         return problems
     outcome = final.outcome()
+    recorded_games = result.get("games") or []
+    engine_games = games_json(outcome)
+    if engine_games != recorded_games:
+        problems.append(f"engine's games {engine_games} != recorded {recorded_games}")
     if outcome.termination != result.get("termination") or list(outcome.points) != result.get("points"):
         problems.append(
             f"engine says {outcome.termination} {list(outcome.points)}, "

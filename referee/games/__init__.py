@@ -25,6 +25,7 @@ from ._plays import Play, Step
 from ._views import PIN_MINE, PIN_NONE, PIN_THEIRS, BackgammonView, MatchScore
 from .gjul_bara import GjulBara
 from .tabla import Tabla
+from .tabla_match import TablaMatch
 from .tapa import Tapa
 
 __all__ = [
@@ -48,19 +49,21 @@ __all__ = [
     "Step",
     "GjulBara",
     "Tabla",
+    "TablaMatch",
     "Tapa",
     "UnknownGameError",
     "GAMES",
     "make_game",
 ]
 
-GAMES: Mapping[str, type[Game]] = {"tabla": Tabla, "gjul-bara": GjulBara, "tapa": Tapa}
+GAMES: Mapping[str, type[Game]] = {"tabla": Tabla, "gjul-bara": GjulBara, "tapa": Tapa, "tabla-match": TablaMatch}
 """Game id → game class. Read-only."""
 
 _ALIASES: Mapping[str, str] = {
     "plakoto": "tapa",
     "mahbusa": "tapa",
     "prava": "tabla",
+    "match": "tabla-match",
     "gul-bara": "gjul-bara",
     "gjulbara": "gjul-bara",
     "gyulbara": "gjul-bara",

@@ -51,6 +51,8 @@ class Outcome:
 
     termination: str
     points: tuple[int, ...]
+    games: tuple[tuple[str, Outcome], ...] = ()
+    """For a match: each game's id and outcome, in order."""
 
     @property
     def winner(self) -> int | None:
@@ -128,6 +130,15 @@ class State(ABC):
         """True once the game is over."""
         return self.current_player == TERMINAL
 
+    @property
+    def game_number(self) -> int:
+        """1-based number of the game being played (a match has several)."""
+        return 1
+
+    def completed_games(self) -> list[tuple[str, Outcome]]:
+        """The games of a match finished so far, as (game id, outcome); empty for a single game."""
+        return []
+
     @abstractmethod
     def outcome(self) -> Outcome:
         """The result of a finished game. Raises ValueError before the end."""
@@ -164,7 +175,7 @@ class Game(ABC):
 
         >>> from referee.games import make_game
         >>> make_game("tapa").forfeit([1])
-        Outcome(termination='fault', points=(2, 0))
+        Outcome(termination='fault', points=(2, 0), games=())
         """
         bad = set(faulty)
         return Outcome("fault", tuple(0 if seat in bad else self.max_points for seat in range(self.num_seats)))

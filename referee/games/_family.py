@@ -56,8 +56,13 @@ class FamilyGame(Game):
         """Each side's starting checkers, {own point: count}."""
 
     @abstractmethod
-    def new_state(self, starter: int | None = None, match: MatchScore | None = None) -> FamilyState:
-        """A new game: an opening throw, or ``starter`` rolls first (a match's previous winner)."""
+    def new_state(
+        self, starter: int | None = None, match: MatchScore | None = None, opening_dice_play: bool = False
+    ) -> FamilyState:
+        """A new game: an opening throw, or ``starter`` rolls first (a match's previous winner).
+
+        With ``opening_dice_play`` the two opening dice are the starter's first roll (backgammon style).
+        """
 
     def position(
         self,
@@ -119,8 +124,11 @@ class FamilyGame(Game):
 class FamilyState(State):
     """A position of a Tabla-family game; boards are packed per seat in the seat's own numbering."""
 
-    def __init__(self, game: FamilyGame, starter: int | None, match: MatchScore) -> None:
+    def __init__(
+        self, game: FamilyGame, starter: int | None, match: MatchScore, opening_dice_play: bool = False
+    ) -> None:
         self._game = game
+        self._opening_dice_play = opening_dice_play
         self._match = match
         start = pack(game.start())
         self._boards = [start, start]
@@ -192,6 +200,8 @@ class FamilyState(State):
             if first != second:
                 self._turn = 0 if first > second else 1
                 self._phase = ROLL
+                if self._opening_dice_play:  # backgammon style: the opening dice are the first roll
+                    self.apply(Roll(max(first, second), min(first, second)))
         elif self._phase == ROLL and isinstance(action, Roll):
             self._rolls[self._turn] += 1
             self._moved = False

@@ -67,9 +67,11 @@ class GjulBara(FamilyGame):
         """All 15 on the own 24."""
         return {24: 15}
 
-    def new_state(self, starter: int | None = None, match: MatchScore | None = None) -> GjulBaraState:
+    def new_state(
+        self, starter: int | None = None, match: MatchScore | None = None, opening_dice_play: bool = False
+    ) -> GjulBaraState:
         """A new game: an opening throw, or ``starter`` rolls first (a match's previous winner)."""
-        return GjulBaraState(self, starter, match or MatchScore(current_game=self.id))
+        return GjulBaraState(self, starter, match or MatchScore(current_game=self.id), opening_dice_play)
 
 
 def _terminal(board: int) -> bool:
@@ -81,8 +83,8 @@ class GjulBaraState(FamilyState):
 
     _game: GjulBara
 
-    def __init__(self, game: GjulBara, starter: int | None, match: MatchScore) -> None:
-        super().__init__(game, starter, match)
+    def __init__(self, game: GjulBara, starter: int | None, match: MatchScore, opening_dice_play: bool = False) -> None:
+        super().__init__(game, starter, match, opening_dice_play)
         self._chain = False  # the stages queued are a ladder chain of the roller
         self._started = False  # the roller has played at least one die of the chain
         self._handover: list[tuple[int, ...]] = []

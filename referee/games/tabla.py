@@ -39,9 +39,11 @@ class Tabla(FamilyGame):
         """The backgammon start."""
         return {24: 2, 13: 5, 8: 3, 6: 5}
 
-    def new_state(self, starter: int | None = None, match: MatchScore | None = None) -> TablaState:
+    def new_state(
+        self, starter: int | None = None, match: MatchScore | None = None, opening_dice_play: bool = False
+    ) -> TablaState:
         """A new game: an opening throw, or ``starter`` rolls first (a match's previous winner)."""
-        return TablaState(self, starter, match or MatchScore(current_game=self.id))
+        return TablaState(self, starter, match or MatchScore(current_game=self.id), opening_dice_play)
 
 
 def _terminal(board: int) -> bool:

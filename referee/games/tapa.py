@@ -61,9 +61,11 @@ class Tapa(FamilyGame):
         """All 15 on the own 24."""
         return {24: 15}
 
-    def new_state(self, starter: int | None = None, match: MatchScore | None = None) -> TapaState:
+    def new_state(
+        self, starter: int | None = None, match: MatchScore | None = None, opening_dice_play: bool = False
+    ) -> TapaState:
         """A new game: an opening throw, or ``starter`` rolls first (a match's previous winner)."""
-        return TapaState(self, starter, match or MatchScore(current_game=self.id))
+        return TapaState(self, starter, match or MatchScore(current_game=self.id), opening_dice_play)
 
 
 class TapaState(FamilyState):

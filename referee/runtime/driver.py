@@ -15,7 +15,7 @@ from typing import Any
 import trio
 
 from referee.games import CHANCE, Game, Outcome, State
-from referee.replay import ReplayWriter
+from referee.replay import ReplayWriter, games_json
 from referee.wire import ActRequest, ClockInfo, GameOver, LegalAction, MatchOver, SeatResult
 
 from .clock import TRANSPORT_GRACE, Clock
@@ -105,6 +105,7 @@ async def play_game(
     banks = [clock.bank] * game.num_seats
     faults = list(startup_faults)
     decisions = 0
+    notified = 0
     while not faults and not state.is_terminal():
         seat = state.current_player
         if seat == CHANCE:
@@ -119,7 +120,7 @@ async def play_game(
         limit = clock.move_limit(banks[seat])
         request = ActRequest(
             match_id=match_id,
-            game_number=1,
+            game_number=state.game_number,
             game=game.id,
             seat=seat,
             options=dict(game.options),
@@ -156,12 +157,18 @@ async def play_game(
         decisions += 1
         if replay is not None:
             replay.action(seat, response.action_id, action.notation(), used * 1000, response.comment)
+        finished = state.completed_games()
+        if len(finished) > notified and not state.is_terminal():
+            for number, (game_id, outcome) in enumerate(finished[notified:], notified + 1):
+                await _notify_game(players, GameOver(match_id, number, game_id, outcome.termination, _seats(outcome)))
+            notified = len(finished)
     outcome = game.forfeit([f.seat for f in faults]) if faults else state.outcome()
     outputs = tuple(p.output() if p is not None else {"stdout": "", "stderr": ""} for p in players)
     if replay is not None:
         replay.result(
             termination=outcome.termination,
             points=list(outcome.points),
+            games=games_json(outcome),
             faults=[f.to_json() for f in faults],
             decisions=decisions,
             output=outputs,
@@ -180,11 +187,9 @@ async def play_game(
     )
 
 
-async def _notify(
-    players: Sequence[Player | None], match_id: str, game_id: str, outcome: Outcome, faults: Sequence[Fault]
-) -> None:
+def _seats(outcome: Outcome, faults: Sequence[Fault] = ()) -> tuple[SeatResult, ...]:
     by_seat = {f.seat: f for f in faults}
-    seats = tuple(
+    return tuple(
         SeatResult(
             seat,
             points,
@@ -193,13 +198,26 @@ async def _notify(
         )
         for seat, points in enumerate(outcome.points)
     )
-    events = (GameOver(match_id, 1, game_id, outcome.termination, seats), MatchOver(match_id, game_id, seats))
+
+
+async def _notify_game(players: Sequence[Player | None], event: GameOver | MatchOver) -> None:
     async with trio.open_nursery() as nursery:
-        for seat, player in enumerate(players):
-            if player is not None and seat not in by_seat:
-                nursery.start_soon(_notify_one, player, events)
+        for player in players:
+            if player is not None:
+                nursery.start_soon(player.notify, event)
 
 
-async def _notify_one(player: Player, events: tuple[GameOver, MatchOver]) -> None:
-    for event in events:
-        await player.notify(event)
+async def _notify(
+    players: Sequence[Player | None], match_id: str, game_id: str, outcome: Outcome, faults: Sequence[Fault]
+) -> None:
+    """The end: the last game's GameOver (unless a fault ended it) and the MatchOver, to every seat that did not
+    fault."""
+    seats = _seats(outcome, faults)
+    faulty = {f.seat for f in faults}
+    live = [p if p is not None and seat not in faulty else None for seat, p in enumerate(players)]
+    if outcome.games:
+        last_id, last = outcome.games[-1]
+        await _notify_game(live, GameOver(match_id, len(outcome.games), last_id, last.termination, _seats(last)))
+    else:
+        await _notify_game(live, GameOver(match_id, 1, game_id, outcome.termination, seats))
+    await _notify_game(live, MatchOver(match_id, game_id, seats))
