@@ -45,7 +45,7 @@ def _options(pairs: tuple[str, ...]) -> dict[str, str]:
 def main(verbose: int) -> None:
     """Kafana referee: play games between bots, verify and show replays.
 
-    Example: referee play tapa bots/python/random_bot.py bots/python/tapa_bot.py --games 4
+    Example: referee play tapa bots/python/random_bot.py bots/python/heuristic_bot.py --games 4
     """
     level = logging.WARNING if verbose == 0 else logging.INFO if verbose == 1 else logging.DEBUG
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
@@ -78,7 +78,7 @@ def play(
 
     Each game's result and replay path is printed, then a summary.
 
-    Example: referee play tapa bots/python/random_bot.py bots/python/tapa_bot.py --games 20 --seed 1
+    Example: referee play tapa bots/python/random_bot.py bots/python/heuristic_bot.py --games 20 --seed 1
     """
     try:
         game = make_game(game_id, _options(option_pairs))

@@ -11,7 +11,7 @@ from referee.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 RANDOM = str(ROOT / "bots" / "python" / "random_bot.py")
-HEURISTIC = str(ROOT / "bots" / "python" / "tapa_bot.py")
+HEURISTIC = str(ROOT / "bots" / "python" / "heuristic_bot.py")
 
 
 def test_every_command_has_help_with_an_example():

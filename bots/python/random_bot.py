@@ -10,9 +10,10 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bots.python.kit import serve  # noqa: E402
+from referee.games import GAMES as ENGINES  # noqa: E402
 from referee.wire import ActRequest  # noqa: E402
 
-GAMES = ["tapa"]
+GAMES = sorted(ENGINES)
 
 
 def choose(request: ActRequest) -> int:

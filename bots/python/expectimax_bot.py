@@ -1,0 +1,82 @@
+"""A 1-ply expectimax bot for the Tabla family: it looks at the opponent's reply to each of its best plays.
+
+For the few plays the heuristic ranks highest, it rebuilds the position in an engine, and for each of the 21
+rolls the opponent may throw it finds the opponent's best reply by the same evaluation; it picks the play whose
+expected value after the reply is best. Ladder stages and remainders of Gjul Bara are left to the heuristic.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script: make the repository importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from bots.python.evaluation import WIN, after, board_of, evaluate  # noqa: E402
+from bots.python.heuristic_bot import GAMES, ranked  # noqa: E402
+from bots.python.kit import serve  # noqa: E402
+from referee.games import CHANCE, PIN_MINE, PIN_THEIRS, BackgammonView, Roll, make_game  # noqa: E402
+from referee.games._dice import ROLL_OUTCOMES  # noqa: E402
+from referee.wire import ActRequest, ActResponse  # noqa: E402
+
+CANDIDATES = 4
+"""How many of the heuristic's best plays are searched."""
+
+
+def _state_of(view: BackgammonView):
+    """An engine state of ``view``'s position with the seat to play ``view.dice`` (ladder counts left out)."""
+    game = make_game(view.variant)
+    mine = {p + 1: n for p, n in enumerate(view.mine) if n}
+    theirs = {p + 1: n for p, n in enumerate(view.theirs) if n}
+    if view.my_bar:
+        mine[25] = view.my_bar
+    if view.their_bar:
+        theirs[25] = view.their_bar
+    state = game.position(
+        view.seat,
+        mine,
+        theirs,
+        pinned_mine=tuple(p + 1 for p, pin in enumerate(view.pins) if pin == PIN_MINE),
+        pinned_theirs=tuple(p + 1 for p, pin in enumerate(view.pins) if pin == PIN_THEIRS),
+        dice=(view.dice[0], view.dice[1]),
+    )
+    return game, state
+
+
+def _reply_value(state, me: int) -> float:
+    """The expected value for ``me`` after the opponent's roll and best reply."""
+    if state.is_terminal():
+        return WIN if state.outcome().winner == me else -WIN
+    total = 0.0
+    for roll, probability in ROLL_OUTCOMES:
+        trial = state.clone()
+        trial.apply(roll)
+        if trial.current_player == CHANCE or trial.is_terminal():
+            value = evaluate(board_of(trial.view(me))) if not trial.is_terminal() else -WIN
+        else:
+            seen = trial.view(trial.current_player)
+            value = -max(evaluate(after(seen, action.raw)) for action in trial.legal_actions())
+        total += probability * value
+    return total
+
+
+def choose(request: ActRequest) -> ActResponse:
+    """The candidate play with the best expected value after the opponent's reply."""
+    view = request.view
+    order = ranked(request)
+    if view.later_stages or view.remainder or len(view.dice) not in (2, 4) or len(order) == 1:
+        return ActResponse(order[0][1], "heuristic")
+    game, state = _state_of(view)
+    best_id, best = order[0][1], -float("inf")
+    for _, action_id in order[:CANDIDATES]:
+        trial = state.clone()
+        trial.apply(game.parse_action(request.legal_actions[action_id].notation, trial))
+        value = _reply_value(trial, view.seat)
+        if value > best:
+            best_id, best = action_id, value
+    return ActResponse(best_id, f"expect {best:.1f}")
+
+
+if __name__ == "__main__":
+    serve(choose, name="expectimax", version="1.0", author="Kafana", games=GAMES)

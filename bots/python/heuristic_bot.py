@@ -1,0 +1,38 @@
+"""A heuristic bot for the Tabla family (tabla, gjul-bara, tapa and the tabla-match).
+
+For every legal play it rebuilds the resulting board from the view and the play's steps, scores it with
+:mod:`bots.python.evaluation` (race, safety of lone checkers, made points and primes, hits and pins), and picks
+the best; ties go to the lowest id, so it is deterministic.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script: make the repository importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from bots.python.evaluation import after, evaluate  # noqa: E402
+from bots.python.kit import serve  # noqa: E402
+from referee.wire import ActRequest, ActResponse  # noqa: E402
+
+GAMES = ["tabla", "gjul-bara", "tapa", "tabla-match"]
+
+
+def ranked(request: ActRequest) -> list[tuple[float, int]]:
+    """(value, id) of every legal action, best first."""
+    view = request.view
+    scored = [(evaluate(after(view, legal.action.raw)), -legal.id) for legal in request.legal_actions]
+    scored.sort(reverse=True)
+    return [(value, -negative_id) for value, negative_id in scored]
+
+
+def choose(request: ActRequest) -> ActResponse:
+    """The best-scoring legal play."""
+    value, action_id = ranked(request)[0]
+    return ActResponse(action_id, f"eval {value:.1f}")
+
+
+if __name__ == "__main__":
+    serve(choose, name="heuristic", version="1.0", author="Kafana", games=GAMES)
