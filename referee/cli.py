@@ -144,7 +144,8 @@ def _summary(records: list[GameRecord], labels: list[str]) -> str:
         for fault in record.faults:
             faults[record.bots[fault.seat]] += 1
     names = sorted({name for record in records for name in record.bots})
-    lines = [f"summary of {len(records)} games ({draws} drawn):"]
+    unit = "matches" if any(record.outcome.games for record in records) else "games"
+    lines = [f"summary of {len(records)} {unit} ({draws} drawn):"]
     for name in names:
         lines.append(f"  {name:<20} wins {wins[name]:>4}  points {points[name]:>4}  faults {faults[name]:>3}")
     return "\n".join(lines)
@@ -187,7 +188,11 @@ def show(replay_path: str, as_seat: int) -> None:
     header = replay.header
     click.echo(f"{header.get('match_id')}: {header.get('game')} seed {header.get('seed')}  " + " vs ".join(names))
     click.echo(render_view(states[0].view(as_seat), names or None))
-    for step, before, after in zip(replay.steps, states, states[1:]):
+    for step, before, after in zip(replay.steps, states, states[1:], strict=False):
+        if after.game_number != before.game_number:
+            game_id, outcome = after.completed_games()[-1]
+            click.echo(f"\n== game {before.game_number} ({game_id}) ends: {outcome.termination} {list(outcome.points)}")
+            click.echo(f"== game {after.game_number} ({after.view(as_seat).match.current_game}) begins")
         if step["type"] == "chance":
             click.echo(f"\n{step['notation']}")
             continue
@@ -196,6 +201,8 @@ def show(replay_path: str, as_seat: int) -> None:
             click.echo(f"  comment: {step['comment']}")
         click.echo(render_view(after.view(as_seat), names or None))
     result = replay.result or {}
+    for number, game in enumerate(result.get("games", []), 1):
+        click.echo(f"game {number} ({game['game']}): {game['termination']} {game['points']}")
     click.echo(f"\nresult: {result.get('termination')} {result.get('points')}")
     for fault in result.get("faults", []):
         click.echo(f"fault: seat {fault['seat']} {fault['kind']}: {fault['message']}")

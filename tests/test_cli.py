@@ -38,6 +38,18 @@ def test_play_verify_show(tmp_path):
     assert result.exit_code == 0 and "result:" in result.output and "13   14" in result.output
 
 
+def test_play_a_match_and_show_it(tmp_path):
+    runner = CliRunner()
+    out = tmp_path / "m"
+    result = runner.invoke(main, ["play", "tabla-match", RANDOM, RANDOM, "--seed", "2", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "summary of 1 matches" in result.output
+    replay = next(out.glob("*.jsonl"))
+    assert runner.invoke(main, ["verify", str(replay)]).exit_code == 0
+    shown = runner.invoke(main, ["show", str(replay), "--as-seat", "1"]).output
+    assert "== game 2 (gjul-bara) begins" in shown and "game 1 (tabla):" in shown
+
+
 def test_usage_errors_exit_2():
     runner = CliRunner()
     assert runner.invoke(main, ["play", "chess", RANDOM, RANDOM]).exit_code == 2

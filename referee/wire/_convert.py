@@ -75,6 +75,8 @@ def _backgammon_view_to_proto(view: BackgammonView) -> pb.BackgammonView:
         turn=view.turn,
         match=_match_to_proto(view.match),
         rolls=list(view.rolls),
+        later_stages=list(view.later_stages),
+        remainder=view.remainder,
     )
 
 
@@ -96,6 +98,8 @@ def _backgammon_view_from_proto(message: pb.BackgammonView, seat: int) -> Backga
         turn=message.turn,
         match=MatchScore(tuple(match.points), match.target, match.game_number, match.current_game),
         rolls=tuple(message.rolls),
+        later_stages=tuple(message.later_stages),
+        remainder=message.remainder,
     )
 
 

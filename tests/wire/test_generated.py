@@ -5,6 +5,8 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
+import pytest
+
 from referee import wire
 from referee.games import Play, make_game
 
@@ -20,14 +22,22 @@ def test_generated_code_is_current():
         assert committed == text, f"{name} is stale: run python proto/generate.py"
 
 
-def test_act_request_round_trip():
-    game = make_game("tapa")
-    state = game.position(0, {13: 2, 6: 1}, {10: 1, 6: 0, 20: 3}, dice=(3, 1))
+@pytest.mark.parametrize(
+    ("game_id", "mine", "theirs", "dice", "rolls"),
+    [
+        ("tapa", {13: 2, 6: 1}, {10: 1, 20: 3}, (3, 1), (0, 0)),
+        ("tabla", {25: 1, 13: 2}, {25: 2, 10: 1}, (6, 6), (0, 0)),
+        ("gjul-bara", {24: 1, 3: 14}, {14: 1, 20: 14}, (3, 3), (4, 4)),
+    ],
+)
+def test_act_request_round_trip(game_id, mine, theirs, dice, rolls):
+    game = make_game(game_id)
+    state = game.position(0, mine, theirs, dice=dice, rolls=rolls)
     legal = state.legal_actions()
     request = wire.ActRequest(
         match_id="m-1",
         game_number=1,
-        game="tapa",
+        game=game_id,
         seat=0,
         options=dict(game.options),
         decision=12,
@@ -38,6 +48,8 @@ def test_act_request_round_trip():
     message = wire.act_request_to_proto(request)
     back = wire.act_request_from_proto(type(message).FromString(message.SerializeToString()))
     assert back == request
+    if game_id == "gjul-bara":
+        assert back.view.later_stages == (4, 5, 6)
     assert all(isinstance(legal.action, Play) for legal in back.legal_actions)
 
 

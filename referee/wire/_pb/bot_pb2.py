@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x13kafana/v1/bot.proto\x12\tkafana.v1\"9\n\x0cHelloRequest\x12\x10\n\x08protocol\x18\x01 \x01(\t\x12\x17\n\x0freferee_version\x18\x02 \x01(\t\"_\n\rHelloResponse\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\x12\x0e\n\x06\x61uthor\x18\x03 \x01(\t\x12\x10\n\x08language\x18\x04 \x01(\t\x12\r\n\x05games\x18\x05 \x03(\t\"Z\n\x05\x43lock\x12\x0f\n\x07\x62\x61nk_ms\x18\x01 \x01(\x03\x12\x14\n\x0cincrement_ms\x18\x02 \x01(\x03\x12\x13\n\x0bmove_cap_ms\x18\x03 \x01(\x03\x12\x15\n\rmove_limit_ms\x18\x04 \x01(\x03\"\xcf\x02\n\nActRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x13\n\x0bgame_number\x18\x02 \x01(\x05\x12\x0c\n\x04game\x18\x03 \x01(\t\x12\x0c\n\x04seat\x18\x04 \x01(\x05\x12\x33\n\x07options\x18\x05 \x03(\x0b\x32\".kafana.v1.ActRequest.OptionsEntry\x12\x10\n\x08\x64\x65\x63ision\x18\x06 \x01(\x05\x12/\n\nbackgammon\x18\n \x01(\x0b\x32\x19.kafana.v1.BackgammonViewH\x00\x12\x1f\n\x05\x63lock\x18\x14 \x01(\x0b\x32\x10.kafana.v1.Clock\x12-\n\rlegal_actions\x18\x15 \x03(\x0b\x32\x16.kafana.v1.LegalAction\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x42\x06\n\x04view\"f\n\x0bLegalAction\x12\n\n\x02id\x18\x01 \x01(\x05\x12\x10\n\x08notation\x18\x02 \x01(\t\x12/\n\nbackgammon\x18\n \x01(\x0b\x32\x19.kafana.v1.BackgammonPlayH\x00\x42\x08\n\x06\x64\x65tail\"1\n\x0b\x41\x63tResponse\x12\x11\n\taction_id\x18\x01 \x01(\x05\x12\x0f\n\x07\x63omment\x18\x02 \x01(\t\"\xe4\x01\n\x0e\x42\x61\x63kgammonView\x12\x0f\n\x07variant\x18\x01 \x01(\t\x12*\n\x06points\x18\x02 \x03(\x0b\x32\x1a.kafana.v1.BackgammonPoint\x12\x0e\n\x06my_bar\x18\x03 \x01(\x05\x12\x11\n\ttheir_bar\x18\x04 \x01(\x05\x12\x0e\n\x06my_off\x18\x05 \x01(\x05\x12\x11\n\ttheir_off\x18\x06 \x01(\x05\x12\x0c\n\x04\x64ice\x18\x07 \x03(\x05\x12\x0c\n\x04turn\x18\x08 \x01(\x05\x12$\n\x05match\x18\t \x01(\x0b\x32\x15.kafana.v1.MatchScore\x12\r\n\x05rolls\x18\n \x03(\x05\"L\n\x0f\x42\x61\x63kgammonPoint\x12\x0c\n\x04mine\x18\x01 \x01(\x05\x12\x0e\n\x06theirs\x18\x02 \x01(\x05\x12\x1b\n\x03pin\x18\x03 \x01(\x0e\x32\x0e.kafana.v1.Pin\"D\n\x0e\x42\x61\x63kgammonStep\x12\x0c\n\x04\x66rom\x18\x01 \x01(\x05\x12\n\n\x02to\x18\x02 \x01(\x05\x12\x0b\n\x03\x64ie\x18\x03 \x01(\x05\x12\x0b\n\x03hit\x18\x04 \x01(\x08\":\n\x0e\x42\x61\x63kgammonPlay\x12(\n\x05steps\x18\x01 \x03(\x0b\x32\x19.kafana.v1.BackgammonStep\"W\n\nMatchScore\x12\x0e\n\x06points\x18\x01 \x03(\x05\x12\x0e\n\x06target\x18\x02 \x01(\x05\x12\x13\n\x0bgame_number\x18\x03 \x01(\x05\x12\x14\n\x0c\x63urrent_game\x18\x04 \x01(\t\"m\n\x0cNotification\x12(\n\tgame_over\x18\x01 \x01(\x0b\x32\x13.kafana.v1.GameOverH\x00\x12*\n\nmatch_over\x18\x02 \x01(\x0b\x32\x14.kafana.v1.MatchOverH\x00\x42\x07\n\x05\x65vent\"P\n\nSeatResult\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0e\n\x06points\x18\x02 \x01(\x05\x12\r\n\x05\x66\x61ult\x18\x03 \x01(\t\x12\x15\n\rfault_message\x18\x04 \x01(\t\"z\n\x08GameOver\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x13\n\x0bgame_number\x18\x02 \x01(\x05\x12\x0c\n\x04game\x18\x03 \x01(\t\x12\x13\n\x0btermination\x18\x04 \x01(\t\x12$\n\x05seats\x18\x05 \x03(\x0b\x32\x15.kafana.v1.SeatResult\"Q\n\tMatchOver\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12$\n\x05seats\x18\x03 \x03(\x0b\x32\x15.kafana.v1.SeatResult\"\x10\n\x0eNotifyResponse*1\n\x03Pin\x12\x0c\n\x08PIN_NONE\x10\x00\x12\x0c\n\x08PIN_MINE\x10\x01\x12\x0e\n\nPIN_THEIRS\x10\x02\x32\xb5\x01\n\x03\x42ot\x12:\n\x05Hello\x12\x17.kafana.v1.HelloRequest\x1a\x18.kafana.v1.HelloResponse\x12\x34\n\x03\x41\x63t\x12\x15.kafana.v1.ActRequest\x1a\x16.kafana.v1.ActResponse\x12<\n\x06Notify\x12\x17.kafana.v1.Notification\x1a\x19.kafana.v1.NotifyResponseB\x14Z\x12kafana/v1;kafanav1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x13kafana/v1/bot.proto\x12\tkafana.v1\"9\n\x0cHelloRequest\x12\x10\n\x08protocol\x18\x01 \x01(\t\x12\x17\n\x0freferee_version\x18\x02 \x01(\t\"_\n\rHelloResponse\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\x12\x0e\n\x06\x61uthor\x18\x03 \x01(\t\x12\x10\n\x08language\x18\x04 \x01(\t\x12\r\n\x05games\x18\x05 \x03(\t\"Z\n\x05\x43lock\x12\x0f\n\x07\x62\x61nk_ms\x18\x01 \x01(\x03\x12\x14\n\x0cincrement_ms\x18\x02 \x01(\x03\x12\x13\n\x0bmove_cap_ms\x18\x03 \x01(\x03\x12\x15\n\rmove_limit_ms\x18\x04 \x01(\x03\"\xcf\x02\n\nActRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x13\n\x0bgame_number\x18\x02 \x01(\x05\x12\x0c\n\x04game\x18\x03 \x01(\t\x12\x0c\n\x04seat\x18\x04 \x01(\x05\x12\x33\n\x07options\x18\x05 \x03(\x0b\x32\".kafana.v1.ActRequest.OptionsEntry\x12\x10\n\x08\x64\x65\x63ision\x18\x06 \x01(\x05\x12/\n\nbackgammon\x18\n \x01(\x0b\x32\x19.kafana.v1.BackgammonViewH\x00\x12\x1f\n\x05\x63lock\x18\x14 \x01(\x0b\x32\x10.kafana.v1.Clock\x12-\n\rlegal_actions\x18\x15 \x03(\x0b\x32\x16.kafana.v1.LegalAction\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x42\x06\n\x04view\"f\n\x0bLegalAction\x12\n\n\x02id\x18\x01 \x01(\x05\x12\x10\n\x08notation\x18\x02 \x01(\t\x12/\n\nbackgammon\x18\n \x01(\x0b\x32\x19.kafana.v1.BackgammonPlayH\x00\x42\x08\n\x06\x64\x65tail\"1\n\x0b\x41\x63tResponse\x12\x11\n\taction_id\x18\x01 \x01(\x05\x12\x0f\n\x07\x63omment\x18\x02 \x01(\t\"\x8d\x02\n\x0e\x42\x61\x63kgammonView\x12\x0f\n\x07variant\x18\x01 \x01(\t\x12*\n\x06points\x18\x02 \x03(\x0b\x32\x1a.kafana.v1.BackgammonPoint\x12\x0e\n\x06my_bar\x18\x03 \x01(\x05\x12\x11\n\ttheir_bar\x18\x04 \x01(\x05\x12\x0e\n\x06my_off\x18\x05 \x01(\x05\x12\x11\n\ttheir_off\x18\x06 \x01(\x05\x12\x0c\n\x04\x64ice\x18\x07 \x03(\x05\x12\x0c\n\x04turn\x18\x08 \x01(\x05\x12$\n\x05match\x18\t \x01(\x0b\x32\x15.kafana.v1.MatchScore\x12\r\n\x05rolls\x18\n \x03(\x05\x12\x14\n\x0clater_stages\x18\x0b \x03(\x05\x12\x11\n\tremainder\x18\x0c \x01(\x08\"L\n\x0f\x42\x61\x63kgammonPoint\x12\x0c\n\x04mine\x18\x01 \x01(\x05\x12\x0e\n\x06theirs\x18\x02 \x01(\x05\x12\x1b\n\x03pin\x18\x03 \x01(\x0e\x32\x0e.kafana.v1.Pin\"D\n\x0e\x42\x61\x63kgammonStep\x12\x0c\n\x04\x66rom\x18\x01 \x01(\x05\x12\n\n\x02to\x18\x02 \x01(\x05\x12\x0b\n\x03\x64ie\x18\x03 \x01(\x05\x12\x0b\n\x03hit\x18\x04 \x01(\x08\":\n\x0e\x42\x61\x63kgammonPlay\x12(\n\x05steps\x18\x01 \x03(\x0b\x32\x19.kafana.v1.BackgammonStep\"W\n\nMatchScore\x12\x0e\n\x06points\x18\x01 \x03(\x05\x12\x0e\n\x06target\x18\x02 \x01(\x05\x12\x13\n\x0bgame_number\x18\x03 \x01(\x05\x12\x14\n\x0c\x63urrent_game\x18\x04 \x01(\t\"m\n\x0cNotification\x12(\n\tgame_over\x18\x01 \x01(\x0b\x32\x13.kafana.v1.GameOverH\x00\x12*\n\nmatch_over\x18\x02 \x01(\x0b\x32\x14.kafana.v1.MatchOverH\x00\x42\x07\n\x05\x65vent\"P\n\nSeatResult\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0e\n\x06points\x18\x02 \x01(\x05\x12\r\n\x05\x66\x61ult\x18\x03 \x01(\t\x12\x15\n\rfault_message\x18\x04 \x01(\t\"z\n\x08GameOver\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x13\n\x0bgame_number\x18\x02 \x01(\x05\x12\x0c\n\x04game\x18\x03 \x01(\t\x12\x13\n\x0btermination\x18\x04 \x01(\t\x12$\n\x05seats\x18\x05 \x03(\x0b\x32\x15.kafana.v1.SeatResult\"Q\n\tMatchOver\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12$\n\x05seats\x18\x03 \x03(\x0b\x32\x15.kafana.v1.SeatResult\"\x10\n\x0eNotifyResponse*1\n\x03Pin\x12\x0c\n\x08PIN_NONE\x10\x00\x12\x0c\n\x08PIN_MINE\x10\x01\x12\x0e\n\nPIN_THEIRS\x10\x02\x32\xb5\x01\n\x03\x42ot\x12:\n\x05Hello\x12\x17.kafana.v1.HelloRequest\x1a\x18.kafana.v1.HelloResponse\x12\x34\n\x03\x41\x63t\x12\x15.kafana.v1.ActRequest\x1a\x16.kafana.v1.ActResponse\x12<\n\x06Notify\x12\x17.kafana.v1.Notification\x1a\x19.kafana.v1.NotifyResponseB\x14Z\x12kafana/v1;kafanav1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -34,8 +34,8 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._serialized_options = b'Z\022kafana/v1;kafanav1'
   _globals['_ACTREQUEST_OPTIONSENTRY']._loaded_options = None
   _globals['_ACTREQUEST_OPTIONSENTRY']._serialized_options = b'8\001'
-  _globals['_PIN']._serialized_start=1721
-  _globals['_PIN']._serialized_end=1770
+  _globals['_PIN']._serialized_start=1762
+  _globals['_PIN']._serialized_end=1811
   _globals['_HELLOREQUEST']._serialized_start=34
   _globals['_HELLOREQUEST']._serialized_end=91
   _globals['_HELLORESPONSE']._serialized_start=93
@@ -51,25 +51,25 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_ACTRESPONSE']._serialized_start=724
   _globals['_ACTRESPONSE']._serialized_end=773
   _globals['_BACKGAMMONVIEW']._serialized_start=776
-  _globals['_BACKGAMMONVIEW']._serialized_end=1004
-  _globals['_BACKGAMMONPOINT']._serialized_start=1006
-  _globals['_BACKGAMMONPOINT']._serialized_end=1082
-  _globals['_BACKGAMMONSTEP']._serialized_start=1084
-  _globals['_BACKGAMMONSTEP']._serialized_end=1152
-  _globals['_BACKGAMMONPLAY']._serialized_start=1154
-  _globals['_BACKGAMMONPLAY']._serialized_end=1212
-  _globals['_MATCHSCORE']._serialized_start=1214
-  _globals['_MATCHSCORE']._serialized_end=1301
-  _globals['_NOTIFICATION']._serialized_start=1303
-  _globals['_NOTIFICATION']._serialized_end=1412
-  _globals['_SEATRESULT']._serialized_start=1414
-  _globals['_SEATRESULT']._serialized_end=1494
-  _globals['_GAMEOVER']._serialized_start=1496
-  _globals['_GAMEOVER']._serialized_end=1618
-  _globals['_MATCHOVER']._serialized_start=1620
-  _globals['_MATCHOVER']._serialized_end=1701
-  _globals['_NOTIFYRESPONSE']._serialized_start=1703
-  _globals['_NOTIFYRESPONSE']._serialized_end=1719
-  _globals['_BOT']._serialized_start=1773
-  _globals['_BOT']._serialized_end=1954
+  _globals['_BACKGAMMONVIEW']._serialized_end=1045
+  _globals['_BACKGAMMONPOINT']._serialized_start=1047
+  _globals['_BACKGAMMONPOINT']._serialized_end=1123
+  _globals['_BACKGAMMONSTEP']._serialized_start=1125
+  _globals['_BACKGAMMONSTEP']._serialized_end=1193
+  _globals['_BACKGAMMONPLAY']._serialized_start=1195
+  _globals['_BACKGAMMONPLAY']._serialized_end=1253
+  _globals['_MATCHSCORE']._serialized_start=1255
+  _globals['_MATCHSCORE']._serialized_end=1342
+  _globals['_NOTIFICATION']._serialized_start=1344
+  _globals['_NOTIFICATION']._serialized_end=1453
+  _globals['_SEATRESULT']._serialized_start=1455
+  _globals['_SEATRESULT']._serialized_end=1535
+  _globals['_GAMEOVER']._serialized_start=1537
+  _globals['_GAMEOVER']._serialized_end=1659
+  _globals['_MATCHOVER']._serialized_start=1661
+  _globals['_MATCHOVER']._serialized_end=1742
+  _globals['_NOTIFYRESPONSE']._serialized_start=1744
+  _globals['_NOTIFYRESPONSE']._serialized_end=1760
+  _globals['_BOT']._serialized_start=1814
+  _globals['_BOT']._serialized_end=1995
 # @@protoc_insertion_point(module_scope)

@@ -98,7 +98,7 @@ class ActResponse(_message.Message):
     def __init__(self, action_id: _Optional[int] = ..., comment: _Optional[str] = ...) -> None: ...
 
 class BackgammonView(_message.Message):
-    __slots__ = ("variant", "points", "my_bar", "their_bar", "my_off", "their_off", "dice", "turn", "match", "rolls")
+    __slots__ = ("variant", "points", "my_bar", "their_bar", "my_off", "their_off", "dice", "turn", "match", "rolls", "later_stages", "remainder")
     VARIANT_FIELD_NUMBER: _ClassVar[int]
     POINTS_FIELD_NUMBER: _ClassVar[int]
     MY_BAR_FIELD_NUMBER: _ClassVar[int]
@@ -109,6 +109,8 @@ class BackgammonView(_message.Message):
     TURN_FIELD_NUMBER: _ClassVar[int]
     MATCH_FIELD_NUMBER: _ClassVar[int]
     ROLLS_FIELD_NUMBER: _ClassVar[int]
+    LATER_STAGES_FIELD_NUMBER: _ClassVar[int]
+    REMAINDER_FIELD_NUMBER: _ClassVar[int]
     variant: str
     points: _containers.RepeatedCompositeFieldContainer[BackgammonPoint]
     my_bar: int
@@ -119,7 +121,9 @@ class BackgammonView(_message.Message):
     turn: int
     match: MatchScore
     rolls: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, variant: _Optional[str] = ..., points: _Optional[_Iterable[_Union[BackgammonPoint, _Mapping]]] = ..., my_bar: _Optional[int] = ..., their_bar: _Optional[int] = ..., my_off: _Optional[int] = ..., their_off: _Optional[int] = ..., dice: _Optional[_Iterable[int]] = ..., turn: _Optional[int] = ..., match: _Optional[_Union[MatchScore, _Mapping]] = ..., rolls: _Optional[_Iterable[int]] = ...) -> None: ...
+    later_stages: _containers.RepeatedScalarFieldContainer[int]
+    remainder: bool
+    def __init__(self, variant: _Optional[str] = ..., points: _Optional[_Iterable[_Union[BackgammonPoint, _Mapping]]] = ..., my_bar: _Optional[int] = ..., their_bar: _Optional[int] = ..., my_off: _Optional[int] = ..., their_off: _Optional[int] = ..., dice: _Optional[_Iterable[int]] = ..., turn: _Optional[int] = ..., match: _Optional[_Union[MatchScore, _Mapping]] = ..., rolls: _Optional[_Iterable[int]] = ..., later_stages: _Optional[_Iterable[int]] = ..., remainder: _Optional[bool] = ...) -> None: ...
 
 class BackgammonPoint(_message.Message):
     __slots__ = ("mine", "theirs", "pin")
