@@ -73,7 +73,7 @@ def main() -> None:
     parser.add_argument("--game", action="append", help="game id (repeatable; default: every engine)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    games = args.game or ["tapa"]
+    games = args.game or ["tabla", "gjul-bara", "tapa", "tabla-match"]
     results = {"openspiel_backgammon": openspiel_playouts(args.seconds)}
     for game_id in games:
         results[game_id] = kafana_playouts(game_id, args.seconds)

@@ -81,6 +81,18 @@ def _spread(bits: int) -> int:
     ] << 96
 
 
+_ONES = int("1" * 19, 16)
+
+
+def _outside_home(board: int) -> int:
+    """How many checkers sit outside the home board (points 7..24 and the bar).
+
+    >>> _outside_home(pack({6: 5, 7: 2, 24: 3, 25: 1}))
+    6
+    """
+    return (((board & BOARD_MASK) >> HOME_SHIFT) * _ONES >> 72) & 15
+
+
 def occupied(board: int) -> int:
     """A mask with bit ``4p`` set for every non-empty point p (off count included).
 
@@ -99,7 +111,16 @@ class Stage:
     positions differing only in what was hit stay distinct; :data:`BOARD_MASK` recovers the checkers.
     """
 
-    __slots__ = ("closed", "singles", "can_bear_off", "terminal", "movable", "bear_sources", "track_hits")
+    __slots__ = (
+        "closed",
+        "singles",
+        "can_bear_off",
+        "terminal",
+        "movable",
+        "bear_sources",
+        "track_hits",
+        "canonical",
+    )
 
     def __init__(
         self,
@@ -109,8 +130,12 @@ class Stage:
         can_bear_off: bool,
         terminal: Callable[[int], bool] | None,
         track_hits: bool = False,
+        canonical: bool = False,
     ) -> None:
         self.closed = closed
+        # canonical: the game can end only by bearing off the 15th checker, so equal dice may be expanded in
+        # non-increasing source order (each end position exactly once) and open two-dice plays as a product.
+        self.canonical = canonical
         self.singles = singles
         self.can_bear_off = can_bear_off
         self.terminal = terminal
@@ -124,7 +149,13 @@ class Stage:
     def plays(self, board: int, dice: tuple[int, ...]) -> tuple[dict[int, tuple[Raw, ...]], int]:
         """See :func:`stage_plays`."""
         if len(dice) == 2 and dice[0] != dice[1]:
+            if self.canonical and not board >> _BAR_SHIFT & 15 and _outside_home(board) >= 3:
+                plays = _open_two_dice(self, board, dice[0], dice[1])
+                if plays:
+                    return plays, 2
             return _two_dice(self, board, dice[0], dice[1])
+        if self.canonical:
+            return _equal_dice_canonical(self, board, dice[0], len(dice))
         return _equal_dice(self, board, dice[0], len(dice))
 
     def follow(self, board: int, dice: tuple[int, ...], steps: tuple[tuple[int, int, bool], ...]) -> int | None:
@@ -144,11 +175,14 @@ class Stage:
                 return None  # the game ended before the last step
         return board
 
-    def moves(self, board: int, die: int) -> list[tuple[Raw, int]]:
-        """Every single step with ``die`` from ``board``: a list of (step, new board)."""
+    def moves(self, board: int, die: int, ceiling: int = 25) -> list[tuple[Raw, int]]:
+        """Every single step with ``die`` from ``board`` from a point no higher than ``ceiling``: a list of
+        (step, new board)."""
         out: list[tuple[Raw, int]] = []
         occ = occupied(board)
         cand = occ & self.movable[die]
+        if ceiling < 25:
+            cand &= (1 << ((ceiling + 1) << 2)) - 1
         if occ & _BAR_BIT:  # checkers on the bar must enter first
             cand &= _BAR_BIT
         singles = self.singles
@@ -171,13 +205,13 @@ class Stage:
         board_only = board & BOARD_MASK
         if self.can_bear_off and not board_only >> HOME_SHIFT:
             src = die
-            if (board >> (src << 2)) & 15 and (self.bear_sources >> (src << 2)) & 1:
+            if src <= ceiling and (board >> (src << 2)) & 15 and (self.bear_sources >> (src << 2)) & 1:
                 out.append(((src, 0, die, False), board - (1 << (src << 2)) + 1))
             # A die larger than the highest occupied point bears off from that point.
             top = ((occ & BOARD_MASK) >> 4).bit_length()
             if top:
                 src = ((top - 1) >> 2) + 1
-                if src < die and (self.bear_sources >> (src << 2)) & 1:
+                if src < die and src <= ceiling and (self.bear_sources >> (src << 2)) & 1:
                     out.append(((src, 0, die, False), board - (1 << (src << 2)) + 1))
         return out
 
@@ -266,3 +300,74 @@ def _equal_dice(stage: Stage, board: int, die: int, n: int) -> tuple[dict[int, t
             finished.update(frontier)
         return finished, n
     return (frontier, depth) if depth else ({}, 0)
+
+
+def _open_two_dice(stage: Stage, board: int, high: int, low: int) -> dict[int, tuple[Raw, ...]]:
+    """Two different dice with nothing on the bar and at least three checkers outside home (so nothing can be
+    borne off this turn): every play is a high step and a low step, by two checkers (a product of the single-step
+    lists) or by one checker (a continuation)."""
+    full: dict[int, tuple[Raw, ...]] = {}
+    highs = stage.moves(board, high)
+    lows = stage.moves(board, low)
+    closed, singles, track = stage.closed, stage.singles, stage.track_hits
+    for step_h, end_h in highs:
+        src_h, dst_h, _, hit_h = step_h
+        delta_h = end_h - board
+        for step_l, end_l in lows:
+            src_l, dst_l = step_l[0], step_l[1]
+            if src_l == src_h and (board >> (src_h << 2)) & 15 < 2:
+                continue
+            end = end_l + delta_h
+            if dst_l == dst_h and hit_h:  # both land on the blot: the first hits, the second does not
+                if track:
+                    end -= 1 << (BOARD_BITS + dst_h)
+                step_l = (src_l, dst_l, low, False)
+            if end not in full:
+                full[end] = (step_h, step_l)
+    for (step_1, end_1), die in [(move, low) for move in highs] + [(move, high) for move in lows]:
+        mid = step_1[1]
+        dst = mid - die
+        if dst < 1 or (closed >> dst) & 1:
+            continue
+        end = end_1 - (1 << (mid << 2)) + (1 << (dst << 2))
+        hit = bool((singles >> dst) & 1) and not (end_1 >> (dst << 2)) & 15
+        if hit and track:
+            if (end_1 >> (BOARD_BITS + dst)) & 1:
+                hit = False
+            else:
+                end += 1 << (BOARD_BITS + dst)
+        if end not in full:
+            full[end] = (step_1, (mid, dst, die, hit))
+    return full
+
+
+def _equal_dice_canonical(stage: Stage, board: int, die: int, n: int) -> tuple[dict[int, tuple[Raw, ...]], int]:
+    """Equal dice expanded with non-increasing sources: each multiset of steps once, and distinct multisets of
+    equal steps always give distinct end positions, so no end position repeats."""
+    finished: dict[int, tuple[Raw, ...]] = {}
+    deepest: dict[int, tuple[Raw, ...]] = {}
+    depth = 0
+    terminal = stage.terminal
+    stack: list[tuple[int, tuple[Raw, ...], int]] = [(board, (), 25)]
+    while stack:
+        start, steps, ceiling = stack.pop()
+        moved = False
+        if len(steps) < n:
+            for step, end in stage.moves(start, die, ceiling):
+                moved = True
+                chain = steps + (step,)
+                if terminal is not None and terminal(end):
+                    finished[end] = chain
+                else:
+                    stack.append((end, chain, step[0]))
+        if not moved and steps:
+            if len(steps) > depth:
+                depth = len(steps)
+                deepest = {start: steps}
+            elif len(steps) == depth:
+                deepest[start] = steps
+    if finished:
+        if depth == n:
+            finished.update(deepest)
+        return finished, n
+    return deepest, depth

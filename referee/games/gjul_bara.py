@@ -102,7 +102,7 @@ class GjulBaraState(FamilyState):
         for point in range(1, 25):
             if (opp >> (GjulBara.theirs_to_mine(point) << 2)) & 15:
                 closed |= 1 << point
-        return Stage(closed, 0, 0, True, _terminal), me
+        return Stage(closed, 0, 0, True, _terminal, canonical=True), me
 
     def _after_play(self, end: int) -> None:
         if end & 15 == 15:

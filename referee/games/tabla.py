@@ -62,7 +62,7 @@ class TablaState(FamilyState):
                 closed |= 1 << point
             elif theirs:
                 singles |= 1 << point
-        return Stage(closed, 0, singles, True, _terminal, track_hits=True), me
+        return Stage(closed, 0, singles, True, _terminal, track_hits=True, canonical=True), me
 
     def _after_play(self, end: int) -> None:
         mover, other = self._turn, 1 - self._turn
