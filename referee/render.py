@@ -52,6 +52,10 @@ def render_backgammon(view: BackgammonView, names: tuple[str, str] | None = None
         + (f"   dice: {'-'.join(map(str, view.dice))}" if view.dice else "")
         + (f"   to move: seat {view.turn}" if view.turn >= 0 else ""),
     ]
+    if view.later_stages or view.remainder:
+        ladder = "playing the opponent's remainder" if view.remainder else "ladder"
+        later = ", then " + " ".join(f"{d}x4" for d in view.later_stages) if view.later_stages else ""
+        lines.append(f"{ladder}: this stage {'-'.join(map(str, view.dice))}{later}")
     if view.match.target > 1:
         score = ":".join(map(str, view.match.points))
         lines.append(f"match {score} to {view.match.target}, game {view.match.game_number} ({view.match.current_game})")

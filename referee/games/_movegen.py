@@ -61,19 +61,22 @@ def unpack(board: int) -> dict[int, int]:
     return {p: n for p in range(26) if (n := (board >> (p << 2)) & 15)}
 
 
-_POINT_BITS = ((1 << 25) - 1) & ~1
-"""Bits 1..24: the points of a bitmask indexed by point."""
+_POINT_NIBBLES = int("1" * 24 + "0", 16)
+"""Bit 4p for the points p = 1..24."""
 
-_SOURCE_BITS = ((1 << 26) - 1) & ~1
-"""Bits 1..25: the points and the bar."""
+_SOURCE_NIBBLES = int("1" * 25 + "0", 16)
+"""Bit 4p for the points and the bar, p = 1..25."""
+
+_HOME_NIBBLES = int("1" * 6 + "0", 16)
+"""Bit 4p for the home points p = 1..6."""
 
 _SPREAD = [sum(1 << (4 * i) for i in range(8) if byte >> i & 1) for byte in range(256)]
 
 
-def _spread(bits: int) -> int:
+def spread(bits: int) -> int:
     """Turn a bitmask indexed by point into a nibble-mask (bit 4p for point p).
 
-    >>> _spread(0b1010) == (1 << 4) | (1 << 12)
+    >>> spread(0b1010) == (1 << 4) | (1 << 12)
     True
     """
     return _SPREAD[bits & 255] | _SPREAD[(bits >> 8) & 255] << 32 | _SPREAD[(bits >> 16) & 255] << 64 | _SPREAD[
@@ -93,6 +96,21 @@ def _outside_home(board: int) -> int:
     return (((board & BOARD_MASK) >> HOME_SHIFT) * _ONES >> 72) & 15
 
 
+def occupied_points(board: int) -> list[int]:
+    """The points 1..24 of a packed board that hold checkers, lowest first.
+
+    >>> occupied_points(pack({0: 2, 3: 1, 24: 5, 25: 1}))
+    [3, 24]
+    """
+    occ = occupied(board) & _POINT_NIBBLES
+    points = []
+    while occ:
+        low = occ & -occ
+        occ ^= low
+        points.append((low.bit_length() - 1) >> 2)
+    return points
+
+
 def occupied(board: int) -> int:
     """A mask with bit ``4p`` set for every non-empty point p (off count included).
 
@@ -107,7 +125,7 @@ def occupied(board: int) -> int:
 class Stage:
     """The constant facts of one stage: which points are closed, frozen or hold a lone opposing checker.
 
-    With ``track_hits`` (Tabla) every hit sets bit ``BOARD_BITS + point`` of the board it produces, so that end
+    The three masks are nibble-masks: bit ``4p`` stands for point p (see :func:`occupied`). With ``track_hits`` (Tabla) every hit sets bit ``BOARD_BITS + point`` of the board it produces, so that end
     positions differing only in what was hit stay distinct; :data:`BOARD_MASK` recovers the checkers.
     """
 
@@ -141,10 +159,10 @@ class Stage:
         self.terminal = terminal
         self.track_hits = track_hits
         # movable[die]: nibble-mask of sources whose step with die lands on an open point of the board.
-        open_points = ~closed & _POINT_BITS
-        sources = ~frozen & _SOURCE_BITS
-        self.movable = [0] + [_spread((open_points << die) & sources) for die in range(1, 7)]
-        self.bear_sources = _spread(sources & 0b1111110)
+        open_points = ~closed & _POINT_NIBBLES
+        sources = ~frozen & _SOURCE_NIBBLES
+        self.movable = [0] + [(open_points << (die << 2)) & sources for die in range(1, 7)]
+        self.bear_sources = sources & _HOME_NIBBLES
 
     def plays(self, board: int, dice: tuple[int, ...]) -> tuple[dict[int, tuple[Raw, ...]], int]:
         """See :func:`stage_plays`."""
@@ -193,7 +211,7 @@ class Stage:
             src = (low.bit_length() - 1) >> 2
             dst = src - die
             end = board - low + (1 << (dst << 2))
-            if (singles >> dst) & 1 and not (occ >> (dst << 2)) & 1:
+            if (singles >> (dst << 2)) & 1 and not (occ >> (dst << 2)) & 1:
                 if not track:  # Tapa: landing on the lone checker pins it (again, if it was released)
                     out.append(((src, dst, die, True), end))
                 elif not (board >> (BOARD_BITS + dst)) & 1:  # Tabla: a blot is hit once, then it is on the bar
@@ -245,7 +263,7 @@ def stage_plays(
     >>> list(plays.values()), used
     ([((13, 8, 5, False), (8, 2, 6, False))], 2)
     """
-    return Stage(closed, frozen, singles, can_bear_off, terminal).plays(board, dice)
+    return Stage(spread(closed), spread(frozen), spread(singles), can_bear_off, terminal).plays(board, dice)
 
 
 def _keep_shorter(plays: dict[int, tuple[Raw, ...]], end: int, steps: tuple[Raw, ...]) -> None:
@@ -327,10 +345,10 @@ def _open_two_dice(stage: Stage, board: int, high: int, low: int) -> dict[int, t
     for (step_1, end_1), die in [(move, low) for move in highs] + [(move, high) for move in lows]:
         mid = step_1[1]
         dst = mid - die
-        if dst < 1 or (closed >> dst) & 1:
+        if dst < 1 or (closed >> (dst << 2)) & 1:
             continue
         end = end_1 - (1 << (mid << 2)) + (1 << (dst << 2))
-        hit = bool((singles >> dst) & 1) and not (end_1 >> (dst << 2)) & 15
+        hit = bool((singles >> (dst << 2)) & 1) and not (end_1 >> (dst << 2)) & 15
         if hit and track:
             if (end_1 >> (BOARD_BITS + dst)) & 1:
                 hit = False

@@ -36,7 +36,7 @@ from collections.abc import Mapping
 from ._core import GameOption
 from ._dice import Roll
 from ._family import STUCK_OPTION, FamilyGame, FamilyState
-from ._movegen import Stage
+from ._movegen import Stage, occupied_points
 from ._views import MatchScore
 
 
@@ -99,9 +99,8 @@ class GjulBaraState(FamilyState):
     def _stage(self) -> tuple[Stage, int]:
         me, opp = self._boards[self._turn], self._boards[1 - self._turn]
         closed = 0
-        for point in range(1, 25):
-            if (opp >> (GjulBara.theirs_to_mine(point) << 2)) & 15:
-                closed |= 1 << point
+        for point in occupied_points(opp):
+            closed |= 1 << (GjulBara.theirs_to_mine(point) << 2)
         return Stage(closed, 0, 0, True, _terminal, canonical=True), me
 
     def _after_play(self, end: int) -> None:

@@ -18,7 +18,7 @@ Outcomes: ``normal`` 1 point, ``mars`` 2 (the loser has borne off none, whatever
 from __future__ import annotations
 
 from ._family import FamilyGame, FamilyState
-from ._movegen import BAR_POINT, BOARD_BITS, Stage
+from ._movegen import BAR_POINT, BOARD_BITS, Stage, occupied_points
 from ._views import MatchScore
 
 _BAR = 1 << (BAR_POINT << 2)
@@ -56,12 +56,11 @@ class TablaState(FamilyState):
     def _stage(self) -> tuple[Stage, int]:
         me, opp = self._boards[self._turn], self._boards[1 - self._turn]
         closed = singles = 0
-        for point in range(1, 25):
-            theirs = (opp >> ((25 - point) << 2)) & 15
-            if theirs >= 2:
-                closed |= 1 << point
-            elif theirs:
-                singles |= 1 << point
+        for point in occupied_points(opp):
+            if (opp >> (point << 2)) & 15 >= 2:
+                closed |= 1 << ((25 - point) << 2)
+            else:
+                singles |= 1 << ((25 - point) << 2)
         return Stage(closed, 0, singles, True, _terminal, track_hits=True, canonical=True), me
 
     def _after_play(self, end: int) -> None:

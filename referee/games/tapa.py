@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from ._core import GameOption, Outcome
 from ._dice import OpeningThrow, Roll  # noqa: F401 (used by the doctest)
 from ._family import STUCK_OPTION, FamilyGame, FamilyState
-from ._movegen import Stage, count
+from ._movegen import Stage, count, occupied_points, spread
 from ._views import PIN_MINE, PIN_NONE, PIN_THEIRS, MatchScore
 
 
@@ -77,13 +77,13 @@ class TapaState(FamilyState):
         mover = self._turn
         me, opp = self._boards[mover], self._boards[1 - mover]
         my_pins, their_pins = self._pins[mover], self._pins[1 - mover]
-        closed = singles = 0
-        for point in range(1, 25):
-            theirs = (opp >> ((25 - point) << 2)) & 15
-            if theirs >= 2 or (my_pins >> point) & 1:
-                closed |= 1 << point
-            elif theirs == 1 and not (their_pins >> (25 - point)) & 1:
-                singles |= 1 << point
+        frozen = spread(my_pins)
+        closed, singles = frozen, 0
+        for point in occupied_points(opp):
+            if (opp >> (point << 2)) & 15 >= 2:
+                closed |= 1 << ((25 - point) << 2)
+            elif not (their_pins >> point) & 1:
+                singles |= 1 << ((25 - point) << 2)
         mother_there = count(opp, 24) >= 1
         my_mother_pinned = bool((my_pins >> 24) & 1)
 
@@ -95,7 +95,7 @@ class TapaState(FamilyState):
             return False
 
         can_bear_off = not (self._game.blocks_all and my_pins)
-        return Stage(closed, my_pins, singles, can_bear_off, terminal), me
+        return Stage(closed, frozen, singles, can_bear_off, terminal), me
 
     def _after_play(self, end: int) -> None:
         mover, other = self._turn, 1 - self._turn
