@@ -14,8 +14,8 @@ import trio
 
 from referee.games import InvalidOptionError, UnknownGameError, make_game
 from referee.render import render_view
-from referee.replay import read_replay, replay_states, verify
-from referee.runtime import GameRecord, ManifestError, parse_clock, resolve_bot, run_game
+from referee.replay import games_json, read_replay, replay_states, verify
+from referee.runtime import GameRecord, ManifestError, parse_clock, probe_hello, resolve_bot, run_game
 from referee.runtime.process import STARTUP_TIMEOUT
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
@@ -114,6 +114,62 @@ def play(
         click.echo(_summary(records, [spec.label for spec in specs]))
 
 
+@main.command("run-match", context_settings=CONTEXT)
+@click.argument("spec_path", type=click.Path(exists=True, dir_okay=False))
+def run_match(spec_path: str) -> None:
+    """Play one match described by a JSON spec and print its result as one JSON line (for the ladder).
+
+    The spec holds: game, options, bots (paths), seed, match_id, clock (BANK+INC/CAP), replay (path), and
+    optionally transport and startup_timeout.
+
+    Example: referee run-match match.json
+    """
+    try:
+        spec = json.loads(Path(spec_path).read_text())
+        game = make_game(spec["game"], spec.get("options") or {})
+        bots = [resolve_bot(path) for path in spec["bots"]]
+        clock = parse_clock(spec.get("clock", "120+3/30"))
+    except (KeyError, TypeError, json.JSONDecodeError) as exc:
+        raise click.UsageError(f"bad match spec {spec_path}: {exc!r}") from None
+    except (UnknownGameError, InvalidOptionError, ManifestError, ValueError) as exc:
+        raise click.UsageError(str(exc)) from None
+    record = trio.run(
+        lambda: run_game(
+            game,
+            bots,
+            match_id=spec.get("match_id", "match"),
+            seed=int(spec.get("seed", 1)),
+            clock=clock,
+            replay_path=Path(spec["replay"]) if spec.get("replay") else None,
+            transport=spec.get("transport", "unix"),
+            startup_timeout=float(spec.get("startup_timeout", STARTUP_TIMEOUT)),
+        )
+    )
+    click.echo(json.dumps(_record_json(record)))
+
+
+@main.command(context_settings=CONTEXT)
+@click.argument("bot")
+@click.option("--startup-timeout", default=STARTUP_TIMEOUT, show_default=True, type=float, help="Seconds to Hello.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def hello(bot: str, startup_timeout: float, as_json: bool) -> None:
+    """Start BOT, print what it answers to Hello, and stop it (exit 1 if it does not answer).
+
+    Example: referee hello bots/python/random_bot.py
+    """
+    try:
+        spec = resolve_bot(bot)
+    except ManifestError as exc:
+        raise click.UsageError(str(exc)) from None
+    info, fault, output = trio.run(lambda: probe_hello(spec, startup_timeout=startup_timeout))
+    if as_json:
+        click.echo(json.dumps({"info": info.__dict__ if info else None, "fault": fault.to_json() if fault else None}))
+    elif info is not None:
+        click.echo(f"{info.name} {info.version} by {info.author or '?'} ({info.language or '?'}): {', '.join(info.games)}")
+    if fault is not None:
+        raise click.ClickException(f"{fault.kind}: {fault.message}\n{output['stderr'][-2000:]}".rstrip())
+
+
 def _record_json(record: GameRecord) -> dict:
     return {
         "match_id": record.match_id,
@@ -122,6 +178,7 @@ def _record_json(record: GameRecord) -> dict:
         "bots": list(record.bots),
         "termination": record.outcome.termination,
         "points": list(record.outcome.points),
+        "games": games_json(record.outcome),
         "faults": [f.to_json() for f in record.faults],
         "decisions": record.decisions,
         "replay": str(record.replay_path),

@@ -16,7 +16,7 @@ from .faults import (
 from .manifest import BotSpec, ManifestError, resolve_bot
 from .player import LocalPlayer, Player
 from .process import ProcessPlayer
-from .runner import run_game
+from .runner import probe_hello, run_game
 
 __all__ = [
     "FAULT_KINDS",
@@ -38,6 +38,7 @@ __all__ = [
     "draw_chance",
     "parse_clock",
     "play_game",
+    "probe_hello",
     "resolve_bot",
     "run_game",
 ]

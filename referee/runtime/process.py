@@ -81,14 +81,17 @@ def _kill_group(pid: int, sig: int) -> None:
 
 
 class ProcessPlayer:
-    """A bot process in a seat. Start it with ``await nursery.start(player.run)``; end it with ``close()``."""
+    """A bot process in a seat. Start it with ``await nursery.start(player.run)``; end it with ``close()``.
+
+    With a ``game_id`` the bot must list it in its Hello; with None any answer to Hello is accepted.
+    """
 
     def __init__(
         self,
         seat: int,
         spec: BotSpec,
         address: str,
-        game_id: str,
+        game_id: str | None,
         *,
         startup_timeout: float = STARTUP_TIMEOUT,
     ) -> None:
@@ -191,7 +194,7 @@ class ProcessPlayer:
             nursery.start_soon(watch)
         if "reply" in outcome:
             info = wire.bot_info_from_proto(outcome["reply"])
-            if self.game_id not in info.games:
+            if self.game_id is not None and self.game_id not in info.games:
                 raise BotNoHello(
                     self.seat, f"{info.name or self.spec.label} does not play {self.game_id!r} (it lists {list(info.games)})"
                 )

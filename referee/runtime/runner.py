@@ -9,6 +9,7 @@ from pathlib import Path
 import trio
 
 import referee
+from referee import wire
 from referee.games import Game
 from referee.replay import ReplayWriter
 
@@ -79,6 +80,23 @@ async def run_game(
         finally:
             if replay is not None:
                 replay.close()
+
+
+async def probe_hello(
+    spec: BotSpec, *, transport: str = "unix", startup_timeout: float = STARTUP_TIMEOUT
+) -> tuple[wire.BotInfo | None, Fault | None, dict[str, str]]:
+    """Start a bot, take its Hello, stop it: (info, None, output) or (None, fault, output)."""
+    with tempfile.TemporaryDirectory(prefix="kafana-") as folder:
+        player = ProcessPlayer(0, spec, bot_address(transport, Path(folder), 0), None, startup_timeout=startup_timeout)
+        fault: Fault | None = None
+        async with trio.open_nursery() as nursery:
+            try:
+                await nursery.start(player.run)
+            except BotError as exc:
+                fault = exc.fault()
+            else:
+                player.close()
+        return (None if fault else player.info), fault, player.output()
 
 
 def _seat_header(seat: int, spec: BotSpec, player: ProcessPlayer | None) -> dict:
