@@ -265,3 +265,7 @@ def show(replay_path: str, as_seat: int) -> None:
         click.echo(f"fault: seat {fault['seat']} {fault['kind']}: {fault['message']}")
     for problem in problems:
         click.echo(f"warning: {problem}", err=True)
+
+
+if __name__ == "__main__":
+    main()

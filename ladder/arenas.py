@@ -1,0 +1,55 @@
+"""Arenas: rating pools, one per kind of contest. An arena is a game with fixed options and a number of seats;
+bots join the arenas of the games they play. Pairing and rating work for any number of seats."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from sqlite_utils import Database
+
+from referee.games import make_game
+
+
+@dataclass(frozen=True)
+class ArenaSpec:
+    """What defines an arena."""
+
+    id: str
+    game: str
+    options: dict[str, str]
+    seats: int
+    match_length: int
+    """n of the match-length-aware rating model (points to win a match; 1 for single games)."""
+
+
+def arena_for_game(game_id: str) -> ArenaSpec:
+    """The default arena of a game id: its default options, its seats, and its match length."""
+    game = make_game(game_id)
+    length = int(game.options.get("match.target", 1))
+    return ArenaSpec(game_id, {}, game.num_seats, length)
+
+
+def ensure_arena(db: Database, spec: ArenaSpec) -> str:
+    """Create the arena row if missing; return its id (call inside a transaction)."""
+    db["arenas"].insert(
+        {
+            "id": spec.id,
+            "game": spec.game,
+            "options": json.dumps(spec.options),
+            "seats": spec.seats,
+            "match_length": spec.match_length,
+        },
+        pk="id",
+        ignore=True,
+    )
+    return spec.id
+
+
+def load_arena(db: Database, arena_id: str) -> ArenaSpec:
+    """The arena ``arena_id``; KeyError if there is none."""
+    try:
+        row = db["arenas"].get(arena_id)
+    except Exception as exc:  # sqlite_utils.db.NotFoundError
+        raise KeyError(arena_id) from exc
+    return ArenaSpec(row["id"], row["game"], json.loads(row["options"]), row["seats"], row["match_length"])

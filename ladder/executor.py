@@ -1,0 +1,124 @@
+"""Where matches run. Scheduling talks only to an :class:`Executor`; :class:`LocalExecutor` runs each match in
+its own ``referee run-match`` process on this machine, so a crashing match cannot take the ladder down."""
+
+from __future__ import annotations
+
+import json
+import logging
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+import trio
+
+log = logging.getLogger(__name__)
+
+MATCH_TIMEOUT = 3600.0
+"""Seconds a whole match may take before the executor gives up on it (an ``executor_error``)."""
+
+
+@dataclass(frozen=True)
+class MatchJob:
+    """One match to play: everything a referee needs."""
+
+    match_id: str
+    game: str
+    options: dict[str, str]
+    bots: tuple[str, ...]
+    seed: int
+    replay: str
+    clock: str = "120+3/30"
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """What came back from a match: the referee's result, or an executor error (then nothing else is set)."""
+
+    termination: str = ""
+    points: tuple[int, ...] = ()
+    games: tuple[dict, ...] = ()
+    faults: tuple[dict, ...] = ()
+    decisions: int = 0
+    bots: tuple[str, ...] = ()
+    seconds: float = 0.0
+    error: str = ""
+    raw: dict = field(default_factory=dict)
+
+
+class Executor(Protocol):
+    """Runs matches and Hello probes; scheduling never knows where."""
+
+    async def run(self, job: MatchJob) -> MatchResult:
+        """Play ``job`` and return its result (never raises for a failed match)."""
+        ...
+
+    async def hello(self, bot: str, startup_timeout: float) -> dict:
+        """Start ``bot`` and return ``{"info": {...} | None, "fault": {...} | None}``."""
+        ...
+
+
+class LocalExecutor:
+    """Runs each match in a ``referee run-match`` subprocess of this machine's Python."""
+
+    def __init__(self, timeout: float = MATCH_TIMEOUT) -> None:
+        self.timeout = timeout
+
+    async def _referee(self, *args: str) -> subprocess.CompletedProcess:
+        command = [sys.executable, "-m", "referee.cli", *args]
+        with trio.fail_after(self.timeout):
+            return await trio.run_process(command, capture_stdout=True, capture_stderr=True, check=False)
+
+    async def run(self, job: MatchJob) -> MatchResult:
+        """Write the spec, run the referee, read its JSON line."""
+        start = time.monotonic()
+        with tempfile.TemporaryDirectory(prefix="kafana-job-") as folder:
+            spec = Path(folder) / "spec.json"
+            spec.write_text(
+                json.dumps(
+                    {
+                        "match_id": job.match_id,
+                        "game": job.game,
+                        "options": job.options,
+                        "bots": list(job.bots),
+                        "seed": job.seed,
+                        "clock": job.clock,
+                        "replay": job.replay,
+                    }
+                )
+            )
+            try:
+                done = await self._referee("run-match", str(spec))
+            except trio.TooSlowError:
+                return MatchResult(error=f"executor_error: the match took more than {self.timeout:g}s")
+        seconds = time.monotonic() - start
+        lines = done.stdout.decode(errors="replace").strip().splitlines()
+        if done.returncode != 0 or not lines:
+            tail = done.stderr.decode(errors="replace").strip()[-1500:]
+            return MatchResult(error=f"executor_error: referee exited with {done.returncode}: {tail}")
+        try:
+            raw = json.loads(lines[-1])
+        except json.JSONDecodeError:
+            return MatchResult(error=f"executor_error: unreadable referee output {lines[-1][:200]!r}")
+        return MatchResult(
+            termination=raw["termination"],
+            points=tuple(raw["points"]),
+            games=tuple(raw.get("games", ())),
+            faults=tuple(raw.get("faults", ())),
+            decisions=raw.get("decisions", 0),
+            bots=tuple(raw.get("bots", ())),
+            seconds=seconds,
+            raw=raw,
+        )
+
+    async def hello(self, bot: str, startup_timeout: float) -> dict:
+        """Run ``referee hello --json``."""
+        done = await self._referee("hello", "--json", "--startup-timeout", str(startup_timeout), bot)
+        lines = done.stdout.decode(errors="replace").strip().splitlines()
+        if not lines:
+            message = done.stderr.decode(errors="replace").strip()[-500:]
+            return {"info": None, "fault": {"kind": "no_hello", "message": message or "no answer"}}
+        return json.loads(lines[-1])

@@ -1,0 +1,182 @@
+"""The bot registry: submitting (with a conformance run), versions by content hash, arenas joined, retiring."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sqlite_utils import Database
+
+from referee.games import GAMES
+from referee.runtime import ManifestError, resolve_bot
+
+from .arenas import arena_for_game, ensure_arena
+from .executor import Executor, MatchJob
+from .store import now
+
+STARTUP_TIMEOUT = 10.0
+SHIPPED_RANDOM = Path(__file__).resolve().parents[1] / "bots" / "python" / "random_bot.py"
+
+
+@dataclass
+class Report:
+    """The outcome of a submission: accepted or not, and every check with its verdict."""
+
+    accepted: bool = False
+    name: str = ""
+    version_id: int | None = None
+    number: int | None = None
+    lines: list[str] = field(default_factory=list)
+
+    def add(self, ok: bool, text: str) -> bool:
+        """Record one check; return ``ok``."""
+        self.lines.append(f"{'ok  ' if ok else 'FAIL'} {text}")
+        return ok
+
+    def text(self) -> str:
+        """The whole report."""
+        verdict = f"accepted as {self.name} version {self.number}" if self.accepted else "not entered"
+        return "\n".join([*self.lines, verdict])
+
+
+def bot_folder(db_path: Path) -> Path:
+    """Where submitted versions are copied: a folder next to the database."""
+    return db_path.parent / (db_path.stem + "-bots")
+
+
+async def conformance(
+    path: str, executor: Executor, workdir: Path, report: Report, startup_timeout: float = STARTUP_TIMEOUT
+) -> dict | None:
+    """Check a bot: Hello in time, only known games, one full game of each claimed game against the random bot
+    without a fault. Returns the Hello info when every check passed."""
+    hello = await executor.hello(path, startup_timeout)
+    if hello.get("fault"):
+        fault = hello["fault"]
+        report.add(False, f"Hello: {fault['kind']}: {fault['message']}")
+        return None
+    info = hello["info"]
+    report.add(True, f"Hello: {info['name']} {info['version']} ({info['language'] or 'language not given'})")
+    games = list(info.get("games") or [])
+    unknown = [g for g in games if g not in GAMES]
+    if not games:
+        report.add(False, "claims no games (Hello must list the game ids it plays)")
+        return None
+    if unknown:
+        report.add(False, f"claims unknown games {unknown} (known: {', '.join(sorted(GAMES))})")
+        return None
+    report.add(True, f"claims known games: {', '.join(games)}")
+    passed = True
+    for game in games:
+        job = MatchJob(
+            match_id=f"conformance-{game}",
+            game=game,
+            options={},
+            bots=(path, str(SHIPPED_RANDOM)),
+            seed=1,
+            replay=str(workdir / f"conformance-{game}.jsonl"),
+        )
+        result = await executor.run(job)
+        if result.error:
+            passed = report.add(False, f"{game}: could not be played: {result.error}") and passed
+            continue
+        own = [f for f in result.faults if f["seat"] == 0]
+        if own:
+            passed = report.add(False, f"{game}: {own[0]['kind']}: {own[0]['message']}") and passed
+        else:
+            report.add(True, f"{game}: played a full game against the random bot ({result.decisions} decisions)")
+    return info if passed else None
+
+
+async def submit(db: Database, db_path: Path, path: str, executor: Executor) -> Report:
+    """Submit the bot at ``path``: check it, copy it, store a new version (or find the existing one), join arenas."""
+    report = Report()
+    try:
+        spec = resolve_bot(path)
+    except ManifestError as exc:
+        report.add(False, f"manifest: {exc}")
+        return report
+    report.add(True, f"found {spec.path} (content hash {spec.content_hash[:12]})")
+    store = bot_folder(db_path) / spec.content_hash[:16]
+    if spec.path.is_dir():
+        if not store.exists():
+            shutil.copytree(spec.path, store, ignore=shutil.ignore_patterns("__pycache__", ".git", "node_modules"))
+        stored = store
+    else:
+        store.mkdir(parents=True, exist_ok=True)
+        stored = store / spec.path.name
+        shutil.copy2(spec.path, stored)
+    info = await conformance(str(stored), executor, store, report)
+    if info is None:
+        return report
+    name = str(spec.manifest.get("name") or info["name"] or spec.path.stem)
+    with db.atomic():
+        bot = next(db["bots"].rows_where("name = ?", [name]), None)
+        if bot is None:
+            bot_id = db["bots"].insert({"name": name, "created_at": now(), "retired": 0}).last_pk
+        else:
+            bot_id = bot["id"]
+            db["bots"].update(bot_id, {"retired": 0})
+        existing = next(db["versions"].rows_where("bot_id = ? and hash = ?", [bot_id, spec.content_hash]), None)
+        if existing is not None:
+            report.add(True, f"unchanged: already registered as version {existing['number']}")
+            version_id, number = existing["id"], existing["number"]
+        else:
+            number = 1 + (db.execute("select max(number) from versions where bot_id = ?", [bot_id]).fetchone()[0] or 0)
+            version_id = db["versions"].insert(
+                {
+                    "bot_id": bot_id,
+                    "number": number,
+                    "version": info["version"],
+                    "hash": spec.content_hash,
+                    "path": str(stored),
+                    "language": info["language"],
+                    "author": info["author"],
+                    "games": json.dumps(info["games"]),
+                    "created_at": now(),
+                }
+            ).last_pk
+        for game in info["games"]:
+            arena = ensure_arena(db, arena_for_game(game))
+            db["entries"].upsert({"arena_id": arena, "version_id": version_id, "joined_at": now()}, pk=("arena_id", "version_id"))
+    report.accepted, report.name, report.version_id, report.number = True, name, version_id, number
+    return report
+
+
+def retire(db: Database, name: str) -> bool:
+    """Take a bot out of scheduling (its results stay). False if no such bot."""
+    bot = next(db["bots"].rows_where("name = ?", [name]), None)
+    if bot is None:
+        return False
+    with db.atomic():
+        db["bots"].update(bot["id"], {"retired": 1})
+    return True
+
+
+def current_versions(db: Database, arena: str) -> list[dict]:
+    """The newest version of every active bot entered in ``arena``, ordered by bot name."""
+    return list(
+        db.query(
+            """
+            select v.*, b.name as bot from versions v
+            join bots b on b.id = v.bot_id
+            join entries e on e.version_id = v.id and e.arena_id = ?
+            where b.retired = 0 and v.number = (select max(number) from versions where bot_id = b.id)
+            order by b.name
+            """,
+            [arena],
+        )
+    )
+
+
+def list_bots(db: Database) -> list[dict]:
+    """Every bot with its versions."""
+    return list(
+        db.query(
+            """
+            select b.name, b.retired, v.number, v.version, v.hash, v.language, v.games, v.created_at
+            from bots b join versions v on v.bot_id = b.id order by b.name, v.number
+            """
+        )
+    )

@@ -1,0 +1,73 @@
+"""Ratings against hand-computed values and synthetic leagues with known strengths."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from ladder.ratings import Pairwise, bootstrap, fit, interval, pairwise, superiority, win_probability
+
+
+def test_win_probability_by_hand():
+    assert win_probability(1500, 1500, 5) == 0.5
+    # 200 points apart in a 1-point game: 1 / (1 + 10^(-0.1))
+    assert win_probability(1700, 1500, 1) == pytest.approx(1 / (1 + 10**-0.1))
+    # ... and in a 4-point match the difference counts twice (√4 = 2).
+    assert win_probability(1700, 1500, 4) == pytest.approx(1 / (1 + 10**-0.2))
+
+
+def test_fit_matches_the_closed_form_without_a_prior():
+    results = [Pairwise(1, 2, 1.0)] * 3 + [Pairwise(1, 2, 0.0)]
+    for length in (1, 5):
+        ratings = fit(results, [1, 2], length=length, prior_sd=1e9)
+        expected = math.log10(3) * 2000 / math.sqrt(length)  # p = 3/4
+        assert ratings[1] - ratings[2] == pytest.approx(expected, abs=1e-3)
+        assert (ratings[1] + ratings[2]) / 2 == pytest.approx(1500, abs=1e-3)
+
+
+def test_prior_keeps_a_perfect_record_finite_and_draws_count_half():
+    ratings = fit([Pairwise(1, 2, 1.0)] * 10, [1, 2])
+    assert 1500 < ratings[1] < 5000 and ratings[2] == pytest.approx(3000 - ratings[1])
+    even = fit([Pairwise(1, 2, 0.5)] * 4, [1, 2])
+    assert even[1] == pytest.approx(even[2])
+
+
+def test_pairwise_split_for_more_seats():
+    results = pairwise([1, 2, 3], [2, 1, 1])
+    assert [(r.a, r.b, r.score) for r in results] == [(1, 2, 1.0), (1, 3, 1.0), (2, 3, 0.5)]
+    assert all(r.weight == 0.5 for r in results)
+
+
+def simulate(truth: dict[int, float], length: int, rounds: int, rng: random.Random):
+    units = []
+    players = sorted(truth)
+    for _ in range(rounds):
+        for i, a in enumerate(players):
+            for b in players[i + 1 :]:
+                unit = []
+                for _ in range(2):  # a duplicate pair
+                    won = rng.random() < win_probability(truth[a], truth[b], length)
+                    unit.append(Pairwise(a, b, 1.0 if won else 0.0))
+                units.append(unit)
+    return units
+
+
+def test_synthetic_league_order_and_interval_coverage():
+    truth = {1: 1100.0, 2: 1300.0, 3: 1500.0, 4: 1700.0, 5: 1900.0}
+    rng = random.Random(7)
+    covered = total = 0
+    for league in range(6):
+        units = simulate(truth, 5, 40, rng)
+        ratings = fit([r for u in units for r in u], truth, length=5)
+        order = sorted(truth, key=ratings.get)
+        assert order == [1, 2, 3, 4, 5], ratings
+        fits = bootstrap(units, truth, length=5, samples=100, seed=league)
+        shift = sum(ratings.values()) / 5 - 1500  # ratings are relative: compare on the same centre
+        for player, true in truth.items():
+            low, high = interval(fits, player)
+            covered += low - shift <= true <= high - shift
+            total += 1
+        assert superiority(fits, 5, 1) > 0.99
+    assert covered / total >= 0.8, f"coverage {covered}/{total}"
