@@ -27,7 +27,7 @@ def arena_for_game(game_id: str) -> ArenaSpec:
     """The default arena of a game id: its default options, its seats, and its match length."""
     game = make_game(game_id)
     length = int(game.options.get("match.target", 1))
-    return ArenaSpec(game_id, {}, game.num_seats, length)
+    return ArenaSpec(game_id, game_id, {}, game.num_seats, length)
 
 
 def ensure_arena(db: Database, spec: ArenaSpec) -> str:

@@ -98,6 +98,16 @@ async def submit(db: Database, db_path: Path, path: str, executor: Executor) -> 
         report.add(False, f"manifest: {exc}")
         return report
     report.add(True, f"found {spec.path} (content hash {spec.content_hash[:12]})")
+    known = db.execute(
+        "select b.name, v.id, v.number from versions v join bots b on b.id = v.bot_id where v.hash = ?",
+        [spec.content_hash],
+    ).fetchone()
+    if known is not None:
+        with db.atomic():
+            db.execute("update bots set retired = 0 where name = ?", [known[0]])
+        report.add(True, f"unchanged: already registered as {known[0]} version {known[2]}")
+        report.accepted, report.name, report.version_id, report.number = True, known[0], known[1], known[2]
+        return report
     store = bot_folder(db_path) / spec.content_hash[:16]
     if spec.path.is_dir():
         if not store.exists():

@@ -1,0 +1,249 @@
+"""The ``ladder`` command: submit bots, run leagues, show standings, and a demo league of the shipped bots."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+from pathlib import Path
+
+import click
+import trio
+
+from .arenas import arena_for_game
+from .executor import LocalExecutor
+from .league import SCHEDULES, Progress, plan, plan_continuous, run_units
+from .registry import list_bots, retire, submit
+from .standings import crosstable, standings
+from .store import open_store, replay_folder
+
+CONTEXT = {"help_option_names": ["-h", "--help"]}
+DEFAULT_DB = "kafana.db"
+SHIPPED = Path(__file__).resolve().parents[1] / "bots" / "python"
+DEMO_BOTS = ("random_bot.py", "heuristic_bot.py", "expectimax_bot.py")
+DEMO_ARENAS = ("tabla-match", "tabla", "gjul-bara", "tapa")
+
+db_option = click.option(
+    "--db",
+    "db_path",
+    default=lambda: os.environ.get("KAFANA_DB", DEFAULT_DB),
+    show_default=f"$KAFANA_DB or {DEFAULT_DB}",
+    type=click.Path(dir_okay=False),
+    help="The league database (SQLite).",
+)
+
+
+@click.group(context_settings=CONTEXT)
+@click.option("-v", "--verbose", count=True, help="More logging.")
+def main(verbose: int) -> None:
+    """Kafana ladder: submit bots, run local leagues, keep honest ratings.
+
+    Example: ladder demo
+    """
+    level = logging.WARNING if verbose == 0 else logging.INFO if verbose == 1 else logging.DEBUG
+    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+
+
+@main.command("submit", context_settings=CONTEXT)
+@click.argument("path", type=click.Path(exists=True))
+@db_option
+def submit_command(path: str, db_path: str) -> None:
+    """Check the bot at PATH (a .py file or a folder with bot.toml) and enter it in the arenas of its games.
+
+    Example: ladder submit bots/python/heuristic_bot.py
+    """
+    db = open_store(db_path)
+    report = trio.run(submit, db, Path(db_path), path, LocalExecutor())
+    click.echo(report.text())
+    if not report.accepted:
+        raise click.ClickException("the bot did not pass the conformance run")
+
+
+@main.command("bots", context_settings=CONTEXT)
+@db_option
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def bots_command(db_path: str, as_json: bool) -> None:
+    """List the bots and their versions.
+
+    Example: ladder bots
+    """
+    rows = list_bots(open_store(db_path))
+    if as_json:
+        click.echo(json.dumps(rows))
+        return
+    for row in rows:
+        state = " (retired)" if row["retired"] else ""
+        click.echo(f"{row['name']:<20} v{row['number']:<3} {row['version']:<8} {row['hash'][:12]}  {row['games']}{state}")
+
+
+@main.command("retire", context_settings=CONTEXT)
+@click.argument("name")
+@db_option
+def retire_command(name: str, db_path: str) -> None:
+    """Take bot NAME out of scheduling (its results stay).
+
+    Example: ladder retire random
+    """
+    if not retire(open_store(db_path), name):
+        raise click.ClickException(f"no bot named {name!r}")
+    click.echo(f"{name} retired")
+
+
+def _progress_printer(label: str):
+    last = {"done": -1}
+
+    def show(progress: Progress) -> None:
+        if progress.done == last["done"]:
+            return
+        last["done"] = progress.done
+        click.echo(
+            f"  {label}: {progress.done}/{progress.total} matches done, {progress.running} running, "
+            f"{progress.faults} faults, {progress.errors} errors, ~{progress.eta_seconds:.0f}s left",
+            err=True,
+        )
+
+    return show
+
+
+async def _league(db, league: str, arena: str, schedule: str, rounds: int, concurrency: int, challenger, clock):
+    executor = LocalExecutor()
+    printer = _progress_printer(arena)
+    if schedule == "continuous":
+        for _ in range(rounds):
+            if plan_continuous(db, league, arena) is None:
+                break
+            await run_units(db, league, executor, concurrency=concurrency, on_progress=printer, clock=clock)
+        return
+    plan(db, league, arena, schedule, rounds, challenger)
+    await run_units(db, league, executor, concurrency=concurrency, on_progress=printer, clock=clock)
+
+
+@main.command("league", context_settings=CONTEXT)
+@click.option("--arena", required=True, help="The arena, e.g. tabla-match, tabla, gjul-bara, tapa.")
+@click.option("--schedule", type=click.Choice(SCHEDULES), default="round-robin", show_default=True)
+@click.option("--rounds", default=1, show_default=True, type=click.IntRange(1), help="Rounds (continuous: units).")
+@click.option("--concurrency", default=2, show_default=True, type=click.IntRange(1), help="Matches at a time.")
+@click.option("--challenger", help="Gauntlet: the bot that plays everybody.")
+@click.option("--league", "league_name", help="League name (default ARENA-SCHEDULE); rerun it to resume.")
+@click.option("--clock", default="120+3/30", show_default=True, help="BANK+INC/CAP in seconds.")
+@db_option
+def league_command(arena, schedule, rounds, concurrency, challenger, league_name, clock, db_path) -> None:
+    """Run a league in ARENA; running the same command again resumes it.
+
+    Example: ladder league --arena tabla-match --rounds 2 --concurrency 2
+    """
+    db = open_store(db_path)
+    league = league_name or f"{arena}-{schedule}"
+    challenger_id = None
+    if schedule == "gauntlet":
+        if not challenger:
+            raise click.UsageError("--schedule gauntlet needs --challenger BOT")
+        row = db.execute(
+            "select v.id from versions v join bots b on b.id = v.bot_id where b.name = ? order by v.number desc",
+            [challenger],
+        ).fetchone()
+        if row is None:
+            raise click.UsageError(f"no bot named {challenger!r}")
+        challenger_id = row[0]
+    if db["arenas"].count_where("id = ?", [arena]) == 0:
+        raise click.UsageError(f"no arena {arena!r} yet: submit a bot that plays it")
+    try:
+        trio.run(_league, db, league, arena, schedule, rounds, concurrency, challenger_id, clock)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    _print_standings(db, [arena])
+
+
+def _print_standings(db, arenas) -> None:
+    for arena in arenas:
+        rows = standings(db, arena)
+        click.echo(f"\n{arena}")
+        if not rows:
+            click.echo("  (no complete results yet)")
+            continue
+        click.echo(f"  {'bot':<22}{'rating':>8}  {'95% interval':<15}{'games':>6}{'W':>5}{'D':>4}{'L':>5}{'faults':>7}")
+        for s in rows:
+            label = f"{s.bot} v{s.number}"
+            click.echo(
+                f"  {label:<22}{s.rating:>8.0f}  {f'{s.low:.0f}..{s.high:.0f}':<15}"
+                f"{s.games:>6}{s.wins:>5}{s.draws:>4}{s.losses:>5}{s.faults:>7}"
+            )
+
+
+@main.command("standings", context_settings=CONTEXT)
+@click.option("--arena", multiple=True, help="Arena(s) to show (default: all).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@db_option
+def standings_command(arena: tuple[str, ...], as_json: bool, db_path: str) -> None:
+    """Ratings with 95% intervals, games, wins, draws, losses and faults.
+
+    Example: ladder standings --arena tabla-match
+    """
+    db = open_store(db_path)
+    arenas = list(arena) or [row["id"] for row in db["arenas"].rows]
+    if as_json:
+        click.echo(json.dumps({a: [s.__dict__ for s in standings(db, a)] for a in arenas}))
+        return
+    _print_standings(db, arenas)
+
+
+@main.command("crosstable", context_settings=CONTEXT)
+@click.option("--arena", required=True)
+@db_option
+def crosstable_command(arena: str, db_path: str) -> None:
+    """Head to head: the row bot's wins out of games against the column bot.
+
+    Example: ladder crosstable --arena tabla-match
+    """
+    labels, table = crosstable(open_store(db_path), arena)
+    width = max([len(label) for label in labels] + [8])
+    click.echo(" " * width + "".join(f"{label:>{width + 2}}" for label in labels))
+    for row in labels:
+        cells = "".join(
+            f"{('%d/%d' % table[(row, col)]) if (row, col) in table else '-':>{width + 2}}" for col in labels
+        )
+        click.echo(f"{row:<{width}}{cells}")
+
+
+@main.command("demo", context_settings=CONTEXT)
+@click.option("--db", "db_path", default="kafana-demo.db", show_default=True, type=click.Path(dir_okay=False))
+@click.option("--rounds", default=1, show_default=True, type=click.IntRange(1))
+@click.option("--concurrency", default=2, show_default=True, type=click.IntRange(1))
+def demo(db_path: str, rounds: int, concurrency: int) -> None:
+    """A league of the shipped bots: submit them, run a round robin in every arena, print the standings.
+
+    Example: ladder demo
+    """
+    db = open_store(db_path)
+    executor = LocalExecutor()
+    click.echo(f"League database: {db_path}")
+
+    async def enter() -> None:
+        async with trio.open_nursery() as nursery:
+            for name in DEMO_BOTS:
+                nursery.start_soon(enter_one, name)
+
+    async def enter_one(name: str) -> None:
+        report = await submit(db, Path(db_path), str(SHIPPED / name), executor)
+        verdict = f"entered as {report.name} v{report.number}" if report.accepted else "REJECTED"
+        click.echo(f"submitted {name}: {verdict}")
+        if not report.accepted:
+            click.echo(report.text())
+
+    trio.run(enter)
+    arenas = [a for a in DEMO_ARENAS if db["arenas"].count_where("id = ?", [a])]
+    for arena in arenas:
+        click.echo(f"running arena {arena} (round robin, {rounds} round(s), duplicate seeds, {concurrency} at a time)")
+        trio.run(_league, db, f"demo-{arena}", arena, "round-robin", rounds, concurrency, None, "120+3/30")
+    _print_standings(db, arenas)
+    folder = replay_folder(db)
+    example = next(iter(sorted(folder.rglob("*.jsonl"))), None)
+    click.echo(f"\nReplays are in {folder}/")
+    if example is not None:
+        click.echo(f"Watch one:  referee show {example}")
+    click.echo(f"More:       ladder standings --db {db_path}   ladder crosstable --arena tabla-match --db {db_path}")
+
+
+if __name__ == "__main__":
+    main()

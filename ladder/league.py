@@ -1,0 +1,273 @@
+"""Leagues: plan the units of a schedule, run them through an executor K matches at a time, store each unit's
+results in one transaction.
+
+Duplicate chance: a unit is one pairing and one seed, played once per rotation of the seats (twice for two seats),
+so luck cancels out; the unit is stored as one unit, and only complete units count. Crash safety: a unit's rows
+are planned before anything runs, and a unit becomes ``done`` only in the transaction that stores its results, so
+killing the ladder at any moment and running the same command again finishes the league without a lost or
+doubled result (an interrupted unit is simply played again).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import trio
+from sqlite_utils import Database
+
+import referee
+
+from .arenas import ArenaSpec, load_arena
+from .executor import Executor, MatchJob, MatchResult
+from .ratings import fit, pairwise
+from .registry import current_versions
+from .store import now, replay_folder
+
+log = logging.getLogger(__name__)
+
+SCHEDULES = ("round-robin", "gauntlet", "continuous")
+
+
+@dataclass
+class Progress:
+    """What a running league reports after every match."""
+
+    total: int = 0
+    done: int = 0
+    running: int = 0
+    faults: int = 0
+    errors: int = 0
+    seconds_per_match: float = 0.0
+
+    @property
+    def eta_seconds(self) -> float:
+        """A rough estimate of the time left."""
+        return (self.total - self.done) * self.seconds_per_match
+
+
+def unit_seed(league: str, arena: str, index: int, pairing: Sequence[int]) -> int:
+    """The chance seed of a unit, fixed by its place in the league.
+
+    >>> unit_seed("l", "tapa", 0, (1, 2)) == unit_seed("l", "tapa", 0, (1, 2))
+    True
+    """
+    key = f"{league}/{arena}/{index}/{'-'.join(map(str, pairing))}"
+    return int(hashlib.sha256(key.encode()).hexdigest()[:15], 16)
+
+
+def rotations(pairing: Sequence[int]) -> list[tuple[int, ...]]:
+    """Every rotation of the seats.
+
+    >>> rotations((1, 2, 3))
+    [(1, 2, 3), (2, 3, 1), (3, 1, 2)]
+    """
+    return [tuple(pairing[i:]) + tuple(pairing[:i]) for i in range(len(pairing))]
+
+
+def pairings(schedule: str, versions: Sequence[int], seats: int, challenger: int | None = None) -> list[tuple[int, ...]]:
+    """The pairings of one round: all seat-sized groups (round robin) or the challenger against each group of
+    the others (gauntlet).
+
+    >>> pairings("round-robin", [1, 2, 3], 2)
+    [(1, 2), (1, 3), (2, 3)]
+    >>> pairings("gauntlet", [1, 2, 3], 2, challenger=3)
+    [(3, 1), (3, 2)]
+    """
+    if schedule == "round-robin":
+        return list(itertools.combinations(versions, seats))
+    if schedule == "gauntlet":
+        if challenger is None or challenger not in versions:
+            raise ValueError("a gauntlet needs a challenger entered in the arena")
+        others = [v for v in versions if v != challenger]
+        return [(challenger, *group) for group in itertools.combinations(others, seats - 1)]
+    raise ValueError(f"unknown schedule {schedule!r} (one of {', '.join(SCHEDULES)})")
+
+
+def _insert_unit(db: Database, league: str, arena: ArenaSpec, index: int, pairing: tuple[int, ...]) -> None:
+    unit_id = f"{league}-{arena.id}-r{index}-{'v'.join(map(str, pairing))}"
+    seed = unit_seed(league, arena.id, index, pairing)
+    db["units"].insert(
+        {
+            "id": unit_id,
+            "league": league,
+            "arena_id": arena.id,
+            "seed": seed,
+            "versions": json.dumps(pairing),
+            "status": "pending",
+        },
+        pk="id",
+        ignore=True,
+    )
+    for number, seats in enumerate(rotations(pairing)):
+        db["matches"].insert(
+            {
+                "id": f"{unit_id}-{number}",
+                "unit_id": unit_id,
+                "arena_id": arena.id,
+                "rotation": number,
+                "seed": seed,
+                "seats": json.dumps(seats),
+                "status": "pending",
+            },
+            pk="id",
+            ignore=True,
+        )
+
+
+def plan(
+    db: Database, league: str, arena_id: str, schedule: str, rounds: int, challenger: int | None = None
+) -> int:
+    """Create the units of a round-robin or gauntlet league (idempotent); return how many units it has."""
+    arena = load_arena(db, arena_id)
+    versions = [v["id"] for v in current_versions(db, arena_id)]
+    groups = pairings(schedule, versions, arena.seats, challenger)
+    with db.atomic():
+        for round_number in range(rounds):
+            for pairing in groups:
+                _insert_unit(db, league, arena, round_number, pairing)
+    return db["units"].count_where("league = ?", [league])
+
+
+def plan_continuous(db: Database, league: str, arena_id: str) -> str | None:
+    """Add the next most informative unit: the pairing with the fewest completed units, then the closest
+    ratings. Returns its id (None when fewer bots than seats are entered)."""
+    arena = load_arena(db, arena_id)
+    versions = [v["id"] for v in current_versions(db, arena_id)]
+    groups = pairings("round-robin", versions, arena.seats)
+    if not groups:
+        return None
+    ratings = arena_ratings(db, arena_id)
+    played: dict[tuple[int, ...], int] = {}
+    for row in db.query("select versions from units where league = ? and arena_id = ?", [league, arena_id]):
+        key = tuple(json.loads(row["versions"]))
+        played[key] = played.get(key, 0) + 1
+
+    def informative(group: tuple[int, ...]) -> tuple[int, float]:
+        spread = max(ratings.get(v, 1500.0) for v in group) - min(ratings.get(v, 1500.0) for v in group)
+        return (played.get(group, 0), spread)
+
+    group = min(groups, key=informative)
+    index = played.get(group, 0)
+    with db.atomic():
+        _insert_unit(db, league, arena, index, group)
+    return f"{league}-{arena.id}-r{index}-{'v'.join(map(str, group))}"
+
+
+def arena_ratings(db: Database, arena_id: str) -> dict[int, float]:
+    """Point ratings of every version with results in the arena."""
+    arena = load_arena(db, arena_id)
+    results, players = [], set()
+    for row in db.query("select seats, points from matches where arena_id = ? and status = 'done'", [arena_id]):
+        seats = json.loads(row["seats"])
+        players.update(seats)
+        results.extend(pairwise(seats, json.loads(row["points"])))
+    return fit(results, players, arena.match_length) if players else {}
+
+
+def _pending_units(db: Database, league: str) -> list[dict]:
+    return list(db.query("select * from units where league = ? and status != 'done' order by rowid", [league]))
+
+
+async def run_units(
+    db: Database,
+    league: str,
+    executor: Executor,
+    *,
+    concurrency: int = 1,
+    on_progress: Callable[[Progress], None] | None = None,
+    clock: str = "120+3/30",
+) -> Progress:
+    """Play every unfinished unit of ``league``, ``concurrency`` matches at a time."""
+    units = _pending_units(db, league)
+    progress = Progress(total=sum(len(json.loads(u["versions"])) for u in units))
+    limiter = trio.CapacityLimiter(concurrency)
+    folder = replay_folder(db) / league
+    spent = 0.0
+
+    def report() -> None:
+        if on_progress is not None:
+            on_progress(progress)
+
+    async def run_match(arena: ArenaSpec, match: dict, paths: dict[int, str]) -> MatchResult:
+        nonlocal spent
+        async with limiter:
+            progress.running += 1
+            report()
+            seats = json.loads(match["seats"])
+            job = MatchJob(
+                match_id=match["id"],
+                game=arena.game,
+                options=arena.options,
+                bots=tuple(paths[v] for v in seats),
+                seed=match["seed"],
+                replay=str(folder / f"{match['id']}.jsonl"),
+                clock=clock,
+            )
+            result = await executor.run(job)
+            progress.running -= 1
+            progress.done += 1
+            progress.faults += len(result.faults)
+            progress.errors += bool(result.error)
+            spent += result.seconds
+            progress.seconds_per_match = spent / progress.done / concurrency
+            report()
+            return result
+
+    async def run_unit(unit: dict) -> None:
+        arena = load_arena(db, unit["arena_id"])
+        versions = json.loads(unit["versions"])
+        paths = {row["id"]: row["path"] for row in db.query(
+            f"select id, path from versions where id in ({','.join('?' * len(versions))})", versions
+        )}
+        matches = list(db["matches"].rows_where("unit_id = ?", [unit["id"]], order_by="rotation"))
+        results: list[MatchResult | None] = [None] * len(matches)
+
+        async def one(index: int) -> None:
+            results[index] = await run_match(arena, matches[index], paths)
+
+        started = now()
+        async with trio.open_nursery() as nursery:
+            for index in range(len(matches)):
+                nursery.start_soon(one, index)
+        _store_unit(db, unit, matches, results, folder, started)
+
+    async with trio.open_nursery() as nursery:
+        for unit in units:
+            nursery.start_soon(run_unit, unit)
+    return progress
+
+
+def _store_unit(
+    db: Database, unit: dict, matches: list[dict], results: Sequence[MatchResult | None], folder: Path, started: str
+) -> None:
+    """Store a unit's results and mark it done, all in one transaction."""
+    failed = any(r is None or r.error for r in results)
+    with db.atomic():
+        for match, result in zip(matches, results, strict=True):
+            assert result is not None
+            replay = folder / f"{match['id']}.jsonl"
+            db["matches"].update(
+                match["id"],
+                {
+                    "status": "error" if result.error else "done",
+                    "termination": result.termination,
+                    "points": json.dumps(list(result.points)),
+                    "games": json.dumps(list(result.games)),
+                    "faults": json.dumps(list(result.faults)),
+                    "decisions": result.decisions,
+                    "replay_path": str(replay) if replay.exists() else None,
+                    "replay_hash": hashlib.sha256(replay.read_bytes()).hexdigest() if replay.exists() else None,
+                    "referee_version": referee.__version__,
+                    "started_at": started,
+                    "finished_at": now(),
+                    "seconds": round(result.seconds, 3),
+                    "error": result.error or None,
+                },
+            )
+        db["units"].update(unit["id"], {"status": "error" if failed else "done", "done_at": now()})
