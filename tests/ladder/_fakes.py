@@ -1,0 +1,51 @@
+"""A fast, deterministic executor for ladder tests: results follow from the seed and the seated bot paths."""
+
+from __future__ import annotations
+
+import hashlib
+
+import trio
+
+from ladder.executor import MatchJob, MatchResult
+
+
+class FakeExecutor:
+    """Seat order and seed decide: the bot whose path sorts last wins unless the seed says otherwise."""
+
+    def __init__(self, delay: float = 0.0, strengths: dict[str, float] | None = None) -> None:
+        self.delay = delay
+        self.jobs: list[MatchJob] = []
+        self.strengths = strengths or {}
+
+    async def run(self, job: MatchJob) -> MatchResult:
+        self.jobs.append(job)
+        if self.delay:
+            await trio.sleep(self.delay)
+        roll = int(hashlib.sha256(f"{job.seed}/{job.match_id}".encode()).hexdigest()[:8], 16) / 2**32
+        strength = [self.strengths.get(path.rsplit("/", 1)[-1], 0.5) for path in job.bots]
+        p0 = strength[0] / (strength[0] + strength[1])
+        points = (1, 0) if roll < p0 else (0, 1)
+        with open(job.replay, "w") if job.replay and _folder(job.replay) else _null() as handle:
+            handle.write("{}\n")
+        return MatchResult(termination="normal", points=points, decisions=10, bots=job.bots, seconds=self.delay)
+
+    async def hello(self, bot: str, startup_timeout: float) -> dict:
+        return {"info": {"name": bot, "version": "1", "author": "", "language": "python", "games": ["tapa"]}}
+
+
+def _folder(path: str) -> bool:
+    from pathlib import Path
+
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    return True
+
+
+class _null:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *args):
+        return False
+
+    def write(self, text):
+        pass

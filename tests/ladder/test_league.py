@@ -1,0 +1,126 @@
+"""Schedules, duplicate units, resuming, and crash safety under SIGKILL."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from ladder.arenas import arena_for_game, ensure_arena
+from ladder.league import pairings, plan, plan_continuous, run_units
+from ladder.standings import crosstable, standings
+from ladder.store import now, open_store
+
+from ._fakes import FakeExecutor
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def seed_bots(db, count: int, strengths: list[float] | None = None) -> list[int]:
+    """Register ``count`` fake bots in the tapa arena (idempotent); return their version ids."""
+    with db.atomic():
+        ensure_arena(db, arena_for_game("tapa"))
+        ids = []
+        for index in range(count):
+            name = f"bot{index}"
+            if db["bots"].count_where("name = ?", [name]):
+                ids.append(db.execute("select v.id from versions v join bots b on b.id=v.bot_id where b.name=?", [name]).fetchone()[0])
+                continue
+            bot_id = db["bots"].insert({"name": name, "created_at": now(), "retired": 0}).last_pk
+            version = db["versions"].insert(
+                {"bot_id": bot_id, "number": 1, "version": "1", "hash": f"h{index}", "path": f"/bots/bot{index}",
+                 "language": "python", "author": "", "games": '["tapa"]', "created_at": now()}
+            ).last_pk
+            db["entries"].insert({"arena_id": "tapa", "version_id": version, "joined_at": now()})
+            ids.append(version)
+    return ids
+
+
+def results(db) -> list[tuple]:
+    return sorted(
+        (row["id"], row["seats"], row["points"], row["status"])
+        for row in db.query("select id, seats, points, status from matches")
+    )
+
+
+async def test_round_robin_duplicate_units(tmp_path):
+    db = open_store(tmp_path / "l.db")
+    ids = seed_bots(db, 3)
+    assert plan(db, "rr", "tapa", "round-robin", 2) == 6
+    assert plan(db, "rr", "tapa", "round-robin", 2) == 6  # idempotent
+    fake = FakeExecutor()
+    progress = await run_units(db, "rr", fake, concurrency=2)
+    assert progress.done == progress.total == 12
+    for unit in db["units"].rows:
+        assert unit["status"] == "done"
+        matches = list(db["matches"].rows_where("unit_id = ?", [unit["id"]], order_by="rotation"))
+        assert len(matches) == 2 and matches[0]["seed"] == matches[1]["seed"]
+        assert json.loads(matches[0]["seats"]) == list(reversed(json.loads(matches[1]["seats"])))
+    assert len({job.seed for job in fake.jobs}) == 6
+    table = standings(db, "tapa", samples=20)
+    assert sorted(s.version_id for s in table) == ids and all(s.games == 8 for s in table)
+    labels, cross = crosstable(db, "tapa")
+    assert len(labels) == 3 and cross[(labels[0], labels[1])][1] == 4
+    # Running again finds nothing left to do.
+    assert (await run_units(db, "rr", fake, concurrency=2)).total == 0
+
+
+def test_gauntlet_and_errors():
+    assert pairings("gauntlet", [1, 2, 3, 4], 2, challenger=2) == [(2, 1), (2, 3), (2, 4)]
+    assert pairings("round-robin", [1, 2, 3, 4], 3)[0] == (1, 2, 3)
+    with pytest.raises(ValueError):
+        pairings("gauntlet", [1, 2], 2, challenger=9)
+    with pytest.raises(ValueError):
+        pairings("swiss", [1, 2], 2)
+
+
+async def test_continuous_picks_the_least_played_pairing(tmp_path):
+    db = open_store(tmp_path / "l.db")
+    seed_bots(db, 3)
+    fake = FakeExecutor()
+    chosen = []
+    for _ in range(6):
+        chosen.append(plan_continuous(db, "c", "tapa"))
+        await run_units(db, "c", fake)
+    groups = [tuple(json.loads(db["units"].get(unit)["versions"])) for unit in chosen]
+    assert sorted(groups[:3]) == [(1, 2), (1, 3), (2, 3)] and sorted(groups[3:]) == [(1, 2), (1, 3), (2, 3)]
+
+
+async def test_ratings_find_the_stronger_bot(tmp_path):
+    db = open_store(tmp_path / "l.db")
+    seed_bots(db, 3)
+    plan(db, "s", "tapa", "round-robin", 30)
+    await run_units(db, "s", FakeExecutor(strengths={"bot0": 0.2, "bot1": 0.5, "bot2": 0.8}), concurrency=4)
+    order = [s.bot for s in standings(db, "tapa", samples=50)]
+    assert order == ["bot2", "bot1", "bot0"]
+
+
+def test_sigkill_at_random_moments_loses_nothing(tmp_path):
+    reference = tmp_path / "reference.db"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    script = [sys.executable, "-m", "tests.ladder._league_script"]
+    subprocess.run([*script, str(reference), "3"], check=True, cwd=ROOT, env=env, timeout=120)
+    expected = results(open_store(reference))
+    assert len(expected) == 36 and all(r[3] == "done" for r in expected)
+
+    crashed = tmp_path / "crashed.db"
+    rng = random.Random(3)
+    kills = 0
+    for _ in range(30):
+        process = subprocess.Popen([*script, str(crashed), "3"], cwd=ROOT, env=env)
+        time.sleep(rng.uniform(0.3, 1.2))
+        if process.poll() is not None:
+            break
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        kills += 1
+    subprocess.run([*script, str(crashed), "3"], check=True, cwd=ROOT, env=env, timeout=120)
+    assert kills >= 2
+    assert results(open_store(crashed)) == expected

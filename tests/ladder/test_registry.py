@@ -1,0 +1,106 @@
+"""Submitting good and broken bots (each broken kind with its own message), versions and retiring."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ladder.executor import LocalExecutor
+from ladder.registry import current_versions, list_bots, retire, submit
+from ladder.store import open_store
+
+ROOT = Path(__file__).resolve().parents[2]
+HOSTILE = ROOT / "tests" / "runtime" / "bots"
+
+TAPA_BOT = """
+import sys
+from bots.python.kit import serve
+from bots.python.random_bot import choose
+serve(choose, name="{name}", games={games})
+"""
+
+
+def folder_bot(tmp_path: Path, name: str = "tiny", games: str = '["tapa"]', extra: str = "") -> Path:
+    folder = tmp_path / name
+    folder.mkdir(exist_ok=True)
+    (folder / "bot.toml").write_text(f'name = "{name}"\nversion = "1"\ncommand = ["python3", "bot.py"]\n')
+    (folder / "bot.py").write_text(TAPA_BOT.format(name=name, games=games) + extra)
+    return folder
+
+
+@pytest.fixture
+def store(tmp_path):
+    path = tmp_path / "league.db"
+    return open_store(path), path
+
+
+async def test_good_bot_is_entered_and_versioned(store, tmp_path):
+    db, path = store
+    bot = folder_bot(tmp_path)
+    report = await submit(db, path, str(bot), LocalExecutor())
+    assert report.accepted and report.number == 1, report.text()
+    assert "tapa: played a full game against the random bot" in report.text()
+    again = await submit(db, path, str(bot), LocalExecutor())
+    assert again.accepted and again.number == 1 and "unchanged" in again.text()
+    (bot / "bot.py").write_text((bot / "bot.py").read_text() + "# a change\n")
+    changed = await submit(db, path, str(bot), LocalExecutor())
+    assert changed.accepted and changed.number == 2
+    rows = list_bots(db)
+    assert [(r["name"], r["number"]) for r in rows] == [("tiny", 1), ("tiny", 2)]
+    assert [v["number"] for v in current_versions(db, "tapa")] == [2]
+    # The old version's code was kept apart from the folder that changed.
+    first = db.execute("select path from versions where number = 1").fetchone()[0]
+    assert "a change" not in Path(first, "bot.py").read_text()
+    assert retire(db, "tiny") and current_versions(db, "tapa") == []
+    assert not retire(db, "nobody")
+
+
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [
+        (lambda tmp: _write(tmp / "b", {"bot.toml": "name = "}), "not valid TOML"),
+        (lambda tmp: _write(tmp / "b", {"bot.toml": 'name = "x"\n'}), "missing required key 'command'"),
+        (lambda tmp: folder_bot(tmp, "chess", '["chess"]'), "claims unknown games ['chess']"),
+        (lambda tmp: folder_bot(tmp, "mute", "[]"), "claims no games"),
+        (lambda tmp: hostile(tmp, "crash_bot.py"), "tapa: crash: exited with exit code 3"),
+        (lambda tmp: hostile(tmp, "wrong_id_bot.py"), "tapa: illegal_action"),
+        (lambda tmp: hostile(tmp, "garbage_bot.py"), "tapa: protocol_error"),
+    ],
+)
+async def test_broken_bots_get_a_clear_report(store, tmp_path, make, words):
+    db, path = store
+    report = await submit(db, path, str(make(tmp_path)), LocalExecutor())
+    assert not report.accepted
+    assert words in report.text(), report.text()
+    assert "not entered" in report.text()
+    assert db["versions"].count == 0
+
+
+async def test_a_bot_without_hello_is_reported(store, monkeypatch):
+    db, path = store
+    monkeypatch.setattr("ladder.registry.STARTUP_TIMEOUT", 1.0)
+    from ladder import registry
+
+    report = registry.Report()
+    info = await registry.conformance(str(HOSTILE / "silent_bot.py"), LocalExecutor(), path.parent, report, 1.0)
+    assert info is None and "Hello: no_hello" in report.text()
+
+
+def hostile(tmp: Path, name: str) -> Path:
+    """A bot folder holding one of the misbehaving test bots (a single file would lose its helper module)."""
+    return _write(
+        tmp / name.removesuffix(".py"),
+        {
+            "bot.toml": f'name = "{name}"\ncommand = ["python3", "{name}"]\n',
+            name: (HOSTILE / name).read_text(),
+            "_common.py": (HOSTILE / "_common.py").read_text(),
+        },
+    )
+
+
+def _write(folder: Path, files: dict[str, str]) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (folder / name).write_text(text)
+    return folder
