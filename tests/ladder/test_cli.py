@@ -1,0 +1,64 @@
+"""The ``ladder`` command line against a real league of real bot processes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+from click.testing import CliRunner
+
+from ladder.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+RANDOM = str(ROOT / "bots" / "python" / "random_bot.py")
+
+
+def test_every_command_has_help_with_an_example():
+    runner = CliRunner()
+    assert "Example:" in runner.invoke(main, ["-h"]).output
+    for name, command in main.commands.items():
+        assert isinstance(command, click.Command)
+        result = runner.invoke(main, [name, "--help"])
+        assert result.exit_code == 0 and "Example:" in result.output, name
+
+
+def test_submit_league_standings(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    folder = tmp_path / "tapa-random"
+    folder.mkdir()
+    (folder / "bot.toml").write_text('name = "tapa-random"\ncommand = ["python3", "bot.py"]\n')
+    (folder / "bot.py").write_text(
+        "from bots.python.kit import serve\nfrom bots.python.random_bot import choose\n"
+        'serve(choose, name="tapa-random", games=["tapa"])\n'
+    )
+    other = tmp_path / "tapa-random-2"
+    other.mkdir()
+    (other / "bot.toml").write_text('name = "second"\ncommand = ["python3", "bot.py"]\n')
+    (other / "bot.py").write_text((folder / "bot.py").read_text() + "# another bot\n")
+    for path in (folder, other):
+        result = runner.invoke(main, ["submit", str(path), "--db", "l.db"])
+        assert result.exit_code == 0, result.output
+    assert "second" in runner.invoke(main, ["bots", "--db", "l.db"]).output
+    result = runner.invoke(main, ["league", "--arena", "tapa", "--rounds", "1", "--db", "l.db"])
+    assert result.exit_code == 0, result.output
+    standings = json.loads(runner.invoke(main, ["standings", "--json", "--db", "l.db"]).output)
+    assert sum(s["games"] for s in standings["tapa"]) == 4
+    cross = runner.invoke(main, ["crosstable", "--arena", "tapa", "--db", "l.db"]).output
+    assert cross.count("/2") == 2 and "tapa-random v1" in cross
+    replays = list((tmp_path / "l-replays").rglob("*.jsonl"))
+    assert len(replays) == 2
+    assert runner.invoke(main, ["retire", "second", "--db", "l.db"]).exit_code == 0
+    assert runner.invoke(main, ["retire", "nobody", "--db", "l.db"]).exit_code == 1
+
+
+def test_usage_errors(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    assert runner.invoke(main, ["league", "--arena", "durak-2", "--db", "x.db"]).exit_code == 2
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "bot.toml").write_text("name = ")
+    result = runner.invoke(main, ["submit", str(broken), "--db", "x.db"])
+    assert result.exit_code == 1 and "not valid TOML" in result.output
