@@ -11,10 +11,11 @@ from pathlib import Path
 import click
 import trio
 
-from .arenas import arena_for_game
+from .arenas import load_arena
 from .executor import LocalExecutor
-from .league import SCHEDULES, Progress, plan, plan_continuous, run_units
+from .league import SCHEDULES, Progress, plan, plan_continuous, plan_pairing, run_units, scores_of
 from .registry import list_bots, retire, submit
+from .sprt import sprt
 from .standings import crosstable, standings
 from .store import open_store, replay_folder
 
@@ -204,6 +205,50 @@ def crosstable_command(arena: str, db_path: str) -> None:
             f"{('%d/%d' % table[(row, col)]) if (row, col) in table else '-':>{width + 2}}" for col in labels
         )
         click.echo(f"{row:<{width}}{cells}")
+
+
+def _latest_version(db, name: str) -> int:
+    row = db.execute(
+        "select v.id from versions v join bots b on b.id = v.bot_id where b.name = ? order by v.number desc", [name]
+    ).fetchone()
+    if row is None:
+        raise click.UsageError(f"no bot named {name!r}")
+    return row[0]
+
+
+@main.command("duel", context_settings=CONTEXT)
+@click.argument("bot_a")
+@click.argument("bot_b")
+@click.option("--arena", default="tabla-match", show_default=True)
+@click.option("--elo0", default=0.0, show_default=True, help="H0: A is at most this much stronger.")
+@click.option("--elo1", default=50.0, show_default=True, help="H1: A is at least this much stronger.")
+@click.option("--alpha", default=0.05, show_default=True)
+@click.option("--beta", default=0.05, show_default=True)
+@click.option("--max-units", default=500, show_default=True, type=click.IntRange(1), help="Give up after this many.")
+@click.option("--concurrency", default=2, show_default=True, type=click.IntRange(1))
+@db_option
+def duel(bot_a, bot_b, arena, elo0, elo1, alpha, beta, max_units, concurrency, db_path) -> None:
+    """Play duplicate units of BOT_A against BOT_B until the SPRT decides between H0 and H1.
+
+    Example: ladder duel expectimax heuristic --arena tabla-match --elo0 0 --elo1 50
+    """
+    db = open_store(db_path)
+    a, b = _latest_version(db, bot_a), _latest_version(db, bot_b)
+    if db["arenas"].count_where("id = ?", [arena]) == 0:
+        raise click.UsageError(f"no arena {arena!r}")
+    length = load_arena(db, arena).match_length
+    league = f"duel-{arena}-{a}v{b}"
+    executor = LocalExecutor()
+    result = sprt(scores_of(db, league, a), elo0, elo1, length, alpha, beta)
+    units = db["units"].count_where("league = ?", [league])
+    while result.decision is None and units < max_units:
+        plan_pairing(db, league, arena, (a, b))
+        trio.run(lambda: run_units(db, league, executor, concurrency=concurrency))
+        units += 1
+        result = sprt(scores_of(db, league, a), elo0, elo1, length, alpha, beta)
+        click.echo(f"  {result.games} matches: LLR {result.llr:+.2f} (bounds {result.lower:.2f}, {result.upper:.2f})", err=True)
+    verdict = {"H1": f"H1: {bot_a} is at least {elo1:g} stronger", "H0": f"H0: {bot_a} is at most {elo0:g} stronger"}
+    click.echo(verdict.get(result.decision or "", f"undecided after {result.games} matches"))
 
 
 @main.command("demo", context_settings=CONTEXT)

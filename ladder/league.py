@@ -98,7 +98,7 @@ def _insert_unit(db: Database, league: str, arena: ArenaSpec, index: int, pairin
             "league": league,
             "arena_id": arena.id,
             "seed": seed,
-            "versions": json.dumps(pairing),
+            "versions": json.dumps(list(pairing)),
             "status": "pending",
         },
         pk="id",
@@ -157,6 +157,29 @@ def plan_continuous(db: Database, league: str, arena_id: str) -> str | None:
     with db.atomic():
         _insert_unit(db, league, arena, index, group)
     return f"{league}-{arena.id}-r{index}-{'v'.join(map(str, group))}"
+
+
+def plan_pairing(db: Database, league: str, arena_id: str, pairing: tuple[int, ...]) -> str:
+    """Add one more unit of ``pairing`` to the league (a duel's next step); return its id."""
+    arena = load_arena(db, arena_id)
+    index = db["units"].count_where("league = ? and versions = ?", [league, json.dumps(list(pairing))])
+    with db.atomic():
+        _insert_unit(db, league, arena, index, pairing)
+    return f"{league}-{arena.id}-r{index}-{'v'.join(map(str, pairing))}"
+
+
+def scores_of(db: Database, league: str, version: int) -> list[float]:
+    """``version``'s score (1, 0.5, 0) in every stored two-seat match of the league's complete units."""
+    scores = []
+    for row in db.query(
+        "select m.seats, m.points from matches m join units u on u.id = m.unit_id "
+        "where u.league = ? and u.status = 'done' order by m.rowid",
+        [league],
+    ):
+        seats, points = json.loads(row["seats"]), json.loads(row["points"])
+        mine, theirs = points[seats.index(version)], points[1 - seats.index(version)]
+        scores.append(1.0 if mine > theirs else 0.5 if mine == theirs else 0.0)
+    return scores
 
 
 def arena_ratings(db: Database, arena_id: str) -> dict[int, float]:

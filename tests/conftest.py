@@ -1,3 +1,3 @@
-"""Test configuration: the misbehaving bots under runtime/bots are programs, not test modules."""
+"""Test configuration: the misbehaving bots and the league script are programs, not test modules."""
 
-collect_ignore = ["runtime/bots"]
+collect_ignore = ["runtime/bots", "ladder/_league_script.py"]

@@ -49,6 +49,8 @@ def test_submit_league_standings(tmp_path, monkeypatch):
     assert cross.count("/2") == 2 and "tapa-random v1" in cross
     replays = list((tmp_path / "l-replays").rglob("*.jsonl"))
     assert len(replays) == 2
+    duel = runner.invoke(main, ["duel", "tapa-random", "second", "--arena", "tapa", "--max-units", "2", "--db", "l.db"])
+    assert duel.exit_code == 0 and "undecided after 4 matches" in duel.output, duel.output
     assert runner.invoke(main, ["retire", "second", "--db", "l.db"]).exit_code == 0
     assert runner.invoke(main, ["retire", "nobody", "--db", "l.db"]).exit_code == 1
 
