@@ -64,3 +64,13 @@ def test_usage_errors(tmp_path, monkeypatch):
     (broken / "bot.toml").write_text("name = ")
     result = runner.invoke(main, ["submit", str(broken), "--db", "x.db"])
     assert result.exit_code == 1 and "not valid TOML" in result.output
+
+
+def test_demo_runs_a_whole_league(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["demo"])
+    assert result.exit_code == 0, result.output
+    for arena in ("tabla-match", "tabla", "gjul-bara", "tapa"):
+        assert f"\n{arena}\n" in result.output
+    assert result.output.count("v1 ") >= 12  # three bots in four arenas
+    assert "Watch one:  referee show" in result.output and (tmp_path / "kafana-demo.db").exists()

@@ -124,3 +124,44 @@ def test_sigkill_at_random_moments_loses_nothing(tmp_path):
     subprocess.run([*script, str(crashed), "3"], check=True, cwd=ROOT, env=env, timeout=120)
     assert kills >= 2
     assert results(open_store(crashed)) == expected
+
+
+def test_sigkill_with_real_referee_processes(tmp_path):
+    """The same check with the local executor: real referee and bot processes, killed mid-league."""
+    bot = tmp_path / "tapa-random"
+    bot.mkdir()
+    (bot / "bot.toml").write_text('name = "tapa-random"\ncommand = ["python3", "bot.py"]\n')
+    (bot / "bot.py").write_text(
+        "from bots.python.kit import serve\nfrom bots.python.random_bot import choose\n"
+        'serve(choose, name="tapa-random", games=["tapa"])\n'
+    )
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "bot.toml").write_text('name = "other"\ncommand = ["python3", "bot.py"]\n')
+    (other / "bot.py").write_text((bot / "bot.py").read_text() + "# other\n")
+    ladder = [sys.executable, "-m", "ladder.cli"]
+
+    def league(db: Path, check: bool = True) -> subprocess.Popen | None:
+        command = [*ladder, "league", "--arena", "tapa", "--rounds", "3", "--db", str(db)]
+        if check:
+            subprocess.run(command, check=True, cwd=tmp_path, capture_output=True, timeout=300)
+            return None
+        return subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    outcomes = {}
+    for name in ("reference", "crashed"):
+        db = tmp_path / f"{name}.db"
+        for path in (bot, other):
+            subprocess.run([*ladder, "submit", str(path), "--db", str(db)], check=True, cwd=tmp_path, capture_output=True)
+        if name == "crashed":
+            rng = random.Random(5)
+            for _ in range(2):
+                process = league(db, check=False)
+                time.sleep(rng.uniform(2.0, 5.0))
+                process.send_signal(signal.SIGKILL)
+                process.wait()
+        league(db)
+        rows = open_store(db).query("select id, seats, points, status, faults from matches order by id")
+        outcomes[name] = [(r["id"].split("-", 1)[1], r["seats"], r["points"], r["status"], r["faults"]) for r in rows]
+    assert len(outcomes["reference"]) == 6 and all(r[3] == "done" for r in outcomes["reference"])
+    assert outcomes["crashed"] == outcomes["reference"]
