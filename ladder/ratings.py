@@ -120,3 +120,65 @@ def superiority(fits: Sequence[dict[int, float]], a: int, b: int) -> float:
     if not fits:
         return 0.5
     return sum(1.0 if f[a] > f[b] else 0.5 if f[a] == f[b] else 0.0 for f in fits) / len(fits)
+
+
+@dataclass(frozen=True)
+class LoserGame:
+    """A game with one loser among several sides (Durak): each side is a tuple of players (one, or two partners);
+    ``loser`` is the index of the losing side (the durak's)."""
+
+    sides: tuple[tuple[int, ...], ...]
+    loser: int
+
+
+_THETA = math.log(10) / 400.0
+
+
+def loser_probabilities(ratings: dict[int, float], sides: Sequence[Sequence[int]]) -> list[float]:
+    """The loser-choice model: P(side ℓ loses) = exp(−θ_ℓ) / Σ exp(−θ_j), θ = R·ln10/400, a team's R the mean
+    of its partners'. For two sides it is exactly Elo.
+
+    >>> [round(p, 4) for p in loser_probabilities({1: 1600, 2: 1500}, [(1,), (2,)])]
+    [0.3599, 0.6401]
+    """
+    thetas = [_THETA * sum(ratings[p] for p in side) / len(side) for side in sides]
+    low = min(thetas)
+    weights = [math.exp(-(theta - low)) for theta in thetas]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+def fit_loser_choice(games: Iterable[LoserGame], players: Iterable[int], prior_sd: float = PRIOR_SD) -> dict[int, float]:
+    """Maximum-likelihood ratings under the loser-choice model, with the same weak prior as :func:`fit`.
+
+    A team's strength is the mean of its partners' ratings, so each partner moves by the team's gradient share.
+    """
+    games = list(games)
+    ratings = {p: MEAN for p in players}
+    inv_var = 1.0 / prior_sd**2
+    involved: dict[int, list[LoserGame]] = {p: [] for p in ratings}
+    for game in games:
+        for side in game.sides:
+            for player in side:
+                involved[player].append(game)
+    for _ in range(2000):
+        largest = 0.0
+        for player, own in involved.items():  # coordinate-wise Newton steps, as in fit()
+            gradient = -(ratings[player] - MEAN) * inv_var
+            curvature = -inv_var
+            for game in own:
+                probabilities = loser_probabilities(ratings, game.sides)
+                for index, (side, p) in enumerate(zip(game.sides, probabilities, strict=True)):
+                    if player in side:
+                        share = _THETA / len(side)
+                        gradient += (p - (1.0 if index == game.loser else 0.0)) * share
+                        curvature -= p * (1 - p) * share * share
+            step = -gradient / curvature
+            ratings[player] += step
+            largest = max(largest, abs(step))
+        shift = MEAN - sum(ratings.values()) / len(ratings) if ratings else 0.0
+        for player in ratings:
+            ratings[player] += shift
+        if largest < 1e-6:
+            break
+    return ratings

@@ -71,3 +71,52 @@ def test_synthetic_league_order_and_interval_coverage():
             total += 1
         assert superiority(fits, 5, 1) > 0.99
     assert covered / total >= 0.8, f"coverage {covered}/{total}"
+
+
+def test_loser_choice_is_elo_for_two_seats():
+    from ladder.ratings import loser_probabilities
+
+    for diff in (-300, 0, 120, 400):
+        durak_a = loser_probabilities({1: 1500 + diff, 2: 1500}, [(1,), (2,)])[0]
+        assert 1 - durak_a == pytest.approx(1 / (1 + 10 ** (-diff / 400)))
+
+
+def test_loser_choice_by_hand_for_three_seats():
+    from ladder.ratings import loser_probabilities
+
+    ratings = {1: 1500.0, 2: 1700.0, 3: 1900.0}
+    weights = [math.exp(-r * math.log(10) / 400) for r in ratings.values()]
+    expected = [w / sum(weights) for w in weights]
+    assert loser_probabilities(ratings, [(1,), (2,), (3,)]) == pytest.approx(expected)
+
+
+def test_loser_choice_fit_closed_form_and_teams():
+    from ladder.ratings import LoserGame, fit_loser_choice
+
+    games = [LoserGame(((1,), (2,)), 1)] * 3 + [LoserGame(((1,), (2,)), 0)]
+    ratings = fit_loser_choice(games, [1, 2], prior_sd=1e9)
+    assert ratings[1] - ratings[2] == pytest.approx(400 * math.log10(3), abs=1e-3)
+    # 2v2: the team of 1 and 2 loses a quarter of its games to the team of 3 and 4: the team means differ by the
+    # same amount.
+    teams = [LoserGame(((1, 2), (3, 4)), 1)] * 3 + [LoserGame(((1, 2), (3, 4)), 0)]
+    ratings = fit_loser_choice(teams, [1, 2, 3, 4], prior_sd=1e9)
+    assert (ratings[1] + ratings[2]) / 2 - (ratings[3] + ratings[4]) / 2 == pytest.approx(400 * math.log10(3), abs=1e-2)
+    # With the prior (the only thing that splits a team's strength between partners) identical records rate alike.
+    ratings = fit_loser_choice(teams, [1, 2, 3, 4])
+    assert ratings[1] == pytest.approx(ratings[2], abs=1e-3) and ratings[3] == pytest.approx(ratings[4], abs=1e-3)
+    assert ratings[1] > ratings[3]
+
+
+def test_loser_choice_synthetic_order():
+    from ladder.ratings import LoserGame, fit_loser_choice, loser_probabilities
+
+    truth = {1: 1200.0, 2: 1400.0, 3: 1600.0, 4: 1800.0}
+    rng = random.Random(11)
+    games = []
+    for _ in range(600):
+        seats = rng.sample(sorted(truth), 3)
+        probabilities = loser_probabilities(truth, [(p,) for p in seats])
+        loser = rng.choices(range(3), probabilities)[0]
+        games.append(LoserGame(tuple((p,) for p in seats), loser))
+    ratings = fit_loser_choice(games, truth)
+    assert sorted(truth, key=ratings.get) == [1, 2, 3, 4]
