@@ -163,12 +163,16 @@ def _print_standings(db, arenas) -> None:
         if not rows:
             click.echo("  (no complete results yet)")
             continue
-        click.echo(f"  {'bot':<22}{'rating':>8}  {'95% interval':<15}{'games':>6}{'W':>5}{'D':>4}{'L':>5}{'faults':>7}")
+        click.echo(
+            f"  {'bot':<22}{'rating':>8}  {'95% interval':<15}{'games':>6}{'W':>5}{'D':>4}{'L':>5}{'faults':>7}"
+            f"{'LOS next':>10}"
+        )
         for s in rows:
             label = f"{s.bot} v{s.number}"
+            los = f"{100 * s.superiority:.0f}%" if s.superiority is not None else ""
             click.echo(
                 f"  {label:<22}{s.rating:>8.0f}  {f'{s.low:.0f}..{s.high:.0f}':<15}"
-                f"{s.games:>6}{s.wins:>5}{s.draws:>4}{s.losses:>5}{s.faults:>7}"
+                f"{s.games:>6}{s.wins:>5}{s.draws:>4}{s.losses:>5}{s.faults:>7}{los:>10}"
             )
 
 

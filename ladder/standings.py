@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlite_utils import Database
 
 from .arenas import load_arena
-from .ratings import Pairwise, bootstrap, fit, interval, pairwise
+from .ratings import Pairwise, bootstrap, fit, interval, pairwise, superiority
 
 
 @dataclass(frozen=True)
@@ -26,6 +26,8 @@ class Standing:
     draws: int
     losses: int
     faults: int
+    superiority: float | None = None
+    """Likelihood of superiority over the next bot down the table (share of bootstrap fits rating it higher)."""
 
 
 def _units(db: Database, arena_id: str) -> list[list[dict]]:
@@ -79,7 +81,11 @@ def standings(db: Database, arena_id: str, samples: int = 200, seed: int = 0) ->
         low, high = interval(fits, player)
         name, number = names.get(player, (f"#{player}", 0))
         out.append(Standing(player, name, number, ratings[player], low, high, *tally[player]))
-    return sorted(out, key=lambda s: -s.rating)
+    out.sort(key=lambda s: -s.rating)
+    return [
+        replace(line, superiority=superiority(fits, line.version_id, below.version_id))
+        for line, below in zip(out, out[1:], strict=False)
+    ] + out[-1:]
 
 
 def crosstable(db: Database, arena_id: str) -> tuple[list[str], dict[tuple[str, str], tuple[int, int]]]:

@@ -98,8 +98,19 @@ async def test_ratings_find_the_stronger_bot(tmp_path):
     seed_bots(db, 3)
     plan(db, "s", "tapa", "round-robin", 30)
     await run_units(db, "s", FakeExecutor(strengths={"bot0": 0.2, "bot1": 0.5, "bot2": 0.8}), concurrency=4)
-    order = [s.bot for s in standings(db, "tapa", samples=50)]
-    assert order == ["bot2", "bot1", "bot0"]
+    table = standings(db, "tapa", samples=50)
+    assert [s.bot for s in table] == ["bot2", "bot1", "bot0"]
+    assert table[0].superiority > 0.9 and table[-1].superiority is None
+
+
+async def test_gauntlet_league(tmp_path):
+    db = open_store(tmp_path / "l.db")
+    ids = seed_bots(db, 4)
+    assert plan(db, "g", "tapa", "gauntlet", 2, challenger=ids[2]) == 6
+    fake = FakeExecutor()
+    await run_units(db, "g", fake, concurrency=3)
+    assert all(ids[2] in json.loads(u["versions"]) for u in db["units"].rows)
+    assert len(fake.jobs) == 12
 
 
 def test_sigkill_at_random_moments_loses_nothing(tmp_path):
