@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 MEAN = 1500.0
@@ -65,17 +65,32 @@ def fit(
     for r in results:
         by_player[r.a].append((r.b, r.score, r.weight))
         by_player[r.b].append((r.a, 1.0 - r.score, r.weight))
+
+    def derivatives(player: int) -> tuple[float, float]:
+        gradient = curvature = 0.0
+        for other, score, weight in by_player[player]:
+            p = 1.0 / (1.0 + math.exp(-scale * (ratings[player] - ratings[other])))
+            gradient += weight * scale * (score - p)
+            curvature -= weight * scale * scale * p * (1.0 - p)
+        return gradient, curvature
+
+    return _maximise(ratings, derivatives, prior_sd)
+
+
+def _maximise(
+    ratings: dict[int, float], derivatives: Callable[[int], tuple[float, float]], prior_sd: float
+) -> dict[int, float]:
+    """Coordinate-wise Newton ascent of log-likelihood + a N(MEAN, prior_sd²) prior, in place.
+
+    ``derivatives(player)`` gives the log-likelihood's first and second derivative in that player's rating at the
+    current ``ratings``.
+    """
     inv_var = 1.0 / prior_sd**2
-    for _ in range(500):
+    for _ in range(2000):
         largest = 0.0
-        for player, games in by_player.items():
-            gradient = -(ratings[player] - MEAN) * inv_var
-            curvature = -inv_var
-            for other, score, weight in games:
-                p = 1.0 / (1.0 + math.exp(-scale * (ratings[player] - ratings[other])))
-                gradient += weight * scale * (score - p)
-                curvature -= weight * scale * scale * p * (1.0 - p)
-            step = -gradient / curvature
+        for player in ratings:
+            gradient, curvature = derivatives(player)
+            step = -(gradient - (ratings[player] - MEAN) * inv_var) / (curvature - inv_var)
             ratings[player] += step
             largest = max(largest, abs(step))
         # At the optimum the mean is exactly the prior's (the likelihood's gradients cancel in sum), so
@@ -155,30 +170,21 @@ def fit_loser_choice(games: Iterable[LoserGame], players: Iterable[int], prior_s
     """
     games = list(games)
     ratings = {p: MEAN for p in players}
-    inv_var = 1.0 / prior_sd**2
     involved: dict[int, list[LoserGame]] = {p: [] for p in ratings}
     for game in games:
         for side in game.sides:
             for player in side:
                 involved[player].append(game)
-    for _ in range(2000):
-        largest = 0.0
-        for player, own in involved.items():  # coordinate-wise Newton steps, as in fit()
-            gradient = -(ratings[player] - MEAN) * inv_var
-            curvature = -inv_var
-            for game in own:
-                probabilities = loser_probabilities(ratings, game.sides)
-                for index, (side, p) in enumerate(zip(game.sides, probabilities, strict=True)):
-                    if player in side:
-                        share = _THETA / len(side)
-                        gradient += (p - (1.0 if index == game.loser else 0.0)) * share
-                        curvature -= p * (1 - p) * share * share
-            step = -gradient / curvature
-            ratings[player] += step
-            largest = max(largest, abs(step))
-        shift = MEAN - sum(ratings.values()) / len(ratings) if ratings else 0.0
-        for player in ratings:
-            ratings[player] += shift
-        if largest < 1e-6:
-            break
-    return ratings
+
+    def derivatives(player: int) -> tuple[float, float]:
+        gradient = curvature = 0.0
+        for game in involved[player]:
+            probabilities = loser_probabilities(ratings, game.sides)
+            for index, (side, p) in enumerate(zip(game.sides, probabilities, strict=True)):
+                if player in side:
+                    share = _THETA / len(side)
+                    gradient += (p - (1.0 if index == game.loser else 0.0)) * share
+                    curvature -= p * (1 - p) * share * share
+        return gradient, curvature
+
+    return _maximise(ratings, derivatives, prior_sd)

@@ -49,3 +49,15 @@ class _null:
 
     def write(self, text):
         pass
+
+
+def random_bot_folder(parent, name: str, games: str = '["tapa"]', extra: str = ""):
+    """A bot folder (manifest + bot.py) serving the random bot under ``name`` for ``games`` (a Python list)."""
+    folder = parent / name
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "bot.toml").write_text(f'name = "{name}"\nversion = "1"\ncommand = ["python3", "bot.py"]\n')
+    (folder / "bot.py").write_text(
+        "from bots.python.kit import serve\nfrom bots.python.random_bot import choose\n"
+        f'serve(choose, name="{name}", games={games})\n{extra}'
+    )
+    return folder

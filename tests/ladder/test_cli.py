@@ -10,6 +10,8 @@ from click.testing import CliRunner
 
 from ladder.cli import main
 
+from ._fakes import random_bot_folder
+
 ROOT = Path(__file__).resolve().parents[2]
 RANDOM = str(ROOT / "bots" / "python" / "random_bot.py")
 
@@ -26,17 +28,8 @@ def test_every_command_has_help_with_an_example():
 def test_submit_league_standings(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     runner = CliRunner()
-    folder = tmp_path / "tapa-random"
-    folder.mkdir()
-    (folder / "bot.toml").write_text('name = "tapa-random"\ncommand = ["python3", "bot.py"]\n')
-    (folder / "bot.py").write_text(
-        "from bots.python.kit import serve\nfrom bots.python.random_bot import choose\n"
-        'serve(choose, name="tapa-random", games=["tapa"])\n'
-    )
-    other = tmp_path / "tapa-random-2"
-    other.mkdir()
-    (other / "bot.toml").write_text('name = "second"\ncommand = ["python3", "bot.py"]\n')
-    (other / "bot.py").write_text((folder / "bot.py").read_text() + "# another bot\n")
+    folder = random_bot_folder(tmp_path, "tapa-random")
+    other = random_bot_folder(tmp_path, "second", extra="# another bot\n")
     for path in (folder, other):
         result = runner.invoke(main, ["submit", str(path), "--db", "l.db"])
         assert result.exit_code == 0, result.output

@@ -18,7 +18,7 @@ from ladder.league import pairings, plan, plan_continuous, run_units
 from ladder.standings import crosstable, standings
 from ladder.store import now, open_store
 
-from ._fakes import FakeExecutor
+from ._fakes import FakeExecutor, random_bot_folder
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -139,17 +139,8 @@ def test_sigkill_at_random_moments_loses_nothing(tmp_path):
 
 def test_sigkill_with_real_referee_processes(tmp_path):
     """The same check with the local executor: real referee and bot processes, killed mid-league."""
-    bot = tmp_path / "tapa-random"
-    bot.mkdir()
-    (bot / "bot.toml").write_text('name = "tapa-random"\ncommand = ["python3", "bot.py"]\n')
-    (bot / "bot.py").write_text(
-        "from bots.python.kit import serve\nfrom bots.python.random_bot import choose\n"
-        'serve(choose, name="tapa-random", games=["tapa"])\n'
-    )
-    other = tmp_path / "other"
-    other.mkdir()
-    (other / "bot.toml").write_text('name = "other"\ncommand = ["python3", "bot.py"]\n')
-    (other / "bot.py").write_text((bot / "bot.py").read_text() + "# other\n")
+    bot = random_bot_folder(tmp_path, "tapa-random")
+    other = random_bot_folder(tmp_path, "other", extra="# other\n")
     ladder = [sys.executable, "-m", "ladder.cli"]
 
     def league(db: Path, check: bool = True) -> subprocess.Popen | None:

@@ -10,24 +10,10 @@ from ladder.executor import LocalExecutor
 from ladder.registry import current_versions, list_bots, retire, submit
 from ladder.store import open_store
 
+from ._fakes import random_bot_folder
+
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = ROOT / "tests" / "runtime" / "bots"
-
-TAPA_BOT = """
-import sys
-from bots.python.kit import serve
-from bots.python.random_bot import choose
-serve(choose, name="{name}", games={games})
-"""
-
-
-def folder_bot(tmp_path: Path, name: str = "tiny", games: str = '["tapa"]', extra: str = "") -> Path:
-    folder = tmp_path / name
-    folder.mkdir(exist_ok=True)
-    (folder / "bot.toml").write_text(f'name = "{name}"\nversion = "1"\ncommand = ["python3", "bot.py"]\n')
-    (folder / "bot.py").write_text(TAPA_BOT.format(name=name, games=games) + extra)
-    return folder
-
 
 @pytest.fixture
 def store(tmp_path):
@@ -37,7 +23,7 @@ def store(tmp_path):
 
 async def test_good_bot_is_entered_and_versioned(store, tmp_path):
     db, path = store
-    bot = folder_bot(tmp_path)
+    bot = random_bot_folder(tmp_path, "tiny")
     report = await submit(db, path, str(bot), LocalExecutor())
     assert report.accepted and report.number == 1, report.text()
     assert "tapa: played a full game against the random bot" in report.text()
@@ -61,8 +47,8 @@ async def test_good_bot_is_entered_and_versioned(store, tmp_path):
     [
         (lambda tmp: _write(tmp / "b", {"bot.toml": "name = "}), "not valid TOML"),
         (lambda tmp: _write(tmp / "b", {"bot.toml": 'name = "x"\n'}), "missing required key 'command'"),
-        (lambda tmp: folder_bot(tmp, "chess", '["chess"]'), "claims unknown games ['chess']"),
-        (lambda tmp: folder_bot(tmp, "mute", "[]"), "claims no games"),
+        (lambda tmp: random_bot_folder(tmp, "chess", '["chess"]'), "claims unknown games ['chess']"),
+        (lambda tmp: random_bot_folder(tmp, "mute", "[]"), "claims no games"),
         (lambda tmp: hostile(tmp, "crash_bot.py"), "tapa: crash: exited with exit code 3"),
         (lambda tmp: hostile(tmp, "wrong_id_bot.py"), "tapa: illegal_action"),
         (lambda tmp: hostile(tmp, "garbage_bot.py"), "tapa: protocol_error"),
