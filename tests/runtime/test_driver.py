@@ -20,6 +20,18 @@ def seeded_random(request) -> int:
     return random.Random(f"{request.match_id}/{request.seat}/{request.decision}").randrange(len(request.legal_actions))
 
 
+async def record_random_game(path) -> None:
+    """A game of two seeded random players, logged to ``path``."""
+    await play_game(
+        GAME,
+        [LocalPlayer(0, seeded_random), LocalPlayer(1, seeded_random)],
+        match_id="t",
+        seed=9,
+        clock=Clock(),
+        replay=ReplayWriter(path),
+    )
+
+
 class SleepyPlayer(LocalPlayer):
     """Answers after ``delay`` seconds of (virtual) time."""
 
@@ -127,14 +139,7 @@ async def test_comment_is_kept_and_capped(tmp_path):
 )
 async def test_verify_catches_tampering(tmp_path, tamper, words):
     path = tmp_path / "t.jsonl"
-    await play_game(
-        GAME,
-        [LocalPlayer(0, seeded_random), LocalPlayer(1, seeded_random)],
-        match_id="t",
-        seed=9,
-        clock=Clock(),
-        replay=ReplayWriter(path),
-    )
+    await record_random_game(path)
     records = [json.loads(line) for line in path.read_text().splitlines()]
     actions = [r for r in records if r["type"] == "action"]
     tamper(actions[len(actions) // 2])
@@ -145,14 +150,7 @@ async def test_verify_catches_tampering(tmp_path, tamper, words):
 
 async def test_verify_catches_a_wrong_result_and_a_truncated_log(tmp_path):
     path = tmp_path / "t.jsonl"
-    await play_game(
-        GAME,
-        [LocalPlayer(0, seeded_random), LocalPlayer(1, seeded_random)],
-        match_id="t",
-        seed=9,
-        clock=Clock(),
-        replay=ReplayWriter(path),
-    )
+    await record_random_game(path)
     lines = path.read_text().splitlines()
     result = json.loads(lines[-1])
     result["points"] = [7, 7]
