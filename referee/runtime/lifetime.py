@@ -1,6 +1,8 @@
 """Child processes that do not outlive their parent: on Linux the kernel sends them SIGKILL when the parent dies,
-even when the parent itself is SIGKILLed (so a killed ladder leaves no referee behind, and a killed referee no
-bot). Elsewhere it does nothing."""
+even when the parent itself is SIGKILLed. The ladder starts referees with it as ``preexec_fn`` (the ladder holds
+no gRPC threads), and the Python bot kit calls it first thing, so a killed referee takes its Python bots along.
+The referee itself never forks with a ``preexec_fn``: with gRPC's threads running, a Python-level fork can abort
+the child. Elsewhere than Linux it does nothing."""
 
 from __future__ import annotations
 
@@ -26,6 +28,6 @@ _PRCTL = _load_prctl()
 
 
 def die_with_parent() -> None:
-    """A ``preexec_fn``: ask the kernel to SIGKILL this child when its parent thread exits."""
+    """Ask the kernel to SIGKILL this process when its parent thread exits (usable as a ``preexec_fn``)."""
     if _PRCTL is not None:
         _PRCTL(_PR_SET_PDEATHSIG, signal.SIGKILL)

@@ -23,7 +23,6 @@ from referee import wire
 from .bridge import call_unary
 from .clock import TRANSPORT_GRACE
 from .faults import BotCrashed, BotError, BotNoHello, BotProtocolError, BotResourceLimit, BotTimeout
-from .lifetime import die_with_parent
 from .manifest import BotSpec
 from .output import OutputCapture
 
@@ -134,7 +133,6 @@ class ProcessPlayer:
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 start_new_session=True,
-                preexec_fn=die_with_parent,
             )
         except OSError as exc:
             self._channel.close()
