@@ -173,6 +173,8 @@ class Stage:
                     return plays, 2
             return _two_dice(self, board, dice[0], dice[1])
         if self.canonical:
+            if not board >> _BAR_SHIFT & 15 and _outside_home(board) >= len(dice):
+                return _equal_dice_lanes(self, board, dice[0], len(dice))
             return _equal_dice_canonical(self, board, dice[0], len(dice))
         return _equal_dice(self, board, dice[0], len(dice))
 
@@ -193,12 +195,12 @@ class Stage:
                 return None  # the game ended before the last step
         return board
 
-    def moves(self, board: int, die: int, ceiling: int = 25) -> list[tuple[Raw, int]]:
-        """Every single step with ``die`` from ``board`` from a point no higher than ``ceiling``: a list of
-        (step, new board)."""
+    def moves(self, board: int, die: int, ceiling: int = 25, within: int = -1) -> list[tuple[Raw, int]]:
+        """Every single step with ``die`` from ``board`` from a point no higher than ``ceiling`` (and, for steps
+        inside the board, from a point of the nibble-mask ``within``): a list of (step, new board)."""
         out: list[tuple[Raw, int]] = []
         occ = occupied(board)
-        cand = occ & self.movable[die]
+        cand = occ & self.movable[die] & within
         if ceiling < 25:
             cand &= (1 << ((ceiling + 1) << 2)) - 1
         if occ & _BAR_BIT:  # checkers on the bar must enter first
@@ -389,3 +391,51 @@ def _equal_dice_canonical(stage: Stage, board: int, die: int, n: int) -> tuple[d
             finished.update(deepest)
         return finished, n
     return deepest, depth
+
+
+_LANES = [[0] * 7] + [
+    [sum(1 << (p << 2) for p in range(residue, 25, die)) for residue in range(1, die + 1)] for die in range(1, 7)
+]
+"""_LANES[die]: the nibble-masks of the points a checker can reach from one another with ``die`` (p, p−die, …)."""
+
+
+def _equal_dice_lanes(stage: Stage, board: int, die: int, n: int) -> tuple[dict[int, tuple[Raw, ...]], int]:
+    """Equal dice with nothing on the bar and at least ``n`` checkers outside home (so nothing is borne off):
+    checkers only move within their lane (p, p−die, p−2·die, …), lanes do not interact, so each lane's step
+    sequences are enumerated alone (non-increasing sources) and the plays are the combinations of lane options
+    that use the most dice. Distinct combinations give distinct end positions."""
+    options: list[list[list[tuple[int, tuple[Raw, ...]]]]] = []  # per lane, per step count: (delta, steps)
+    occ = occupied(board)
+    for lane in _LANES[die]:
+        if not occ & lane & stage.movable[die]:
+            continue
+        by_count: list[list[tuple[int, tuple[Raw, ...]]]] = [[(0, ())]]
+        stack = [(board, (), 25)]
+        while stack:
+            start, steps, ceiling = stack.pop()
+            if len(steps) == n:
+                continue
+            for step, end in stage.moves(start, die, ceiling, lane):
+                chain = steps + (step,)
+                if len(by_count) <= len(chain):
+                    by_count.append([])
+                by_count[len(chain)].append((end - board, chain))
+                stack.append((end, chain, step[0]))
+        if len(by_count) > 1:
+            options.append(by_count)
+    used = min(n, sum(len(by_count) - 1 for by_count in options))
+    if not used:
+        return {}, 0
+    capacity = [0] * (len(options) + 1)  # capacity[i]: the most steps lanes i.. can take
+    for index in range(len(options) - 1, -1, -1):
+        capacity[index] = capacity[index + 1] + len(options[index]) - 1
+    partial: list[tuple[int, tuple[Raw, ...], int]] = [(0, (), 0)]  # (delta, steps, steps taken)
+    for index, lane in enumerate(options):
+        rest = capacity[index + 1]
+        grown = []
+        for delta, steps, taken in partial:
+            for count in range(max(0, used - taken - rest), min(used - taken, len(lane) - 1) + 1):
+                for lane_delta, lane_steps in lane[count]:
+                    grown.append((delta + lane_delta, steps + lane_steps, taken + count))
+        partial = grown
+    return {board + delta: steps for delta, steps, _ in partial}, used
