@@ -241,6 +241,9 @@ def show(replay_path: str, as_seat: int) -> None:
     states, problems = replay_states(replay)
     if not states:
         raise click.ClickException("; ".join(problems) or "cannot read replay")
+    seats = replay.game().num_seats
+    if not 0 <= as_seat < seats:
+        raise click.BadParameter(f"this game has seats 0..{seats - 1}", param_hint="--as-seat")
     names = tuple(seat.get("name", "?") for seat in replay.header.get("seats", []))
     header = replay.header
     click.echo(f"{header.get('match_id')}: {header.get('game')} seed {header.get('seed')}  " + " vs ".join(names))

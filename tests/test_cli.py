@@ -48,6 +48,7 @@ def test_play_a_match_and_show_it(tmp_path):
     assert runner.invoke(main, ["verify", str(replay)]).exit_code == 0
     shown = runner.invoke(main, ["show", str(replay), "--as-seat", "1"]).output
     assert "== game 2 (gjul-bara) begins" in shown and "game 1 (tabla):" in shown
+    assert runner.invoke(main, ["show", str(replay), "--as-seat", "2"]).exit_code == 2
 
 
 def test_usage_errors_exit_2():
