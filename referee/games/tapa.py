@@ -95,7 +95,10 @@ class TapaState(FamilyState):
             return False
 
         can_bear_off = not (self._game.blocks_all and my_pins)
-        return Stage(closed, frozen, singles, can_bear_off, terminal), me
+        # The mother can be pinned this turn only when exactly one opposing checker is left on its start; otherwise
+        # only the 15th checker off ends the game and the fast, order-free generators apply.
+        canonical = count(opp, 24) != 1
+        return Stage(closed, frozen, singles, can_bear_off, terminal, canonical=canonical), me
 
     def _after_play(self, end: int) -> None:
         mover, other = self._turn, 1 - self._turn
