@@ -167,3 +167,18 @@ def test_sigkill_with_real_referee_processes(tmp_path):
         outcomes[name] = [(r["id"].split("-", 1)[1], r["seats"], r["points"], r["status"], r["faults"]) for r in rows]
     assert len(outcomes["reference"]) == 6 and all(r[3] == "done" for r in outcomes["reference"])
     assert outcomes["crashed"] == outcomes["reference"]
+
+
+async def test_an_unplayable_match_is_an_executor_error_not_a_bot_fault(tmp_path):
+    from ladder.executor import LocalExecutor
+
+    db = open_store(tmp_path / "l.db")
+    seed_bots(db, 2)  # their paths (/bots/bot0 …) do not exist on this machine
+    plan(db, "e", "tapa", "round-robin", 1)
+    progress = await run_units(db, "e", LocalExecutor(), concurrency=2)
+    assert progress.errors == 2 and progress.faults == 0
+    unit = next(iter(db["units"].rows))
+    assert unit["status"] == "error"
+    for match in db["matches"].rows:
+        assert match["status"] == "error" and "executor_error" in match["error"] and "no bot at" in match["error"]
+    assert standings(db, "tapa") == []
