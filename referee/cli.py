@@ -7,6 +7,7 @@ import json
 import logging
 import sys
 from collections import Counter
+from functools import partial
 from pathlib import Path
 
 import click
@@ -15,7 +16,14 @@ import trio
 from referee.games import InvalidOptionError, UnknownGameError, make_game
 from referee.render import render_view
 from referee.replay import games_json, read_replay, replay_states, verify
-from referee.runtime import GameRecord, ManifestError, parse_clock, probe_hello, resolve_bot, run_game
+from referee.runtime import (
+    GameRecord,
+    ManifestError,
+    parse_clock,
+    probe_hello,
+    resolve_bot,
+    run_game,
+)
 from referee.runtime.process import STARTUP_TIMEOUT
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
@@ -94,7 +102,8 @@ def play(
         seated = specs[shift:] + specs[:shift]
         match_id = f"{game.id}-s{seed}-{index + 1:03d}"
         record = trio.run(
-            lambda: run_game(
+            partial(
+                run_game,
                 game,
                 seated,
                 match_id=match_id,

@@ -16,8 +16,7 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
 from bots.python.evaluation import WIN, after, board_of, evaluate  # noqa: E402
 from bots.python.heuristic_bot import GAMES, ranked  # noqa: E402
 from bots.python.kit import serve  # noqa: E402
-from referee.games import CHANCE, PIN_MINE, PIN_THEIRS, BackgammonView, Roll, make_game  # noqa: E402
-from referee.games._dice import ROLL_OUTCOMES  # noqa: E402
+from referee.games import CHANCE, PIN_MINE, PIN_THEIRS, BackgammonView, make_game  # noqa: E402
 from referee.wire import ActRequest, ActResponse  # noqa: E402
 
 CANDIDATES = 4
@@ -49,7 +48,7 @@ def _reply_value(state, me: int) -> float:
     if state.is_terminal():
         return WIN if state.outcome().winner == me else -WIN
     total = 0.0
-    for roll, probability in ROLL_OUTCOMES:
+    for roll, probability in state.chance_outcomes():
         trial = state.clone()
         trial.apply(roll)
         if trial.current_player == CHANCE or trial.is_terminal():

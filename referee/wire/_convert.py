@@ -66,7 +66,7 @@ def _match_to_proto(match: MatchScore) -> pb.MatchScore:
 def _backgammon_view_to_proto(view: BackgammonView) -> pb.BackgammonView:
     return pb.BackgammonView(
         variant=view.variant,
-        points=[pb.BackgammonPoint(mine=m, theirs=t, pin=p) for m, t, p in zip(view.mine, view.theirs, view.pins)],
+        points=[pb.BackgammonPoint(mine=m, theirs=t, pin=p) for m, t, p in zip(view.mine, view.theirs, view.pins, strict=True)],
         my_bar=view.my_bar,
         their_bar=view.their_bar,
         my_off=view.my_off,
