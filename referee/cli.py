@@ -13,6 +13,7 @@ from pathlib import Path
 import click
 import trio
 
+from referee.checkbot import check_bot
 from referee.games import InvalidOptionError, UnknownGameError, make_game
 from referee.render import render_view
 from referee.replay import games_json, read_replay, replay_states, verify
@@ -177,6 +178,31 @@ def hello(bot: str, startup_timeout: float, as_json: bool) -> None:
         click.echo(f"{info.name} {info.version} by {info.author or '?'} ({info.language or '?'}): {', '.join(info.games)}")
     if fault is not None:
         raise click.ClickException(f"{fault.kind}: {fault.message}\n{output['stderr'][-2000:]}".rstrip())
+
+
+@main.command("check-bot", context_settings=CONTEXT)
+@click.argument("bot")
+@click.option("--startup-timeout", default=STARTUP_TIMEOUT, show_default=True, type=float, help="Seconds to Hello.")
+def check_bot_command(bot: str, startup_timeout: float) -> None:
+    """Run BOT through a battery of checks and print a report; exit 0 only if everything passed.
+
+    Handshake and its timing, claimed games, the hardest requests of each game (most legal actions, a Gjul Bara
+    ladder stage and remainder), little time left on the clock, Notify, and a full game of each claimed game
+    against the random bot.
+
+    Example: referee check-bot bots/python/random_bot.py
+    """
+    try:
+        spec = resolve_bot(bot)
+    except ManifestError as exc:
+        raise click.UsageError(str(exc)) from None
+    checks = trio.run(partial(check_bot, spec, startup_timeout))
+    for check in checks:
+        click.echo(check.line())
+    failed = [c for c in checks if not c.ok]
+    click.echo(f"{len(checks) - len(failed)} passed, {len(failed)} failed")
+    if failed:
+        raise click.ClickException(f"{len(failed)} check(s) failed")
 
 
 def _record_json(record: GameRecord) -> dict:

@@ -236,12 +236,15 @@ class ProcessPlayer:
             raise await self._failure(exc, limit) from None
         return wire.act_response_from_proto(reply)
 
-    async def notify(self, event: wire.GameOver | wire.MatchOver) -> None:
-        """Send a notification; failures are logged and ignored (a bot may not implement Notify)."""
+    async def notify(self, event: wire.GameOver | wire.MatchOver, *, strict: bool = False) -> None:
+        """Send a notification. Failures are logged and ignored (a bot may not implement Notify), unless
+        ``strict``, when the grpc.RpcError is raised (``referee check-bot`` reports it)."""
         try:
             with trio.move_on_after(NOTIFY_TIMEOUT + TRANSPORT_GRACE):
                 await call_unary(self._stub.Notify, wire.notification_to_proto(event), timeout=NOTIFY_TIMEOUT)
         except grpc.RpcError as exc:
+            if strict:
+                raise
             log.debug("seat %d ignored Notify: %s", self.seat, exc.code().name)
 
     def output(self) -> dict[str, str]:

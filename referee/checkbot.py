@@ -1,0 +1,180 @@
+"""``referee check-bot``: run a bot through a battery of checks and say exactly what is wrong with it.
+
+The battery: the handshake (answered in time, and how fast), the games it claims (known ids only), one full game
+of each claimed game against the random bot, the hardest requests those games produce (found by scanning seeded
+random games: the decision with the most legal actions, a Gjul Bara ladder stage and a remainder), a request with
+little time left on the clock, and notifications.
+"""
+
+from __future__ import annotations
+
+import random
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import grpc
+import trio
+
+from referee import wire
+from referee.games import CHANCE, GAMES, State, make_game
+from referee.runtime import BotError, BotSpec, Clock, ProcessPlayer, draw_chance, resolve_bot, run_game
+from referee.runtime.process import STARTUP_TIMEOUT, bot_address
+
+RANDOM_BOT = Path(__file__).resolve().parents[1] / "bots" / "python" / "random_bot.py"
+SHORT_CLOCK_MS = 300
+"""The move limit of the little-time-left request."""
+SCAN_GAMES = 40
+"""Seeded random games scanned per game id for the hardest requests."""
+
+
+@dataclass(frozen=True)
+class Check:
+    """One check: its name, whether it passed, and what was seen."""
+
+    name: str
+    ok: bool
+    detail: str
+
+    def line(self) -> str:
+        """``PASS name: detail`` or ``FAIL …``."""
+        return f"{'PASS' if self.ok else 'FAIL'} {self.name}: {self.detail}"
+
+
+def _request(game_id: str, state: State, decision: int, limit_ms: int = 10_000) -> wire.ActRequest:
+    seat = state.current_player
+    legal = state.legal_actions()
+    clock = wire.ClockInfo(limit_ms, 0, limit_ms, limit_ms)
+    return wire.ActRequest(
+        match_id=f"check-{game_id}",
+        game_number=state.game_number,
+        game=game_id,
+        seat=seat,
+        options=dict(make_game(game_id).options),
+        decision=decision,
+        view=state.view(seat),
+        clock=clock,
+        legal_actions=tuple(wire.LegalAction(i, a.notation(), a) for i, a in enumerate(legal)),
+    )
+
+
+def hard_requests(game_id: str, seed: int = 1) -> Iterator[tuple[str, State]]:
+    """Decisions worth testing a bot on: the one with the most legal actions in seeded random games, and, where
+    the game has them, a ladder stage and a remainder."""
+    game = make_game(game_id)
+    rng = random.Random(seed)
+    largest: tuple[int, State | None] = (0, None)
+    found: dict[str, State] = {}
+    for _ in range(SCAN_GAMES):
+        state = game.new_state()
+        while not state.is_terminal():
+            if state.current_player == CHANCE:
+                state.apply(draw_chance(state.chance_outcomes(), rng))
+                continue
+            legal = state.legal_actions()
+            view = state.view(state.current_player)
+            if len(legal) > largest[0]:
+                largest = (len(legal), state.clone())
+            if getattr(view, "remainder", False):
+                found.setdefault("a remainder of the opponent's ladder", state.clone())
+            elif getattr(view, "later_stages", ()):
+                found.setdefault("a ladder stage", state.clone())
+            state.apply(legal[rng.randrange(len(legal))])
+    if largest[1] is not None:
+        yield f"the largest request ({largest[0]} legal actions)", largest[1]
+    yield from found.items()
+
+
+async def _ask(player: ProcessPlayer, request: wire.ActRequest) -> tuple[bool, str]:
+    limit = request.clock.move_limit_ms / 1000
+    start = time.perf_counter()
+    try:
+        with trio.fail_after(limit + 0.25):
+            answer = await player.act(request, limit)
+    except trio.TooSlowError:
+        return False, f"no answer within {limit:.3f}s"
+    except BotError as exc:
+        return False, f"{exc.kind}: {exc.message}"
+    ms = (time.perf_counter() - start) * 1000
+    if not 0 <= answer.action_id < len(request.legal_actions):
+        return False, f"answered id {answer.action_id}; legal ids are 0..{len(request.legal_actions) - 1}"
+    return True, f"answered a legal id in {ms:.0f} ms"
+
+
+async def _session(spec: BotSpec, startup_timeout: float, body) -> list[Check]:
+    """Start the bot, run ``body(player)`` (which returns checks), stop the bot; a failed start is one check."""
+    with tempfile.TemporaryDirectory(prefix="kafana-check-") as folder:
+        player = ProcessPlayer(0, spec, bot_address("unix", Path(folder), 0), None, startup_timeout=startup_timeout)
+        async with trio.open_nursery() as nursery:
+            start = time.perf_counter()
+            try:
+                await nursery.start(player.run)
+            except BotError as exc:
+                checks = [Check("handshake", False, f"{exc.kind}: {exc.message}")]
+                tail = player.output()["stderr"].strip()[-1500:]
+                return checks + ([Check("stderr", False, tail)] if tail else [])
+            try:
+                return await body(player, time.perf_counter() - start)
+            finally:
+                player.close()
+
+
+async def check_bot(spec: BotSpec, startup_timeout: float = STARTUP_TIMEOUT) -> list[Check]:
+    """Run the battery on the bot ``spec``. Each claimed game gets a fresh bot process, so a bot that fails in
+    one game is reported for that game only."""
+    games: list[str] = []
+
+    async def handshake(player: ProcessPlayer, seconds: float) -> list[Check]:
+        info = player.info
+        checks = [Check("handshake", True, f"{info.name} {info.version} answered Hello in {1000 * seconds:.0f} ms")]
+        unknown = [g for g in info.games if g not in GAMES]
+        games.extend(g for g in info.games if g in GAMES)
+        if unknown or not info.games:
+            detail = f"unknown game ids {unknown}" if unknown else "no games listed in Hello"
+            checks.append(Check("games", False, f"{detail} (known: {', '.join(sorted(GAMES))})"))
+        else:
+            checks.append(Check("games", True, ", ".join(games)))
+        try:
+            await player.notify(wire.MatchOver("check", games[0] if games else "", ()), strict=True)
+            checks.append(Check("notify", True, "acknowledged a MatchOver"))
+        except grpc.RpcError as exc:
+            allowed = exc.code() == grpc.StatusCode.UNIMPLEMENTED
+            checks.append(Check("notify", allowed, "not implemented (allowed)" if allowed else exc.code().name))
+        return checks
+
+    checks = await _session(spec, startup_timeout, handshake)
+    if not checks[0].ok:
+        return checks
+    for index, game_id in enumerate(games):
+
+        async def requests(player: ProcessPlayer, _seconds: float, game_id: str = game_id, first: bool = index == 0):
+            found = []
+            for label, state in hard_requests(game_id):
+                ok, detail = await _ask(player, _request(game_id, state, 0))
+                found.append(Check(f"{game_id}: {label}", ok, detail))
+            if first:
+                state = next(hard_requests(game_id))[1]
+                ok, detail = await _ask(player, _request(game_id, state, 0, SHORT_CLOCK_MS))
+                found.append(Check(f"clock: {SHORT_CLOCK_MS} ms left", ok, detail))
+            return found
+
+        checks += await _session(spec, startup_timeout, requests)
+        with tempfile.TemporaryDirectory(prefix="kafana-check-") as folder:
+            record = await run_game(
+                make_game(game_id),
+                [spec, resolve_bot(RANDOM_BOT)],
+                match_id=f"check-{game_id}",
+                seed=1,
+                clock=Clock(),
+                replay_path=Path(folder) / "check.jsonl",
+                startup_timeout=startup_timeout,
+            )
+        own = [f for f in record.faults if f.seat == 0]
+        name = f"{game_id}: a full game against the random bot"
+        if own:
+            checks.append(Check(name, False, f"{own[0].kind}: {own[0].message}"))
+        else:
+            checks.append(Check(name, True, f"{record.decisions} decisions, {record.outcome.termination}"))
+    return checks

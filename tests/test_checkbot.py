@@ -1,0 +1,52 @@
+"""``referee check-bot``: the random bot passes everything; each broken bot fails with a specific message."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from referee.checkbot import check_bot
+from referee.cli import main
+from referee.runtime import resolve_bot
+
+ROOT = Path(__file__).resolve().parents[1]
+HOSTILE = ROOT / "tests" / "runtime" / "bots"
+
+
+def failures(checks) -> dict[str, str]:
+    return {c.name: c.detail for c in checks if not c.ok}
+
+
+def test_the_random_bot_passes_and_exits_0():
+    result = CliRunner().invoke(main, ["check-bot", str(ROOT / "bots" / "python" / "random_bot.py")])
+    assert result.exit_code == 0, result.output
+    assert "0 failed" in result.output
+    for words in ("handshake", "the largest request", "a ladder stage", "a remainder", "ms left", "notify"):
+        assert words in result.output
+    assert result.output.count("a full game against the random bot") == 4
+
+
+async def test_wrong_game_claims():
+    failed = failures(await check_bot(resolve_bot(HOSTILE / "wrong_game_bot.py")))
+    assert "unknown game ids ['durak']" in failed["games"]
+
+
+async def test_slow_handshake():
+    failed = failures(await check_bot(resolve_bot(HOSTILE / "silent_bot.py"), startup_timeout=1.0))
+    assert failed["handshake"].startswith("no_hello: no answer to Hello within 1s")
+
+
+async def test_wrong_ids():
+    failed = failures(await check_bot(resolve_bot(HOSTILE / "wrong_id_bot.py")))
+    largest = next(detail for name, detail in failed.items() if name.startswith("tapa: the largest request"))
+    assert "answered id" in largest
+    assert failed["tapa: a full game against the random bot"].startswith("illegal_action")
+
+
+async def test_crash_in_one_game_only():
+    checks = await check_bot(resolve_bot(HOSTILE / "gjul_crash_bot.py"))
+    failed = failures(checks)
+    assert failed and all(name.startswith("gjul-bara") for name in failed)
+    assert failed["gjul-bara: a full game against the random bot"] == "crash: exited with exit code 4"
+    assert any(c.ok and c.name == "tapa: a full game against the random bot" for c in checks)
