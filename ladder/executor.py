@@ -52,14 +52,14 @@ class MatchResult:
 
 
 class Executor(Protocol):
-    """Runs matches and Hello probes; scheduling never knows where."""
+    """Runs matches and bot checks; scheduling never knows where."""
 
     async def run(self, job: MatchJob) -> MatchResult:
         """Play ``job`` and return its result (never raises for a failed match)."""
         ...
 
-    async def hello(self, bot: str, startup_timeout: float) -> dict:
-        """Start ``bot`` and return ``{"info": {...} | None, "fault": {...} | None}``."""
+    async def check(self, bot: str, startup_timeout: float) -> dict:
+        """Run ``referee check-bot`` on ``bot``: ``{"info": {...} | None, "passed": bool, "checks": [...]}``."""
         ...
 
 
@@ -118,11 +118,12 @@ class LocalExecutor:
             raw=raw,
         )
 
-    async def hello(self, bot: str, startup_timeout: float) -> dict:
-        """Run ``referee hello --json``."""
-        done = await self._referee("hello", "--json", "--startup-timeout", str(startup_timeout), bot)
+    async def check(self, bot: str, startup_timeout: float) -> dict:
+        """Run ``referee check-bot --json``."""
+        done = await self._referee("check-bot", "--json", "--startup-timeout", str(startup_timeout), bot)
         lines = done.stdout.decode(errors="replace").strip().splitlines()
-        if not lines:
-            message = done.stderr.decode(errors="replace").strip()[-500:]
-            return {"info": None, "fault": {"kind": "no_hello", "message": message or "no answer"}}
-        return json.loads(lines[-1])
+        try:
+            return json.loads(lines[-1])
+        except (IndexError, json.JSONDecodeError):
+            message = done.stderr.decode(errors="replace").strip()[-800:] or f"exit code {done.returncode}"
+            return {"info": None, "passed": False, "checks": [{"name": "check-bot", "ok": False, "detail": message}]}

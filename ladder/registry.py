@@ -9,15 +9,13 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
-from referee.games import GAMES
 from referee.runtime import ManifestError, resolve_bot
 
 from .arenas import arena_for_game, ensure_arena
-from .executor import Executor, MatchJob
+from .executor import Executor
 from .store import now
 
 STARTUP_TIMEOUT = 10.0
-SHIPPED_RANDOM = Path(__file__).resolve().parents[1] / "bots" / "python" / "random_bot.py"
 
 
 @dataclass
@@ -47,49 +45,19 @@ def bot_folder(db_path: Path) -> Path:
 
 
 async def conformance(
-    path: str, executor: Executor, workdir: Path, report: Report, startup_timeout: float = STARTUP_TIMEOUT
+    path: str, executor: Executor, report: Report, startup_timeout: float = STARTUP_TIMEOUT
 ) -> dict | None:
-    """Check a bot: Hello in time, only known games, one full game of each claimed game against the random bot
-    without a fault. Returns the Hello info when every check passed."""
-    hello = await executor.hello(path, startup_timeout)
-    if hello.get("fault"):
-        fault = hello["fault"]
-        report.add(False, f"Hello: {fault['kind']}: {fault['message']}")
-        return None
-    info = hello["info"]
-    report.add(True, f"Hello: {info['name']} {info['version']} ({info['language'] or 'language not given'})")
-    games = list(info.get("games") or [])
-    unknown = [g for g in games if g not in GAMES]
-    if not games:
-        report.add(False, "claims no games (Hello must list the game ids it plays)")
-        return None
-    if unknown:
-        report.add(False, f"claims unknown games {unknown} (known: {', '.join(sorted(GAMES))})")
-        return None
-    report.add(True, f"claims known games: {', '.join(games)}")
-    passed = True
-    for game in games:
-        job = MatchJob(
-            match_id=f"conformance-{game}",
-            game=game,
-            options={},
-            bots=(path, str(SHIPPED_RANDOM)),
-            seed=1,
-            replay=str(workdir / f"conformance-{game}.jsonl"),
-        )
-        result = await executor.run(job)
-        if result.error:
-            passed = report.add(False, f"{game}: could not be played: {result.error}") and passed
-            continue
-        own = [f for f in result.faults if f["seat"] == 0]
-        if own:
-            passed = report.add(False, f"{game}: {own[0]['kind']}: {own[0]['message']}") and passed
-        else:
-            report.add(True, f"{game}: played a full game against the random bot ({result.decisions} decisions)")
-    return info if passed else None
+    """The conformance run is ``referee check-bot``: Hello in time, only known games, the hardest requests, and one
+    full game of each claimed game against the random bot without a fault. Returns the Hello info if all passed."""
+    result = await executor.check(path, startup_timeout)
+    for check in result["checks"]:
+        report.add(check["ok"], f"{check['name']}: {check['detail']}")
+    return result["info"] if result["passed"] else None
 
 
-async def submit(db: Database, db_path: Path, path: str, executor: Executor) -> Report:
+async def submit(
+    db: Database, db_path: Path, path: str, executor: Executor, startup_timeout: float = STARTUP_TIMEOUT
+) -> Report:
     """Submit the bot at ``path``: check it, copy it, store a new version (or find the existing one), join arenas."""
     report = Report()
     try:
@@ -117,7 +85,7 @@ async def submit(db: Database, db_path: Path, path: str, executor: Executor) -> 
         store.mkdir(parents=True, exist_ok=True)
         stored = store / spec.path.name
         shutil.copy2(spec.path, stored)
-    info = await conformance(str(stored), executor, store, report)
+    info = await conformance(str(stored), executor, report, startup_timeout)
     if info is None:
         return report
     name = str(spec.manifest.get("name") or info["name"] or spec.path.stem)

@@ -121,13 +121,36 @@ async def _session(spec: BotSpec, startup_timeout: float, body) -> list[Check]:
                 player.close()
 
 
-async def check_bot(spec: BotSpec, startup_timeout: float = STARTUP_TIMEOUT) -> list[Check]:
+@dataclass
+class CheckReport:
+    """What the battery found: the bot's Hello (None if it never answered) and every check."""
+
+    info: wire.BotInfo | None
+    checks: list[Check]
+
+    @property
+    def passed(self) -> bool:
+        """True when every check passed."""
+        return all(check.ok for check in self.checks)
+
+    def to_json(self) -> dict:
+        """A JSON-ready dict (``referee check-bot --json``)."""
+        return {
+            "info": self.info.__dict__ if self.info else None,
+            "passed": self.passed,
+            "checks": [check.__dict__ for check in self.checks],
+        }
+
+
+async def check_bot(spec: BotSpec, startup_timeout: float = STARTUP_TIMEOUT) -> CheckReport:
     """Run the battery on the bot ``spec``. Each claimed game gets a fresh bot process, so a bot that fails in
     one game is reported for that game only."""
     games: list[str] = []
+    hello: list[wire.BotInfo] = []
 
     async def handshake(player: ProcessPlayer, seconds: float) -> list[Check]:
         info = player.info
+        hello.append(info)
         checks = [Check("handshake", True, f"{info.name} {info.version} answered Hello in {1000 * seconds:.0f} ms")]
         unknown = [g for g in info.games if g not in GAMES]
         games.extend(g for g in info.games if g in GAMES)
@@ -146,7 +169,7 @@ async def check_bot(spec: BotSpec, startup_timeout: float = STARTUP_TIMEOUT) -> 
 
     checks = await _session(spec, startup_timeout, handshake)
     if not checks[0].ok:
-        return checks
+        return CheckReport(None, checks)
     for index, game_id in enumerate(games):
 
         async def requests(player: ProcessPlayer, _seconds: float, game_id: str = game_id, first: bool = index == 0):
@@ -177,4 +200,4 @@ async def check_bot(spec: BotSpec, startup_timeout: float = STARTUP_TIMEOUT) -> 
             checks.append(Check(name, False, f"{own[0].kind}: {own[0].message}"))
         else:
             checks.append(Check(name, True, f"{record.decisions} decisions, {record.outcome.termination}"))
-    return checks
+    return CheckReport(hello[0], checks)

@@ -183,7 +183,8 @@ def hello(bot: str, startup_timeout: float, as_json: bool) -> None:
 @main.command("check-bot", context_settings=CONTEXT)
 @click.argument("bot")
 @click.option("--startup-timeout", default=STARTUP_TIMEOUT, show_default=True, type=float, help="Seconds to Hello.")
-def check_bot_command(bot: str, startup_timeout: float) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def check_bot_command(bot: str, startup_timeout: float, as_json: bool) -> None:
     """Run BOT through a battery of checks and print a report; exit 0 only if everything passed.
 
     Handshake and its timing, claimed games, the hardest requests of each game (most legal actions, a Gjul Bara
@@ -196,11 +197,14 @@ def check_bot_command(bot: str, startup_timeout: float) -> None:
         spec = resolve_bot(bot)
     except ManifestError as exc:
         raise click.UsageError(str(exc)) from None
-    checks = trio.run(partial(check_bot, spec, startup_timeout))
-    for check in checks:
-        click.echo(check.line())
-    failed = [c for c in checks if not c.ok]
-    click.echo(f"{len(checks) - len(failed)} passed, {len(failed)} failed")
+    report = trio.run(partial(check_bot, spec, startup_timeout))
+    failed = [c for c in report.checks if not c.ok]
+    if as_json:
+        click.echo(json.dumps(report.to_json()))
+    else:
+        for check in report.checks:
+            click.echo(check.line())
+        click.echo(f"{len(report.checks) - len(failed)} passed, {len(failed)} failed")
     if failed:
         raise click.ClickException(f"{len(failed)} check(s) failed")
 

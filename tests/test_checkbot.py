@@ -14,8 +14,8 @@ ROOT = Path(__file__).resolve().parents[1]
 HOSTILE = ROOT / "tests" / "runtime" / "bots"
 
 
-def failures(checks) -> dict[str, str]:
-    return {c.name: c.detail for c in checks if not c.ok}
+def failures(report) -> dict[str, str]:
+    return {c.name: c.detail for c in report.checks if not c.ok}
 
 
 def test_the_random_bot_passes_and_exits_0():
@@ -45,8 +45,9 @@ async def test_wrong_ids():
 
 
 async def test_crash_in_one_game_only():
-    checks = await check_bot(resolve_bot(HOSTILE / "gjul_crash_bot.py"))
-    failed = failures(checks)
+    report = await check_bot(resolve_bot(HOSTILE / "gjul_crash_bot.py"))
+    failed = failures(report)
     assert failed and all(name.startswith("gjul-bara") for name in failed)
     assert failed["gjul-bara: a full game against the random bot"] == "crash: exited with exit code 4"
-    assert any(c.ok and c.name == "tapa: a full game against the random bot" for c in checks)
+    assert any(c.ok and c.name == "tapa: a full game against the random bot" for c in report.checks)
+    assert not report.passed and report.info.name == "gjul-crasher"

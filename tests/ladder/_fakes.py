@@ -29,8 +29,9 @@ class FakeExecutor:
             handle.write("{}\n")
         return MatchResult(termination="normal", points=points, decisions=10, bots=job.bots, seconds=self.delay)
 
-    async def hello(self, bot: str, startup_timeout: float) -> dict:
-        return {"info": {"name": bot, "version": "1", "author": "", "language": "python", "games": ["tapa"]}}
+    async def check(self, bot: str, startup_timeout: float) -> dict:
+        info = {"name": bot, "version": "1", "author": "", "language": "python", "games": ["tapa"]}
+        return {"info": info, "passed": True, "checks": [{"name": "handshake", "ok": True, "detail": "fake"}]}
 
 
 def _folder(path: str) -> bool:

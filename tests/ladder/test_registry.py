@@ -26,7 +26,8 @@ async def test_good_bot_is_entered_and_versioned(store, tmp_path):
     bot = random_bot_folder(tmp_path, "tiny")
     report = await submit(db, path, str(bot), LocalExecutor())
     assert report.accepted and report.number == 1, report.text()
-    assert "tapa: played a full game against the random bot" in report.text()
+    assert "ok   tapa: a full game against the random bot" in report.text()
+    assert "ok   handshake" in report.text() and "ok   tapa: the largest request" in report.text()
     again = await submit(db, path, str(bot), LocalExecutor())
     assert again.accepted and again.number == 1 and "unchanged" in again.text()
     (bot / "bot.py").write_text((bot / "bot.py").read_text() + "# a change\n")
@@ -47,11 +48,11 @@ async def test_good_bot_is_entered_and_versioned(store, tmp_path):
     [
         (lambda tmp: _write(tmp / "b", {"bot.toml": "name = "}), "not valid TOML"),
         (lambda tmp: _write(tmp / "b", {"bot.toml": 'name = "x"\n'}), "missing required key 'command'"),
-        (lambda tmp: random_bot_folder(tmp, "chess", '["chess"]'), "claims unknown games ['chess']"),
-        (lambda tmp: random_bot_folder(tmp, "mute", "[]"), "claims no games"),
-        (lambda tmp: hostile(tmp, "crash_bot.py"), "tapa: crash: exited with exit code 3"),
-        (lambda tmp: hostile(tmp, "wrong_id_bot.py"), "tapa: illegal_action"),
-        (lambda tmp: hostile(tmp, "garbage_bot.py"), "tapa: protocol_error"),
+        (lambda tmp: random_bot_folder(tmp, "chess", '["chess"]'), "FAIL games: unknown game ids ['chess']"),
+        (lambda tmp: random_bot_folder(tmp, "mute", "[]"), "FAIL games: no games listed in Hello"),
+        (lambda tmp: hostile(tmp, "crash_bot.py"), "the random bot: crash: exited with exit code 3"),
+        (lambda tmp: hostile(tmp, "wrong_id_bot.py"), "the random bot: illegal_action"),
+        (lambda tmp: hostile(tmp, "garbage_bot.py"), "the random bot: protocol_error"),
     ],
 )
 async def test_broken_bots_get_a_clear_report(store, tmp_path, make, words):
@@ -63,14 +64,10 @@ async def test_broken_bots_get_a_clear_report(store, tmp_path, make, words):
     assert db["versions"].count == 0
 
 
-async def test_a_bot_without_hello_is_reported(store, monkeypatch):
+async def test_a_bot_without_hello_is_reported(store, tmp_path):
     db, path = store
-    monkeypatch.setattr("ladder.registry.STARTUP_TIMEOUT", 1.0)
-    from ladder import registry
-
-    report = registry.Report()
-    info = await registry.conformance(str(HOSTILE / "silent_bot.py"), LocalExecutor(), path.parent, report, 1.0)
-    assert info is None and "Hello: no_hello" in report.text()
+    report = await submit(db, path, str(hostile(tmp_path, "silent_bot.py")), LocalExecutor(), startup_timeout=1.0)
+    assert not report.accepted and "FAIL handshake: no_hello: no answer to Hello within 1s" in report.text()
 
 
 def hostile(tmp: Path, name: str) -> Path:
