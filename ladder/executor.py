@@ -15,8 +15,6 @@ from typing import Protocol
 
 import trio
 
-from referee.runtime.lifetime import die_with_parent
-
 log = logging.getLogger(__name__)
 
 MATCH_TIMEOUT = 3600.0
@@ -72,9 +70,7 @@ class LocalExecutor:
     async def _referee(self, *args: str) -> subprocess.CompletedProcess:
         command = [sys.executable, "-m", "referee.cli", *args]
         with trio.fail_after(self.timeout):
-            return await trio.run_process(
-                command, capture_stdout=True, capture_stderr=True, check=False, preexec_fn=die_with_parent
-            )
+            return await trio.run_process(command, capture_stdout=True, capture_stderr=True, check=False)
 
     async def run(self, job: MatchJob) -> MatchResult:
         """Write the spec, run the referee, read its JSON line."""

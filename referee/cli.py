@@ -25,6 +25,7 @@ from referee.runtime import (
     resolve_bot,
     run_game,
 )
+from referee.runtime.lifetime import Orphaned, exit_when_orphaned
 from referee.runtime.process import STARTUP_TIMEOUT
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
@@ -143,19 +144,37 @@ def run_match(spec_path: str) -> None:
         raise click.UsageError(f"bad match spec {spec_path}: {exc!r}") from None
     except (UnknownGameError, InvalidOptionError, ManifestError, ValueError) as exc:
         raise click.UsageError(str(exc)) from None
-    record = trio.run(
-        lambda: run_game(
-            game,
-            bots,
-            match_id=spec.get("match_id", "match"),
-            seed=int(spec.get("seed", 1)),
-            clock=clock,
-            replay_path=Path(spec["replay"]) if spec.get("replay") else None,
-            transport=spec.get("transport", "unix"),
-            startup_timeout=float(spec.get("startup_timeout", STARTUP_TIMEOUT)),
-        )
+    work = partial(
+        run_game,
+        game,
+        bots,
+        match_id=spec.get("match_id", "match"),
+        seed=int(spec.get("seed", 1)),
+        clock=clock,
+        replay_path=Path(spec["replay"]) if spec.get("replay") else None,
+        transport=spec.get("transport", "unix"),
+        startup_timeout=float(spec.get("startup_timeout", STARTUP_TIMEOUT)),
     )
+    record = trio.run(_unless_orphaned, work)
     click.echo(json.dumps(_record_json(record)))
+
+
+async def _unless_orphaned(work):
+    """Run ``work()`` but give up (stopping every bot on the way out) if our parent process dies: a killed ladder
+    leaves no referee behind."""
+    result = []
+
+    async def run() -> None:
+        result.append(await work())
+        nursery.cancel_scope.cancel()
+
+    try:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(run)
+            nursery.start_soon(exit_when_orphaned)
+    except* Orphaned:
+        raise SystemExit(3) from None
+    return result[0]
 
 
 @main.command(context_settings=CONTEXT)
@@ -197,7 +216,7 @@ def check_bot_command(bot: str, startup_timeout: float, as_json: bool) -> None:
         spec = resolve_bot(bot)
     except ManifestError as exc:
         raise click.UsageError(str(exc)) from None
-    report = trio.run(partial(check_bot, spec, startup_timeout))
+    report = trio.run(_unless_orphaned, partial(check_bot, spec, startup_timeout))
     failed = [c for c in report.checks if not c.ok]
     if as_json:
         click.echo(json.dumps(report.to_json()))

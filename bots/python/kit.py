@@ -21,7 +21,7 @@ from typing import Any
 import grpc
 
 from referee import wire
-from referee.runtime.lifetime import die_with_parent
+from referee.runtime.lifetime import watch_parent
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +64,7 @@ def make_server(
     address = address or os.environ.get("KAFANA_BOT_ADDRESS")
     if not address:
         raise SystemExit("KAFANA_BOT_ADDRESS is not set: bots are started by the referee (referee play …)")
-    die_with_parent()  # a referee killed with SIGKILL takes its bots along
+    watch_parent()  # a referee killed with SIGKILL takes its bots along
     info = wire.BotInfo(name=name, version=version, author=author, language="python", games=tuple(games))
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
     wire.add_bot_servicer(server, _Servicer(info, decide, on_event))

@@ -1,33 +1,43 @@
-"""Child processes that do not outlive their parent: on Linux the kernel sends them SIGKILL when the parent dies,
-even when the parent itself is SIGKILLed. The ladder starts referees with it as ``preexec_fn`` (the ladder holds
-no gRPC threads), and the Python bot kit calls it first thing, so a killed referee takes its Python bots along.
-The referee itself never forks with a ``preexec_fn``: with gRPC's threads running, a Python-level fork can abort
-the child. Elsewhere than Linux it does nothing."""
+"""Processes that do not outlive their parent, even when the parent is killed with SIGKILL.
+
+A child notices that its parent died when it is re-parented (``os.getppid()`` changes). The referee, started by
+the ladder, watches with :func:`exit_when_orphaned` beside its work, so that its own clean-up (stopping its bots)
+still runs; the Python bot kit watches with :func:`watch_parent` in a thread. (Linux's PR_SET_PDEATHSIG is not
+used: it fires when the parent *thread* ends, and trio starts processes from worker threads that come and go.)
+"""
 
 from __future__ import annotations
 
-import ctypes
-import signal
-import sys
-from collections.abc import Callable
+import os
+import threading
+import time
 
-_PR_SET_PDEATHSIG = 1
+import trio
 
-
-def _load_prctl() -> Callable[..., int] | None:
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        return ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return None
+POLL_SECONDS = 0.5
 
 
-_PRCTL = _load_prctl()
-"""Looked up once, before any fork: the child then makes a plain C call."""
+class Orphaned(Exception):
+    """The parent process is gone."""
 
 
-def die_with_parent() -> None:
-    """Ask the kernel to SIGKILL this process when its parent thread exits (usable as a ``preexec_fn``)."""
-    if _PRCTL is not None:
-        _PRCTL(_PR_SET_PDEATHSIG, signal.SIGKILL)
+async def exit_when_orphaned(poll: float = POLL_SECONDS) -> None:
+    """Return never; raise :class:`Orphaned` once the parent process is gone (run it in the work's nursery)."""
+    parent = os.getppid()
+    while True:
+        await trio.sleep(poll)
+        if os.getppid() != parent:
+            raise Orphaned(f"parent process {parent} is gone")
+
+
+def watch_parent(poll: float = POLL_SECONDS) -> None:
+    """Start a daemon thread that ends this process at once when its parent process is gone."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(poll)
+            if os.getppid() != parent:
+                os._exit(0)
+
+    threading.Thread(target=watch, name="kafana-parent-watch", daemon=True).start()

@@ -167,6 +167,25 @@ def test_sigkill_with_real_referee_processes(tmp_path):
         outcomes[name] = [(r["id"].split("-", 1)[1], r["seats"], r["points"], r["status"], r["faults"]) for r in rows]
     assert len(outcomes["reference"]) == 6 and all(r[3] == "done" for r in outcomes["reference"])
     assert outcomes["crashed"] == outcomes["reference"]
+    # The killed ladders' referees and bots noticed and went away.
+    deadline = time.monotonic() + 10
+    while (left := processes_in(tmp_path)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not left, f"processes left behind: {left}"
+
+
+def processes_in(folder: Path) -> list[int]:
+    """Pids of live processes whose working directory is inside ``folder``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            if os.readlink(entry / "cwd").startswith(str(folder)) and "Z" not in (entry / "stat").read_text().split()[2]:
+                found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
 
 
 async def test_an_unplayable_match_is_an_executor_error_not_a_bot_fault(tmp_path):
