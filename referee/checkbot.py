@@ -8,7 +8,6 @@ little time left on the clock, and notifications.
 
 from __future__ import annotations
 
-import random
 import tempfile
 import time
 from collections.abc import Iterator
@@ -19,8 +18,9 @@ import grpc
 import trio
 
 from referee import wire
-from referee.games import CHANCE, GAMES, State, make_game
-from referee.runtime import BotError, BotSpec, Clock, ProcessPlayer, draw_chance, resolve_bot, run_game
+from referee.games import GAMES, State, make_game
+from referee.playouts import random_decisions
+from referee.runtime import BotError, BotSpec, Clock, ProcessPlayer, resolve_bot, run_game
 from referee.runtime.process import STARTUP_TIMEOUT, bot_address
 
 RANDOM_BOT = Path(__file__).resolve().parents[1] / "bots" / "python" / "random_bot.py"
@@ -63,25 +63,18 @@ def _request(game_id: str, state: State, decision: int, limit_ms: int = 10_000) 
 def hard_requests(game_id: str, seed: int = 1) -> Iterator[tuple[str, State]]:
     """Decisions worth testing a bot on: the one with the most legal actions in seeded random games, and, where
     the game has them, a ladder stage and a remainder."""
-    game = make_game(game_id)
-    rng = random.Random(seed)
     largest: tuple[int, State | None] = (0, None)
     found: dict[str, State] = {}
-    for _ in range(SCAN_GAMES):
-        state = game.new_state()
-        while not state.is_terminal():
-            if state.current_player == CHANCE:
-                state.apply(draw_chance(state.chance_outcomes(), rng))
-                continue
-            legal = state.legal_actions()
-            view = state.view(state.current_player)
-            if len(legal) > largest[0]:
-                largest = (len(legal), state.clone())
-            if getattr(view, "remainder", False):
-                found.setdefault("a remainder of the opponent's ladder", state.clone())
-            elif getattr(view, "later_stages", ()):
-                found.setdefault("a ladder stage", state.clone())
-            state.apply(legal[rng.randrange(len(legal))])
+    for state, legal in random_decisions(make_game(game_id), SCAN_GAMES, seed):
+        if legal is None:
+            continue
+        view = state.view(state.current_player)
+        if len(legal) > largest[0]:
+            largest = (len(legal), state.clone())
+        if getattr(view, "remainder", False):
+            found.setdefault("a remainder of the opponent's ladder", state.clone())
+        elif getattr(view, "later_stages", ()):
+            found.setdefault("a ladder stage", state.clone())
     if largest[1] is not None:
         yield f"the largest request ({largest[0]} legal actions)", largest[1]
     yield from found.items()

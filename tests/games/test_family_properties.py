@@ -3,31 +3,14 @@ list against an independent brute-force enumerator."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from referee.games import CHANCE, PIN_MINE, PIN_THEIRS, make_game
-from referee.runtime import draw_chance
+from referee.games import PIN_MINE, PIN_THEIRS, make_game
+from referee.playouts import random_decisions
 
 from ._oracle import end_positions, engine_end
 
 GAMES = ("tabla", "gjul-bara", "tapa")
-
-
-def random_games(game, count: int, seed: int):
-    """Yield (state, legal actions) at every decision of ``count`` random games, then (final state, None)."""
-    rng = random.Random(seed)
-    for _ in range(count):
-        state = game.new_state()
-        while not state.is_terminal():
-            if state.current_player == CHANCE:
-                state.apply(draw_chance(state.chance_outcomes(), rng))
-                continue
-            legal = state.legal_actions()
-            yield state, legal
-            state.apply(legal[rng.randrange(len(legal))])
-        yield state, None
 
 
 def check_invariants(game_id: str, state) -> None:
@@ -45,10 +28,10 @@ def check_invariants(game_id: str, state) -> None:
 
 
 @pytest.mark.parametrize(("game_id", "count"), [("tabla", 1000), ("gjul-bara", 1000), ("tapa", 1000)])
-def test_invariants_over_random_games(game_id, count):
+def test_invariants_over_random_decisions(game_id, count):
     game = make_game(game_id)
     finished = 0
-    for state, legal in random_games(game, count, seed=11):
+    for state, legal in random_decisions(game, count, seed=11):
         check_invariants(game_id, state)
         if legal is None:
             finished += 1
@@ -66,7 +49,7 @@ def test_invariants_over_random_games(game_id, count):
 def test_legal_plays_equal_the_oracle(game_id):
     game = make_game(game_id)
     checked = 0
-    for index, (state, legal) in enumerate(random_games(game, 40, seed=5)):
+    for index, (state, legal) in enumerate(random_decisions(game, 40, seed=5)):
         if legal is None or index % 2:
             continue
         mover = state.current_player
@@ -84,7 +67,7 @@ def test_legal_plays_equal_the_oracle(game_id):
 
 def test_tapa_strict_pins_equal_the_oracle():
     game = make_game("tapa", {"tapa.pinned_home_blocks_all": "true"})
-    for index, (state, legal) in enumerate(random_games(game, 20, seed=9)):
+    for index, (state, legal) in enumerate(random_decisions(game, 20, seed=9)):
         if legal is None or index % 3:
             continue
         view = state.view(state.current_player)
@@ -99,8 +82,8 @@ def test_tapa_strict_pins_equal_the_oracle():
 @pytest.mark.parametrize("game_id", GAMES)
 def test_same_seed_and_answers_give_the_same_game(game_id):
     game = make_game(game_id)
-    first = [legal[0].raw if legal else None for _, legal in random_games(game, 5, seed=3)]
-    second = [legal[0].raw if legal else None for _, legal in random_games(game, 5, seed=3)]
+    first = [legal[0].raw if legal else None for _, legal in random_decisions(game, 5, seed=3)]
+    second = [legal[0].raw if legal else None for _, legal in random_decisions(game, 5, seed=3)]
     assert first == second
 
 
@@ -115,7 +98,7 @@ def test_chance_probabilities_sum_to_one(game_id):
 def test_gjul_bara_ladder_stages_appear_and_are_exact():
     game = make_game("gjul-bara")
     stages = remainders = 0
-    for state, legal in random_games(game, 80, seed=21):
+    for state, legal in random_decisions(game, 80, seed=21):
         if legal is None:
             continue
         view = state.view(state.current_player)
