@@ -20,13 +20,13 @@ def seeded_random(request) -> int:
     return random.Random(f"{request.match_id}/{request.seat}/{request.decision}").randrange(len(request.legal_actions))
 
 
-async def record_random_game(path) -> None:
+async def record_random_game(path, match_id: str = "t", seed: int = 9) -> None:
     """A game of two seeded random players, logged to ``path``."""
     await play_game(
         GAME,
         [LocalPlayer(0, seeded_random), LocalPlayer(1, seeded_random)],
-        match_id="t",
-        seed=9,
+        match_id=match_id,
+        seed=seed,
         clock=Clock(),
         replay=ReplayWriter(path),
     )
@@ -90,14 +90,7 @@ async def test_same_seed_and_answers_give_identical_replays(tmp_path):
     lines = []
     for name in ("a", "b"):
         path = tmp_path / f"{name}.jsonl"
-        await play_game(
-            GAME,
-            [LocalPlayer(0, seeded_random), LocalPlayer(1, seeded_random)],
-            match_id="same",
-            seed=77,
-            clock=Clock(),
-            replay=ReplayWriter(path),
-        )
+        await record_random_game(path, match_id="same", seed=77)
         records = [json.loads(line) for line in path.read_text().splitlines()]
         for record in records:
             record.pop("ms", None)
