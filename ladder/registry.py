@@ -10,6 +10,7 @@ from pathlib import Path
 from sqlite_utils import Database
 
 from referee.runtime import ManifestError, resolve_bot
+from referee.runtime.manifest import SKIPPED_DIRS
 
 from .arenas import arena_for_game, ensure_arena
 from .executor import Executor
@@ -79,7 +80,7 @@ async def submit(
     store = bot_folder(db_path) / spec.content_hash[:16]
     if spec.path.is_dir():
         if not store.exists():
-            shutil.copytree(spec.path, store, ignore=shutil.ignore_patterns("__pycache__", ".git", "node_modules"))
+            shutil.copytree(spec.path, store, ignore=shutil.ignore_patterns(*SKIPPED_DIRS))
         stored = store
     else:
         store.mkdir(parents=True, exist_ok=True)

@@ -1,9 +1,9 @@
 """``referee check-bot``: run a bot through a battery of checks and say exactly what is wrong with it.
 
-The battery: the handshake (answered in time, and how fast), the games it claims (known ids only), one full game
-of each claimed game against the random bot, the hardest requests those games produce (found by scanning seeded
-random games: the decision with the most legal actions, a Gjul Bara ladder stage and a remainder), a request with
-little time left on the clock, and notifications.
+The battery: the build (when the manifest names one), the handshake (answered in time, and how fast), the games
+it claims (known ids only), one full game of each claimed game against the random bot, the hardest requests those
+games produce (found by scanning seeded random games: the decision with the most legal actions, a Gjul Bara ladder
+stage and a remainder), a request with little time left on the clock, and notifications.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import trio
 from referee import wire
 from referee.games import GAMES, State, make_game
 from referee.playouts import random_decisions
-from referee.runtime import BotError, BotSpec, Clock, ProcessPlayer, resolve_bot, run_game
+from referee.runtime import BotError, BotSpec, BuildError, Clock, ProcessPlayer, build_bot, resolve_bot, run_game
 from referee.runtime.process import STARTUP_TIMEOUT, bot_address
 
 RANDOM_BOT = Path(__file__).resolve().parents[1] / "bots" / "python" / "random_bot.py"
@@ -136,8 +136,16 @@ class CheckReport:
 
 
 async def check_bot(spec: BotSpec, startup_timeout: float = STARTUP_TIMEOUT) -> CheckReport:
-    """Run the battery on the bot ``spec``. Each claimed game gets a fresh bot process, so a bot that fails in
-    one game is reported for that game only."""
+    """Run the battery on the bot ``spec`` (built first when its manifest names a build). Each claimed game gets
+    a fresh bot process, so a bot that fails in one game is reported for that game only."""
+    checks: list[Check] = []
+    if spec.build:
+        start = time.perf_counter()
+        try:
+            await trio.to_thread.run_sync(build_bot, spec)
+        except BuildError as exc:
+            return CheckReport(None, [Check("build", False, str(exc))])
+        checks.append(Check("build", True, f"{' '.join(spec.build)} ({time.perf_counter() - start:.1f} s)"))
     games: list[str] = []
     hello: list[wire.BotInfo] = []
 
@@ -160,8 +168,8 @@ async def check_bot(spec: BotSpec, startup_timeout: float = STARTUP_TIMEOUT) -> 
             checks.append(Check("notify", allowed, "not implemented (allowed)" if allowed else exc.code().name))
         return checks
 
-    checks = await _session(spec, startup_timeout, handshake)
-    if not checks[0].ok:
+    checks += await _session(spec, startup_timeout, handshake)
+    if not hello:
         return CheckReport(None, checks)
     for index, game_id in enumerate(games):
 

@@ -18,8 +18,11 @@ from referee.games import InvalidOptionError, UnknownGameError, make_game
 from referee.render import render_view
 from referee.replay import games_json, read_replay, replay_states, verify
 from referee.runtime import (
+    BotSpec,
+    BuildError,
     GameRecord,
     ManifestError,
+    build_bot,
     parse_clock,
     probe_hello,
     resolve_bot,
@@ -48,6 +51,19 @@ def _options(pairs: tuple[str, ...]) -> dict[str, str]:
             raise click.BadParameter(f"{pair!r} is not KEY=VALUE", param_hint="--option")
         options[key.strip()] = value.strip()
     return options
+
+
+def _built_bot(path: str) -> BotSpec:
+    """Resolve the bot at ``path`` and run its manifest's build command, if any (click errors otherwise)."""
+    try:
+        spec = resolve_bot(path)
+    except ManifestError as exc:
+        raise click.UsageError(str(exc)) from None
+    try:
+        build_bot(spec)
+    except BuildError as exc:
+        raise click.ClickException(str(exc)) from None
+    return spec
 
 
 @click.group(context_settings=CONTEXT)
@@ -93,11 +109,11 @@ def play(
     try:
         game = make_game(game_id, _options(option_pairs))
         clock = parse_clock(clock_text)
-        specs = [resolve_bot(path) for path in bots]
-    except (UnknownGameError, InvalidOptionError, ManifestError, ValueError) as exc:
+    except (UnknownGameError, InvalidOptionError, ValueError) as exc:
         raise click.UsageError(str(exc)) from None
-    if len(specs) != game.num_seats:
-        raise click.UsageError(f"{game.id} needs {game.num_seats} bots, {len(specs)} given")
+    if len(bots) != game.num_seats:
+        raise click.UsageError(f"{game.id} needs {game.num_seats} bots, {len(bots)} given")
+    specs = [_built_bot(path) for path in bots]
     records: list[GameRecord] = []
     for index in range(count):
         shift = index % len(specs)
@@ -186,10 +202,7 @@ def hello(bot: str, startup_timeout: float, as_json: bool) -> None:
 
     Example: referee hello bots/python/random_bot.py
     """
-    try:
-        spec = resolve_bot(bot)
-    except ManifestError as exc:
-        raise click.UsageError(str(exc)) from None
+    spec = _built_bot(bot)
     info, fault, output = trio.run(lambda: probe_hello(spec, startup_timeout=startup_timeout))
     if as_json:
         click.echo(json.dumps({"info": info.__dict__ if info else None, "fault": fault.to_json() if fault else None}))

@@ -44,6 +44,32 @@ async def test_wrong_ids():
     assert failed["tapa: a full game against the random bot"].startswith("illegal_action")
 
 
+def _bot_with_build(folder: Path, build: str) -> Path:
+    folder.mkdir()
+    (folder / "bot.toml").write_text(f'name = "b"\ncommand = ["build/bot"]\nbuild = {build}\n')
+    return folder
+
+
+async def test_failing_build(tmp_path):
+    folder = _bot_with_build(tmp_path / "bot", '["sh", "-c", "echo missing header >&2; exit 3"]')
+    report = await check_bot(resolve_bot(folder))
+    assert [c.name for c in report.checks] == ["build"] and report.info is None
+    assert "failed with exit code 3" in report.checks[0].detail and "missing header" in report.checks[0].detail
+
+
+async def test_missing_toolchain(tmp_path):
+    folder = _bot_with_build(tmp_path / "bot", '["no-such-compiler-kafana"]')
+    report = await check_bot(resolve_bot(folder))
+    assert "not found (is its toolchain installed?)" in failures(report)["build"]
+
+
+def test_play_stops_on_a_failing_build(tmp_path):
+    folder = _bot_with_build(tmp_path / "bot", '"false"')
+    random_bot = str(ROOT / "bots" / "python" / "random_bot.py")
+    result = CliRunner().invoke(main, ["play", "tapa", str(folder), random_bot, "--out", str(tmp_path)])
+    assert result.exit_code == 1 and "build 'false' failed with exit code 1" in result.output
+
+
 async def test_crash_in_one_game_only():
     report = await check_bot(resolve_bot(HOSTILE / "gjul_crash_bot.py"))
     failed = failures(report)

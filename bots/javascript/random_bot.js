@@ -1,14 +1,15 @@
 // Kafana starter bot in JavaScript: answers every Act with a random legal action id.
 //
-// The referee starts `node random_bot.js` (see bot.toml) with KAFANA_BOT_ADDRESS set to the address to listen on:
-// "unix:/path/to/socket" or "127.0.0.1:PORT". Everything about the protocol is in proto/kafana/v1/bot.proto.
+// The referee installs the npm packages (the manifest's build) and starts `node random_bot.js` (see bot.toml) with
+// KAFANA_BOT_ADDRESS set to the address to listen on: "unix:/path/to/socket" or "127.0.0.1:PORT". Everything about
+// the protocol is in proto/kafana/v1/bot.proto (a link to the repository's copy; `cp -rL` follows it).
 "use strict";
 
 const path = require("path");
 const grpc = require("@grpc/grpc-js");
 const protoLoader = require("@grpc/proto-loader");
 
-const PROTO = path.join(__dirname, "..", "..", "proto", "kafana", "v1", "bot.proto");
+const PROTO = path.join(__dirname, "proto", "kafana", "v1", "bot.proto");
 const GAMES = ["gjul-bara", "tabla", "tabla-match", "tapa"];
 
 const definition = protoLoader.loadSync(PROTO, { keepCase: true, longs: Number, enums: Number, defaults: true });

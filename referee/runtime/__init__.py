@@ -1,5 +1,6 @@
 """The runtime: seats bots (processes over gRPC or in-process functions), drives games, enforces clocks."""
 
+from .build import BuildError, build_bot
 from .clock import Clock, parse_clock
 from .driver import GameRecord, draw_chance, play_game
 from .faults import (
@@ -28,6 +29,7 @@ __all__ = [
     "BotResourceLimit",
     "BotSpec",
     "BotTimeout",
+    "BuildError",
     "Clock",
     "Fault",
     "GameRecord",
@@ -35,6 +37,7 @@ __all__ = [
     "ManifestError",
     "Player",
     "ProcessPlayer",
+    "build_bot",
     "draw_chance",
     "parse_clock",
     "play_game",

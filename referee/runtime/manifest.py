@@ -7,6 +7,7 @@ A manifest looks like::
     author = "Kafana"
     language = "python"
     command = ["python3", "random_bot.py"]   # run in the bot's folder; a string is split like a shell would
+    build = ["make", "--silent"]             # optional: run in the bot's folder before it starts (see build.py)
     games = ["tapa"]
 
 A command starting with ``python`` or ``python3`` runs with the referee's own interpreter, so a Python bot sees
@@ -23,7 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 MANIFEST = "bot.toml"
-_SKIP_DIRS = {"__pycache__", ".git", "node_modules", "build", ".venv"}
+SKIPPED_DIRS = ("__pycache__", ".git", "node_modules", "build", ".venv")
+"""Folders that are not part of a bot's content: neither hashed nor copied by the ladder (build output, caches)."""
 
 
 class ManifestError(ValueError):
@@ -39,6 +41,7 @@ class BotSpec:
     cwd: Path
     content_hash: str
     manifest: dict = field(default_factory=dict)
+    build: tuple[str, ...] = ()
 
     @property
     def label(self) -> str:
@@ -58,23 +61,23 @@ def _folder_files(folder: Path) -> list[Path]:
     files = []
     for path in folder.rglob("*"):
         parts = path.relative_to(folder).parts
-        if path.is_file() and not any(p in _SKIP_DIRS or p.startswith(".") for p in parts):
+        if path.is_file() and not any(p in SKIPPED_DIRS or p.startswith(".") for p in parts):
             files.append(path)
     return files
 
 
-def _command(raw: object, where: Path) -> tuple[str, ...]:
+def _command(raw: object, where: Path, key: str = "command") -> tuple[str, ...]:
     if isinstance(raw, str):
         try:
             parts = shlex.split(raw)
         except ValueError as exc:
-            raise ManifestError(f"{where}: command {raw!r} cannot be split: {exc}") from None
+            raise ManifestError(f"{where}: {key} {raw!r} cannot be split: {exc}") from None
     elif isinstance(raw, list) and all(isinstance(p, str) for p in raw):
         parts = list(raw)
     else:
-        raise ManifestError(f"{where}: 'command' must be a string or a list of strings, not {raw!r}")
+        raise ManifestError(f"{where}: '{key}' must be a string or a list of strings, not {raw!r}")
     if not parts or not parts[0]:
-        raise ManifestError(f"{where}: 'command' is empty")
+        raise ManifestError(f"{where}: '{key}' is empty")
     if parts[0] in ("python", "python3"):
         parts[0] = sys.executable
     return tuple(parts)
@@ -116,4 +119,5 @@ def resolve_bot(path: str | Path) -> BotSpec:
         return BotSpec(path, (sys.executable, str(path)), path.parent, _hash_files([path], path.parent))
     manifest = load_manifest(path)
     command = _command(manifest["command"], path / MANIFEST)
-    return BotSpec(path, command, path, _hash_files(_folder_files(path), path), manifest)
+    build = _command(manifest["build"], path / MANIFEST, "build") if "build" in manifest else ()
+    return BotSpec(path, command, path, _hash_files(_folder_files(path), path), manifest, build)

@@ -87,3 +87,14 @@ def _write(folder: Path, files: dict[str, str]) -> Path:
     for name, text in files.items():
         (folder / name).write_text(text)
     return folder
+
+
+async def test_compiled_bot_is_built_in_the_ladders_copy(store):
+    """The Go starter is submitted without its build output; the conformance run builds the stored copy."""
+    db, path = store
+    report = await submit(db, path, str(ROOT / "bots" / "go"), LocalExecutor())
+    assert report.accepted, report.text()
+    assert "ok   build: make --silent" in report.text()
+    stored = Path(db.execute("select path from versions where id = ?", [report.version_id]).fetchone()[0])
+    assert (stored / "build" / "random_bot").is_file()
+    assert not (stored / "proto" / "kafana" / "v1" / "bot.proto").is_symlink()

@@ -32,6 +32,15 @@ def test_folder_and_content_hash(tmp_path):
     assert resolve_bot(folder).content_hash != before
 
 
+def test_build_command(tmp_path):
+    folder = write(tmp_path / "bot", 'name = "x"\ncommand = ["build/bot"]\nbuild = "make --silent"\n')
+    spec = resolve_bot(folder)
+    assert spec.build == ("make", "--silent") and spec.command == ("build/bot",)
+    (folder / "build").mkdir()
+    (folder / "build" / "bot").write_text("built output does not change the content hash")
+    assert resolve_bot(folder).content_hash == spec.content_hash
+
+
 @pytest.mark.parametrize(
     ("text", "words"),
     [
@@ -42,6 +51,8 @@ def test_folder_and_content_hash(tmp_path):
         ('name = "x"\ncommand = []\n', "empty"),
         ('name = "x"\ncommand = "a"\ngames = "tapa"\n', "list of game ids"),
         ('name = 1\ncommand = "a"\n', "'name' must be a string"),
+        ('name = "x"\ncommand = "a"\nbuild = 3\n', "'build' must be a string or a list"),
+        ('name = "x"\ncommand = "a"\nbuild = ""\n', "'build' is empty"),
     ],
 )
 def test_broken_manifests(tmp_path, text, words):

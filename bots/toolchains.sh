@@ -1,0 +1,29 @@
+#!/bin/sh
+# Installs what the starter bots in other languages build and run with: Debian's gRPC C++ and Go packages
+# (bots/cpp, bots/go; apt-get, when run as root) and checks for Node.js with npm (bots/javascript).
+# Already installed: does nothing. Not root and something missing: says what to install and exits 1.
+set -eu
+PACKAGES="g++ make pkg-config libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
+golang-go protoc-gen-go protoc-gen-go-grpc golang-google-grpc-dev golang-google-protobuf-dev
+golang-github-golang-protobuf-1-5-dev"
+
+missing=""
+for package in $PACKAGES; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed" || missing="$missing $package"
+done
+if [ -n "$missing" ]; then
+    if [ "$(id -u)" = 0 ]; then
+        echo "installing Debian packages:$missing"
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -q >/dev/null
+        # shellcheck disable=SC2086
+        apt-get install -y -q --no-install-recommends $missing >/dev/null
+    else
+        echo "the starter bots need these Debian packages; as root run:" >&2
+        echo "  apt-get install --no-install-recommends$missing" >&2
+        exit 1
+    fi
+fi
+for tool in node npm; do
+    command -v "$tool" >/dev/null || { echo "the JavaScript starter bot needs $tool (Node.js 18 or newer)" >&2; exit 1; }
+done
