@@ -21,8 +21,10 @@ from ._core import (
     State,
 )
 from ._dice import OpeningThrow, Roll
+from ._durak_view import NO_CARD, DurakSeat, DurakView
 from ._plays import Play, Step
 from ._views import PIN_MINE, PIN_NONE, PIN_THEIRS, BackgammonView, MatchScore
+from .durak import Durak, DurakAction, DurakChance
 from .gjul_bara import GjulBara
 from .tabla import Tabla
 from .tabla_match import TablaMatch
@@ -35,6 +37,12 @@ __all__ = [
     "PIN_NONE",
     "PIN_THEIRS",
     "BackgammonView",
+    "Durak",
+    "DurakAction",
+    "DurakChance",
+    "DurakSeat",
+    "DurakView",
+    "NO_CARD",
     "Game",
     "GameOption",
     "IllegalActionError",
@@ -56,7 +64,13 @@ __all__ = [
     "make_game",
 ]
 
-GAMES: Mapping[str, type[Game]] = {"tabla": Tabla, "gjul-bara": GjulBara, "tapa": Tapa, "tabla-match": TablaMatch}
+GAMES: Mapping[str, type[Game]] = {
+    "tabla": Tabla,
+    "gjul-bara": GjulBara,
+    "tapa": Tapa,
+    "tabla-match": TablaMatch,
+    "durak": Durak,
+}
 """Game id → game class. Read-only."""
 
 _ALIASES: Mapping[str, str] = {
@@ -67,6 +81,7 @@ _ALIASES: Mapping[str, str] = {
     "gul-bara": "gjul-bara",
     "gjulbara": "gjul-bara",
     "gyulbara": "gjul-bara",
+    "podkidnoy": "durak",
 }
 
 

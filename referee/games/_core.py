@@ -53,6 +53,8 @@ class Outcome:
     points: tuple[int, ...]
     games: tuple[tuple[str, Outcome], ...] = ()
     """For a match: each game's id and outcome, in order."""
+    places: tuple[int, ...] = ()
+    """For games with finishing places (Durak): each seat's place, 1 = best, ties share a place."""
 
     @property
     def winner(self) -> int | None:
