@@ -18,8 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from referee.games import CHANCE, make_game  # noqa: E402
-from referee.runtime import draw_chance  # noqa: E402
+from referee.games import CHANCE, draw_chance, make_game  # noqa: E402
 
 
 def kafana_playouts(game_id: str, seconds: float, seed: int = 1) -> dict:
@@ -32,7 +31,7 @@ def kafana_playouts(game_id: str, seconds: float, seed: int = 1) -> dict:
         state = game.new_state()
         while not state.is_terminal():
             if state.current_player == CHANCE:
-                state.apply(draw_chance(state.chance_outcomes(), rng))
+                state.apply(state.sample_chance(rng))
             else:
                 legal = state.legal_actions()
                 state.apply(legal[rng.randrange(len(legal))])

@@ -7,7 +7,6 @@ from collections.abc import Iterator
 from typing import Any
 
 from referee.games import CHANCE, Game, State
-from referee.runtime.driver import draw_chance
 
 
 def random_decisions(game: Game, count: int, seed: int) -> Iterator[tuple[State, list[Any] | None]]:
@@ -24,7 +23,7 @@ def random_decisions(game: Game, count: int, seed: int) -> Iterator[tuple[State,
         state = game.new_state()
         while not state.is_terminal():
             if state.current_player == CHANCE:
-                state.apply(draw_chance(state.chance_outcomes(), rng))
+                state.apply(state.sample_chance(rng))
                 continue
             legal = state.legal_actions()
             yield state, legal

@@ -19,6 +19,7 @@ from ._core import (
     InvalidOptionError,
     Outcome,
     State,
+    draw_chance,
 )
 from ._dice import OpeningThrow, Roll
 from ._durak_view import NO_CARD, DurakSeat, DurakView
@@ -61,6 +62,7 @@ __all__ = [
     "Tapa",
     "UnknownGameError",
     "GAMES",
+    "draw_chance",
     "make_game",
 ]
 

@@ -8,6 +8,7 @@ actions whose probabilities come from :meth:`State.chance_outcomes`; engines hol
 
 from __future__ import annotations
 
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -108,6 +109,21 @@ def resolve_options(
     return resolved
 
 
+def draw_chance(outcomes: Sequence[tuple[Any, float]], rng: random.Random) -> Any:
+    """Pick one chance outcome with the given probabilities, from ``rng``.
+
+    >>> draw_chance([("a", 0.5), ("b", 0.5)], random.Random(1))
+    'a'
+    """
+    r = rng.random()
+    total = 0.0
+    for action, probability in outcomes:
+        total += probability
+        if r < total:
+            return action
+    return outcomes[-1][0]
+
+
 class State(ABC):
     """A position of a game, with whoever must act and what they may do."""
 
@@ -123,6 +139,14 @@ class State(ABC):
     @abstractmethod
     def chance_outcomes(self) -> list[tuple[Any, float]]:
         """At a chance step: every outcome with its probability (they sum to 1). Empty otherwise."""
+
+    def sample_chance(self, rng: random.Random) -> Any:
+        """At a chance step: one outcome drawn from ``rng`` with the probabilities of :meth:`chance_outcomes`.
+
+        Engines whose chance steps are uniform over many outcomes may override it with a faster draw of the same
+        distribution (the referee and the benchmarks draw through it).
+        """
+        return draw_chance(self.chance_outcomes(), rng)
 
     @abstractmethod
     def apply(self, action: Any) -> None:
@@ -177,7 +201,7 @@ class Game(ABC):
 
         >>> from referee.games import make_game
         >>> make_game("tapa").forfeit([1])
-        Outcome(termination='fault', points=(2, 0), games=())
+        Outcome(termination='fault', points=(2, 0), games=(), places=())
         """
         bad = set(faulty)
         return Outcome("fault", tuple(0 if seat in bad else self.max_points for seat in range(self.num_seats)))

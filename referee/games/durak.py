@@ -15,6 +15,7 @@ machine of §1.3: LEAD → DEFEND ↔ THROW_IN, or TAKE_THROW after ``take``; ev
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
 
@@ -56,6 +57,30 @@ class DurakAction(NamedTuple):
         return " ".join([_KIND_NAMES[self.kind], *map(card_text, self.cards)])
 
 
+def action_words(action: DurakAction) -> tuple[str, tuple[int, ...]]:
+    """The action as (kind word, cards), its structured wire form.
+
+    >>> action_words(DurakAction(BEAT, (7, 9)))
+    ('beat', (7, 9))
+    """
+    return _KIND_NAMES[action.kind], action.cards
+
+
+def action_from_words(kind: str, cards: tuple[int, ...]) -> DurakAction:
+    """The action of a kind word and its cards (the inverse of :func:`action_words`).
+
+    Raises:
+        ValueError: an unknown kind, or the wrong number of cards for it.
+    """
+    if kind not in _KIND_NAMES:
+        raise ValueError(f"unknown Durak action kind {kind!r} (known: {', '.join(_KIND_NAMES)})")
+    code = _KIND_NAMES.index(kind)
+    wanted = {LEAD: None, BEAT: 2, TAKE: 0, PASS: 0, DONE: 0}.get(code, 1)
+    if (wanted is None and not cards) or (wanted is not None and len(cards) != wanted):
+        raise ValueError(f"a Durak {kind!r} action takes {wanted if wanted is not None else 'one or more'} cards")
+    return DurakAction(code, tuple(cards))
+
+
 class DurakChance(NamedTuple):
     """A chance step: the next card of the shuffle (``deck 9C``) or the first attacker drawn by lot (``lot 2``)."""
 
@@ -65,6 +90,24 @@ class DurakChance(NamedTuple):
     def notation(self) -> str:
         """``deck 9C`` or ``lot 2``."""
         return f"deck {card_text(self.value)}" if self.kind == "deck" else f"lot {self.value}"
+
+
+_DEALS = tuple(DurakChance("deck", c) for c in range(52))
+_SINGLES = {kind: tuple(DurakAction(kind, (c,)) for c in range(52)) for kind in (THROW, TRANSFER, SHOW)}
+_BEATS = {(a, d): DurakAction(BEAT, (a, d)) for a in range(52) for d in range(52)}
+_NO_CARDS = {kind: DurakAction(kind) for kind in (TAKE, PASS, DONE)}
+
+
+def _lead_subsets(cards: tuple[int, ...]) -> tuple[DurakAction, ...]:
+    """Every lead made of a non-empty subset of ``cards`` (one rank), smallest first."""
+    leads = [
+        DurakAction(LEAD, tuple(c for i, c in enumerate(cards) if bits >> i & 1)) for bits in range(1, 1 << len(cards))
+    ]
+    return tuple(leads)
+
+
+_LEADS: dict[tuple[int, ...], tuple[DurakAction, ...]] = {}
+"""Leads by the cards of one rank in a hand, filled on first use."""
 
 
 def _flag(value: str) -> bool:
@@ -134,7 +177,7 @@ class Durak(Game):
         state._trump = suit_of(state._trump_card)
         placed = mask_of(state._stock) | mask_of(c for hand in read for c in hand)
         state._discard = mask_of(self.deck) & ~placed
-        state._order = list(self.deck)
+        state._order, state._unplaced = list(self.deck), []
         if not state._stock:
             state._places = [0 if hand else 1 for hand in state._hands]
         state._bout = bout - 1
@@ -158,11 +201,8 @@ class Durak(Game):
                 action: DurakAction | DurakChance = DurakChance(words[0], value)
                 legal = [a for a, _ in state.chance_outcomes()]
             else:
-                if words[0] not in _KIND_NAMES:
-                    raise InvalidActionError(f"{text!r}: unknown action {words[0]!r}")
-                kind = _KIND_NAMES.index(words[0])
-                cards = [w for w in words[1:] if not (kind == BEAT and w == "with")]
-                action = DurakAction(kind, tuple(parse_card(c) for c in cards))
+                cards = [w for w in words[1:] if not (words[0] == "beat" and w == "with")]
+                action = action_from_words(words[0], tuple(parse_card(c) for c in cards))
                 legal = state.legal_actions()
         except ValueError as exc:
             raise InvalidActionError(f"{text!r}: {exc}") from None
@@ -187,6 +227,7 @@ class DurakState(State):
         """Before the shuffle (also a redeal when nobody was dealt a trump)."""
         n = self._game.seats
         self._order: list[int] = []
+        self._unplaced = list(self._game.deck)
         self._phase = "deal"
         self._hands = [0] * n
         self._known = [0] * n
@@ -204,6 +245,7 @@ class DurakState(State):
         self._poll: list[int] = []
         self._poll_at = 0
         self._termination = ""
+        self._legal: list[DurakAction] | None = None
 
     # -- the contract ------------------------------------------------------------------------------------------
 
@@ -224,41 +266,55 @@ class DurakState(State):
     def chance_outcomes(self) -> list[tuple[DurakChance, float]]:
         """The shuffle's next card (every card not yet placed, equally likely) or the lot's seat."""
         if self._phase == "deal":
-            placed = mask_of(self._order)
-            left = [c for c in self._game.deck if not placed >> c & 1]
-            return [(DurakChance("deck", c), 1 / len(left)) for c in left]
+            p = 1 / len(self._unplaced)
+            return [(_DEALS[c], p) for c in self._unplaced]
         if self._phase == "lot":
             n = self._game.seats
             return [(DurakChance("lot", s), 1 / n) for s in range(n)]
         return []
 
+    def sample_chance(self, rng: random.Random) -> DurakChance:
+        """The shuffle's next card, uniform over the cards not yet placed (as listed by chance_outcomes)."""
+        if self._phase != "deal":
+            return super().sample_chance(rng)
+        left = self._unplaced
+        return _DEALS[left[rng.randrange(len(left))]]
+
     def legal_actions(self) -> list[DurakAction]:
         """Every legal decision of the seat to act, sorted, each once."""
+        if self._legal is None:
+            self._legal = self._list_legal()
+        return list(self._legal)
+
+    def _list_legal(self) -> list[DurakAction]:
         phase = self._phase
         if phase == "lead":
             return self._leads()
         if phase == "defend":
             return self._defences()
         if phase == "throw_in":
-            return self._throws() + [DurakAction(PASS)]
+            return self._throws() + [_NO_CARDS[PASS]]
         if phase == "take_throw":
-            return self._throws() + [DurakAction(DONE)]
+            return self._throws() + [_NO_CARDS[DONE]]
         return []
 
     def apply(self, action: DurakAction | DurakChance) -> None:
         """Play a decision or a chance outcome. Raises IllegalActionError if it is not legal here."""
         if isinstance(action, DurakChance):
-            if action not in [a for a, _ in self.chance_outcomes()]:
+            if not self._chance_is_possible(action):
                 raise IllegalActionError(f"{action.notation()} is not a chance outcome here")
+            self._legal = None
             if action.kind == "deck":
                 self._order.append(action.value)
+                self._unplaced.remove(action.value)
                 if len(self._order) == len(self._game.deck):
                     self._deal()
             else:
                 self._start_game(action.value)
             return
-        if action not in self.legal_actions():
+        if action not in (self._legal if self._legal is not None else self._list_legal()):
             raise IllegalActionError(f"{action.notation()} is not legal here")
+        self._legal = None
         kind, cards = action
         seat = self.current_player
         for c in cards[-1:] if kind == BEAT else cards if kind != SHOW else ():
@@ -291,6 +347,11 @@ class DurakState(State):
         else:  # PASS or DONE
             self._poll_at += 1
             self._skip_empty()
+
+    def _chance_is_possible(self, action: DurakChance) -> bool:
+        if action.kind == "deck":
+            return self._phase == "deal" and action.value in self._unplaced
+        return self._phase == "lot" and 0 <= action.value < self._game.seats
 
     def outcome(self) -> Outcome:
         """Places per seat (1 = first out, ties share) and points (seats finishing worse)."""
@@ -340,9 +401,10 @@ class DurakState(State):
         """An independent copy."""
         other = object.__new__(DurakState)
         other.__dict__.update(self.__dict__)
-        for name in ("_order", "_hands", "_known", "_places", "_stock", "_poll"):
+        for name in ("_order", "_unplaced", "_hands", "_known", "_places", "_stock", "_poll"):
             setattr(other, name, list(getattr(self, name)))
         other._table = [list(pair) for pair in self._table]
+        other._legal = None
         return other
 
     # -- setup -------------------------------------------------------------------------------------------------
@@ -432,26 +494,26 @@ class DurakState(State):
         return min(self._limit(), self._h0)
 
     def _leads(self) -> list[DurakAction]:
-        hand = cards_of(self._hands[self._attacker])
         most = self._cap() if self._game.multi_card_lead else 1
         by_rank: dict[int, list[int]] = {}
-        for c in hand:
-            by_rank.setdefault(rank_of(c), []).append(c)
+        for c in cards_of(self._hands[self._attacker]):
+            by_rank.setdefault(c % 13, []).append(c)
         leads = []
         for group in by_rank.values():
-            for bits in range(1, 1 << len(group)):
-                if bits.bit_count() <= most:
-                    leads.append(DurakAction(LEAD, tuple(c for i, c in enumerate(group) if bits >> i & 1)))
-        return sorted(leads)
+            key = tuple(group)
+            subsets = _LEADS.get(key)
+            if subsets is None:
+                subsets = _LEADS[key] = _lead_subsets(key)
+            leads += [lead for lead in subsets if len(lead.cards) <= most]
+        leads.sort()
+        return leads
 
     def _defences(self) -> list[DurakAction]:
         g = self._game
         trump = self._trump
         hand = cards_of(self._hands[self._defender])
-        actions = [
-            DurakAction(BEAT, (a, c)) for a, d in self._table if d == NO_CARD for c in hand if beats(a, c, trump)
-        ]
-        actions.append(DurakAction(TAKE))
+        actions = [_BEATS[a, c] for a, d in self._table if d == NO_CARD for c in hand if beats(a, c, trump)]
+        actions.append(_NO_CARDS[TAKE])
         if g.transfers and (self._bout > 1 or g.transfer_in_first_bout) and all(d == NO_CARD for _, d in self._table):
             rank = rank_of(self._table[0][0])
             count = len(self._table)
@@ -462,17 +524,18 @@ class DurakState(State):
                     if rank_of(c) != rank:
                         continue
                     if count + 1 <= self._limit() and room >= count + 1:
-                        actions.append(DurakAction(TRANSFER, (c,)))
+                        actions.append(_SINGLES[TRANSFER][c])
                     if g.show_trump and suit_of(c) == trump and not self._shown >> c & 1 and room >= count:
-                        actions.append(DurakAction(SHOW, (c,)))
-        return sorted(actions)
+                        actions.append(_SINGLES[SHOW][c])
+        actions.sort()
+        return actions
 
     def _throws(self) -> list[DurakAction]:
         if len(self._table) >= self._cap():
             return []
-        ranks = {rank_of(c) for pair in self._table for c in pair if c != NO_CARD}
-        seat = self._poll[self._poll_at]
-        return [DurakAction(THROW, (c,)) for c in cards_of(self._hands[seat]) if rank_of(c) in ranks]
+        ranks = {c % 13 for pair in self._table for c in pair if c != NO_CARD}
+        throw = _SINGLES[THROW]
+        return [throw[c] for c in cards_of(self._hands[self._poll[self._poll_at]]) if c % 13 in ranks]
 
     def _covered(self) -> None:
         """Every attack card is covered: the bout is beaten off, or the throwers are polled."""

@@ -2,7 +2,7 @@
 
 from .build import BuildError, build_bot
 from .clock import Clock, parse_clock
-from .driver import GameRecord, draw_chance, play_game
+from .driver import GameRecord, play_game
 from .faults import (
     FAULT_KINDS,
     BotCrashed,
@@ -38,7 +38,6 @@ __all__ = [
     "Player",
     "ProcessPlayer",
     "build_bot",
-    "draw_chance",
     "parse_clock",
     "play_game",
     "probe_hello",

@@ -50,21 +50,6 @@ class GameRecord:
         return text
 
 
-def draw_chance(outcomes: Sequence[tuple[Any, float]], rng: random.Random) -> Any:
-    """Pick one chance outcome with the given probabilities, from ``rng``.
-
-    >>> draw_chance([("a", 0.5), ("b", 0.5)], random.Random(1))
-    'a'
-    """
-    r = rng.random()
-    total = 0.0
-    for action, probability in outcomes:
-        total += probability
-        if r < total:
-            return action
-    return outcomes[-1][0]
-
-
 async def play_game(
     game: Game,
     players: Sequence[Player | None],
@@ -109,7 +94,7 @@ async def play_game(
     while not faults and not state.is_terminal():
         seat = state.current_player
         if seat == CHANCE:
-            action = draw_chance(state.chance_outcomes(), rng)
+            action = state.sample_chance(rng)
             state.apply(action)
             if replay is not None:
                 replay.chance(action.notation())

@@ -10,7 +10,9 @@ from typing import Any
 
 import grpc
 
-from referee.games import BackgammonView, MatchScore, Play
+from referee.games import NO_CARD, BackgammonView, DurakAction, DurakSeat, DurakView, MatchScore, Play
+from referee.games._cards import SUITS, card_text, parse_card
+from referee.games.durak import action_from_words, action_words
 
 from ._messages import (
     PROTOCOL,
@@ -103,6 +105,75 @@ def _backgammon_view_from_proto(message: pb.BackgammonView, seat: int) -> Backga
     )
 
 
+_CARD_TEXT = tuple(card_text(c) for c in range(52))
+
+
+def _cards_to_proto(cards: tuple[int, ...]) -> list[str]:
+    return [_CARD_TEXT[c] for c in cards]
+
+
+def _cards_from_proto(texts: Any) -> tuple[int, ...]:
+    try:
+        return tuple(parse_card(t) for t in texts)
+    except ValueError as exc:
+        raise WireError(str(exc)) from None
+
+
+def _durak_view_to_proto(view: DurakView) -> pb.DurakView:
+    return pb.DurakView(
+        variant=view.variant,
+        hand=_cards_to_proto(view.hand),
+        seats=[
+            pb.DurakSeat(
+                hand_size=seat.hand_size, place=seat.place, role=seat.role, known=_cards_to_proto(seat.known), team=seat.team
+            )
+            for seat in view.seats
+        ],
+        trump_suit=SUITS[view.trump_suit] if view.trump_suit >= 0 else "",
+        trump_card=_CARD_TEXT[view.trump_card] if view.trump_card != NO_CARD else "",
+        trump_in_stock=view.trump_in_stock,
+        stock=view.stock,
+        table=[
+            pb.DurakPair(attack=_CARD_TEXT[a], defence=_CARD_TEXT[d] if d != NO_CARD else "") for a, d in view.table
+        ],
+        discard=_cards_to_proto(view.discard),
+        phase=view.phase,
+        to_act=view.to_act,
+        attacker=view.attacker,
+        defender=view.defender,
+        throw_room=view.throw_room,
+        bout=view.bout,
+        shown=_cards_to_proto(view.shown),
+    )
+
+
+def _durak_view_from_proto(message: pb.DurakView, seat: int) -> DurakView:
+    def one(text: str) -> int:
+        return _cards_from_proto([text])[0] if text else NO_CARD
+
+    return DurakView(
+        variant=message.variant,
+        seat=seat,
+        hand=_cards_from_proto(message.hand),
+        seats=tuple(
+            DurakSeat(s.hand_size, s.place, s.role, _cards_from_proto(s.known), s.team) for s in message.seats
+        ),
+        trump_suit=SUITS.index(message.trump_suit) if message.trump_suit in tuple(SUITS) else -1,
+        trump_card=one(message.trump_card),
+        trump_in_stock=message.trump_in_stock,
+        stock=message.stock,
+        table=tuple((one(p.attack), one(p.defence)) for p in message.table),
+        discard=_cards_from_proto(message.discard),
+        phase=message.phase,
+        to_act=message.to_act,
+        attacker=message.attacker,
+        defender=message.defender,
+        throw_room=message.throw_room,
+        bout=message.bout,
+        shown=_cards_from_proto(message.shown),
+    )
+
+
 _STEP_MESSAGES = {
     (src, max(src - die, 0) if not bear else 0, die, hit): pb.BackgammonStep(
         **{"from": src, "to": max(src - die, 0) if not bear else 0, "die": die, "hit": hit}
@@ -120,13 +191,23 @@ def _legal_action_to_proto(legal: LegalAction) -> pb.LegalAction:
     action = legal.action
     if isinstance(action, Play):
         message.backgammon.steps.extend([_STEP_MESSAGES[step] for step in action.raw])
+    elif isinstance(action, DurakAction):
+        kind, cards = action_words(action)
+        message.durak.kind = kind
+        message.durak.cards.extend(_cards_to_proto(cards))
     return message
 
 
 def _legal_action_from_proto(message: pb.LegalAction) -> LegalAction:
     action: Any = None
-    if message.WhichOneof("detail") == "backgammon":
+    detail = message.WhichOneof("detail")
+    if detail == "backgammon":
         action = Play(tuple((getattr(s, "from"), s.to, s.die, s.hit) for s in message.backgammon.steps))
+    elif detail == "durak":
+        try:
+            action = action_from_words(message.durak.kind, _cards_from_proto(message.durak.cards))
+        except ValueError as exc:
+            raise WireError(str(exc)) from None
     return LegalAction(id=message.id, notation=message.notation, action=action)
 
 
@@ -149,6 +230,8 @@ def act_request_to_proto(request: ActRequest) -> pb.ActRequest:
     )
     if isinstance(request.view, BackgammonView):
         message.backgammon.CopyFrom(_backgammon_view_to_proto(request.view))
+    elif isinstance(request.view, DurakView):
+        message.durak.CopyFrom(_durak_view_to_proto(request.view))
     else:
         raise WireError(f"no wire form for view {type(request.view).__name__}")
     return message
@@ -159,6 +242,8 @@ def act_request_from_proto(message: pb.ActRequest) -> ActRequest:
     kind = message.WhichOneof("view")
     if kind == "backgammon":
         view: Any = _backgammon_view_from_proto(message.backgammon, message.seat)
+    elif kind == "durak":
+        view = _durak_view_from_proto(message.durak, message.seat)
     else:
         raise WireError(f"unknown view kind {kind!r}")
     clock = message.clock

@@ -7,7 +7,6 @@ import random
 import pytest
 
 from referee.games import CHANCE, TERMINAL, OpeningThrow, Outcome, Roll, Tapa, make_game
-from referee.runtime import draw_chance
 
 MATCH = make_game("tabla-match")
 
@@ -17,7 +16,7 @@ def finish_game(state, rng):
     number = state.game_number
     while state.game_number == number and not state.is_terminal():
         if state.current_player == CHANCE:
-            state.apply(draw_chance(state.chance_outcomes(), rng))
+            state.apply(state.sample_chance(rng))
         else:
             legal = state.legal_actions()
             state.apply(legal[rng.randrange(len(legal))])

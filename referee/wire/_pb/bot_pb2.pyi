@@ -51,7 +51,7 @@ class Clock(_message.Message):
     def __init__(self, bank_ms: _Optional[int] = ..., increment_ms: _Optional[int] = ..., move_cap_ms: _Optional[int] = ..., move_limit_ms: _Optional[int] = ...) -> None: ...
 
 class ActRequest(_message.Message):
-    __slots__ = ("match_id", "game_number", "game", "seat", "options", "decision", "backgammon", "clock", "legal_actions")
+    __slots__ = ("match_id", "game_number", "game", "seat", "options", "decision", "backgammon", "durak", "clock", "legal_actions")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -66,6 +66,7 @@ class ActRequest(_message.Message):
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
     BACKGAMMON_FIELD_NUMBER: _ClassVar[int]
+    DURAK_FIELD_NUMBER: _ClassVar[int]
     CLOCK_FIELD_NUMBER: _ClassVar[int]
     LEGAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
     match_id: str
@@ -75,19 +76,22 @@ class ActRequest(_message.Message):
     options: _containers.ScalarMap[str, str]
     decision: int
     backgammon: BackgammonView
+    durak: DurakView
     clock: Clock
     legal_actions: _containers.RepeatedCompositeFieldContainer[LegalAction]
-    def __init__(self, match_id: _Optional[str] = ..., game_number: _Optional[int] = ..., game: _Optional[str] = ..., seat: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., decision: _Optional[int] = ..., backgammon: _Optional[_Union[BackgammonView, _Mapping]] = ..., clock: _Optional[_Union[Clock, _Mapping]] = ..., legal_actions: _Optional[_Iterable[_Union[LegalAction, _Mapping]]] = ...) -> None: ...
+    def __init__(self, match_id: _Optional[str] = ..., game_number: _Optional[int] = ..., game: _Optional[str] = ..., seat: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., decision: _Optional[int] = ..., backgammon: _Optional[_Union[BackgammonView, _Mapping]] = ..., durak: _Optional[_Union[DurakView, _Mapping]] = ..., clock: _Optional[_Union[Clock, _Mapping]] = ..., legal_actions: _Optional[_Iterable[_Union[LegalAction, _Mapping]]] = ...) -> None: ...
 
 class LegalAction(_message.Message):
-    __slots__ = ("id", "notation", "backgammon")
+    __slots__ = ("id", "notation", "backgammon", "durak")
     ID_FIELD_NUMBER: _ClassVar[int]
     NOTATION_FIELD_NUMBER: _ClassVar[int]
     BACKGAMMON_FIELD_NUMBER: _ClassVar[int]
+    DURAK_FIELD_NUMBER: _ClassVar[int]
     id: int
     notation: str
     backgammon: BackgammonPlay
-    def __init__(self, id: _Optional[int] = ..., notation: _Optional[str] = ..., backgammon: _Optional[_Union[BackgammonPlay, _Mapping]] = ...) -> None: ...
+    durak: DurakAction
+    def __init__(self, id: _Optional[int] = ..., notation: _Optional[str] = ..., backgammon: _Optional[_Union[BackgammonPlay, _Mapping]] = ..., durak: _Optional[_Union[DurakAction, _Mapping]] = ...) -> None: ...
 
 class ActResponse(_message.Message):
     __slots__ = ("action_id", "comment")
@@ -163,6 +167,72 @@ class MatchScore(_message.Message):
     game_number: int
     current_game: str
     def __init__(self, points: _Optional[_Iterable[int]] = ..., target: _Optional[int] = ..., game_number: _Optional[int] = ..., current_game: _Optional[str] = ...) -> None: ...
+
+class DurakView(_message.Message):
+    __slots__ = ("variant", "hand", "seats", "trump_suit", "trump_card", "trump_in_stock", "stock", "table", "discard", "phase", "to_act", "attacker", "defender", "throw_room", "bout", "shown")
+    VARIANT_FIELD_NUMBER: _ClassVar[int]
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    TRUMP_SUIT_FIELD_NUMBER: _ClassVar[int]
+    TRUMP_CARD_FIELD_NUMBER: _ClassVar[int]
+    TRUMP_IN_STOCK_FIELD_NUMBER: _ClassVar[int]
+    STOCK_FIELD_NUMBER: _ClassVar[int]
+    TABLE_FIELD_NUMBER: _ClassVar[int]
+    DISCARD_FIELD_NUMBER: _ClassVar[int]
+    PHASE_FIELD_NUMBER: _ClassVar[int]
+    TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    ATTACKER_FIELD_NUMBER: _ClassVar[int]
+    DEFENDER_FIELD_NUMBER: _ClassVar[int]
+    THROW_ROOM_FIELD_NUMBER: _ClassVar[int]
+    BOUT_FIELD_NUMBER: _ClassVar[int]
+    SHOWN_FIELD_NUMBER: _ClassVar[int]
+    variant: str
+    hand: _containers.RepeatedScalarFieldContainer[str]
+    seats: _containers.RepeatedCompositeFieldContainer[DurakSeat]
+    trump_suit: str
+    trump_card: str
+    trump_in_stock: bool
+    stock: int
+    table: _containers.RepeatedCompositeFieldContainer[DurakPair]
+    discard: _containers.RepeatedScalarFieldContainer[str]
+    phase: str
+    to_act: int
+    attacker: int
+    defender: int
+    throw_room: int
+    bout: int
+    shown: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, variant: _Optional[str] = ..., hand: _Optional[_Iterable[str]] = ..., seats: _Optional[_Iterable[_Union[DurakSeat, _Mapping]]] = ..., trump_suit: _Optional[str] = ..., trump_card: _Optional[str] = ..., trump_in_stock: _Optional[bool] = ..., stock: _Optional[int] = ..., table: _Optional[_Iterable[_Union[DurakPair, _Mapping]]] = ..., discard: _Optional[_Iterable[str]] = ..., phase: _Optional[str] = ..., to_act: _Optional[int] = ..., attacker: _Optional[int] = ..., defender: _Optional[int] = ..., throw_room: _Optional[int] = ..., bout: _Optional[int] = ..., shown: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class DurakSeat(_message.Message):
+    __slots__ = ("hand_size", "place", "role", "known", "team")
+    HAND_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PLACE_FIELD_NUMBER: _ClassVar[int]
+    ROLE_FIELD_NUMBER: _ClassVar[int]
+    KNOWN_FIELD_NUMBER: _ClassVar[int]
+    TEAM_FIELD_NUMBER: _ClassVar[int]
+    hand_size: int
+    place: int
+    role: str
+    known: _containers.RepeatedScalarFieldContainer[str]
+    team: int
+    def __init__(self, hand_size: _Optional[int] = ..., place: _Optional[int] = ..., role: _Optional[str] = ..., known: _Optional[_Iterable[str]] = ..., team: _Optional[int] = ...) -> None: ...
+
+class DurakPair(_message.Message):
+    __slots__ = ("attack", "defence")
+    ATTACK_FIELD_NUMBER: _ClassVar[int]
+    DEFENCE_FIELD_NUMBER: _ClassVar[int]
+    attack: str
+    defence: str
+    def __init__(self, attack: _Optional[str] = ..., defence: _Optional[str] = ...) -> None: ...
+
+class DurakAction(_message.Message):
+    __slots__ = ("kind", "cards")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    kind: str
+    cards: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, kind: _Optional[str] = ..., cards: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Notification(_message.Message):
     __slots__ = ("game_over", "match_over")
