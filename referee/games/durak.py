@@ -9,8 +9,9 @@ machine of §1.3: LEAD → DEFEND ↔ THROW_IN, or TAKE_THROW after ``take``; ev
 >>> state = game.new_state()
 >>> while state.current_player == CHANCE:
 ...     state.apply(state.chance_outcomes()[0][0])
->>> state.view(0).trump_card, len(state.view(0).hand), state.view(0).stock
-(35, 6, 24)
+>>> view = state.view(0)
+>>> card_text(view.trump_card), len(view.hand), view.stock, [a.notation() for a in state.legal_actions()][:2]  # seat 1 holds 6D
+('9D', 6, 24, ['lead 7C', 'lead 9C'])
 """
 
 from __future__ import annotations
