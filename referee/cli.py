@@ -14,7 +14,7 @@ import click
 import trio
 
 from referee.checkbot import check_bot
-from referee.games import InvalidOptionError, UnknownGameError, make_game
+from referee.games import InvalidOptionError, State, UnknownGameError, make_game
 from referee.render import render_view
 from referee.replay import games_json, read_replay, replay_states, verify
 from referee.runtime import (
@@ -85,6 +85,10 @@ def main(verbose: int) -> None:
 @click.option("--clock", "clock_text", default="120+3/30", show_default=True, help="BANK+INC[/CAP] in seconds.")
 @click.option("--out", default="replays", show_default=True, type=click.Path(file_okay=False), help="Replay folder.")
 @click.option("--option", "option_pairs", multiple=True, metavar="KEY=VALUE", help="A game option (repeatable).")
+@click.option("--seats", type=int, help="Durak: seats (default: one per bot given).")
+@click.option("--variant", help="Durak: podkidnoy or perevodnoy.")
+@click.option("--deck", help="Durak: 36, 24 or 52 cards.")
+@click.option("--teams", help="Durak: none or 2v2.")
 @click.option("--transport", type=click.Choice(["unix", "tcp"]), default="unix", show_default=True)
 @click.option("--startup-timeout", default=STARTUP_TIMEOUT, show_default=True, type=float, help="Seconds to Hello.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per game instead of text.")
@@ -96,6 +100,10 @@ def play(
     clock_text: str,
     out: str,
     option_pairs: tuple[str, ...],
+    seats: int | None,
+    variant: str | None,
+    deck: str | None,
+    teams: str | None,
     transport: str,
     startup_timeout: float,
     as_json: bool,
@@ -105,9 +113,16 @@ def play(
     Each game's result and replay path is printed, then a summary.
 
     Example: referee play tapa bots/python/random_bot.py bots/python/heuristic_bot.py --games 20 --seed 1
+
+    Durak seats one bot per seat: referee play durak A B C D --variant perevodnoy (or --teams 2v2 for 0+2 v 1+3).
     """
+    options = _options(option_pairs)
+    shortcuts = {"seats": seats, "variant": variant, "deck": deck, "teams": teams}
+    options.update({key: str(value) for key, value in shortcuts.items() if value is not None})
+    if game_id in ("durak", "podkidnoy") and "seats" not in options:
+        options["seats"] = str(len(bots))
     try:
-        game = make_game(game_id, _options(option_pairs))
+        game = make_game(game_id, options)
         clock = parse_clock(clock_text)
     except (UnknownGameError, InvalidOptionError, ValueError) as exc:
         raise click.UsageError(str(exc)) from None
@@ -260,22 +275,30 @@ def _summary(records: list[GameRecord], labels: list[str]) -> str:
     wins: Counter[str] = Counter()
     points: Counter[str] = Counter()
     faults: Counter[str] = Counter()
+    lost: Counter[str] = Counter()
     draws = 0
     for record in records:
         for seat, name in enumerate(record.bots):
             points[name] += record.outcome.points[seat]
-        winner = record.outcome.winner
-        if winner is None:
+        places = record.outcome.places
+        if places:  # card games: the first out win, the last (the durak) lose
+            best, worst = min(places), max(places)
+            draws += best == worst
+            for seat, place in enumerate(places):
+                if best != worst and place in (best, worst):
+                    (wins if place == best else lost)[record.bots[seat]] += 1
+        elif record.outcome.winner is None:
             draws += 1
         else:
-            wins[record.bots[winner]] += 1
+            wins[record.bots[record.outcome.winner]] += 1
         for fault in record.faults:
             faults[record.bots[fault.seat]] += 1
     names = sorted({name for record in records for name in record.bots})
     unit = "matches" if any(record.outcome.games for record in records) else "games"
     lines = [f"summary of {len(records)} {unit} ({draws} drawn):"]
     for name in names:
-        lines.append(f"  {name:<20} wins {wins[name]:>4}  points {points[name]:>4}  faults {faults[name]:>3}")
+        durak = f"  durak {lost[name]:>4}" if lost else ""
+        lines.append(f"  {name:<20} wins {wins[name]:>4}{durak}  points {points[name]:>4}  faults {faults[name]:>3}")
     return "\n".join(lines)
 
 
@@ -302,8 +325,8 @@ def verify_command(replays: tuple[str, ...]) -> None:
 
 @main.command(context_settings=CONTEXT)
 @click.argument("replay_path", type=click.Path(exists=True, dir_okay=False))
-@click.option("--as-seat", type=int, default=0, show_default=True, help="Draw the board from this seat's side.")
-def show(replay_path: str, as_seat: int) -> None:
+@click.option("--as-seat", type=int, default=None, help="Show what this seat saw (default: the spectator's view).")
+def show(replay_path: str, as_seat: int | None) -> None:
     """Print a replay move by move with an ASCII board.
 
     Example: referee show replays/tapa-s1-001.jsonl
@@ -312,25 +335,31 @@ def show(replay_path: str, as_seat: int) -> None:
     states, problems = replay_states(replay)
     if not states:
         raise click.ClickException("; ".join(problems) or "cannot read replay")
-    seats = replay.game().num_seats
-    if not 0 <= as_seat < seats:
+    game = replay.game()
+    seats = game.num_seats
+    if as_seat is not None and not 0 <= as_seat < seats:
         raise click.BadParameter(f"this game has seats 0..{seats - 1}", param_hint="--as-seat")
+
+    def seen(state: State) -> object:
+        return state.spectator_view() if as_seat is None else state.view(as_seat)
+
     names = tuple(seat.get("name", "?") for seat in replay.header.get("seats", []))
     header = replay.header
     click.echo(f"{header.get('match_id')}: {header.get('game')} seed {header.get('seed')}  " + " vs ".join(names))
-    click.echo(render_view(states[0].view(as_seat), names or None))
+    click.echo(render_view(seen(states[0]), names or None))
     for step, before, after in zip(replay.steps, states, states[1:], strict=False):
         if after.game_number != before.game_number:
             game_id, outcome = after.completed_games()[-1]
             click.echo(f"\n== game {before.game_number} ({game_id}) ends: {outcome.termination} {list(outcome.points)}")
-            click.echo(f"== game {after.game_number} ({after.view(as_seat).match.current_game}) begins")
+            click.echo(f"== game {after.game_number} ({seen(after).match.current_game}) begins")
         if step["type"] == "chance":
-            click.echo(f"\n{step['notation']}")
+            if as_seat is None or not game.hidden_information:  # a seat never saw the shuffle
+                click.echo(f"\n{step['notation']}")
             continue
         click.echo(f"seat {step['seat']} plays {step['notation'] or '(nothing)'}  ({step.get('ms', 0):.0f} ms)")
         if step.get("comment"):
             click.echo(f"  comment: {step['comment']}")
-        click.echo(render_view(after.view(as_seat), names or None))
+        click.echo(render_view(seen(after), names or None))
     result = replay.result or {}
     for number, game in enumerate(result.get("games", []), 1):
         click.echo(f"game {number} ({game['game']}): {game['termination']} {game['points']}")

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from referee.games import PIN_MINE, PIN_THEIRS, BackgammonView
+from referee.games import NO_CARD, PIN_MINE, PIN_THEIRS, BackgammonView, DurakView
+from referee.games._cards import SUITS, card_text
 
 
 def _cell(mine: int, theirs: int, pin: int) -> str:
@@ -62,8 +63,55 @@ def render_backgammon(view: BackgammonView, names: tuple[str, str] | None = None
     return "\n".join(lines)
 
 
+def _cards(cards: tuple[int, ...]) -> str:
+    return " ".join(card_text(c) for c in cards) or "-"
+
+
+def render_durak(view: DurakView, names: tuple[str, ...] | None = None) -> str:
+    """The card table as ``view.seat`` sees it (every hand for the spectator's view, seat -1): one line per seat
+    with its role, hand (or size and publicly known cards), then the table, the trump and the stock.
+
+    >>> from referee.games import make_game
+    >>> state = make_game("durak").position([["9C", "9D"], ["TC"]], "AS", attacker=0, stock=["6S"])
+    >>> print(render_durak(state.view(1)))
+    durak (podkidnoy) bout 2, trump S (AS), stock 1, discard 32, seen by seat 1
+      seat 0  attacker  2 cards
+      seat 1  defender  TC
+    table: -
+    to act: seat 0 (lead)
+    """
+    trump = SUITS[view.trump_suit] if view.trump_suit >= 0 else "?"
+    where = " under the stock" if view.trump_in_stock else ""
+    trump_card = card_text(view.trump_card) if view.trump_card != NO_CARD else "?"
+    who = "the spectator" if view.seat < 0 else f"seat {view.seat}"
+    lines = [
+        f"durak ({view.variant}) bout {view.bout}, trump {trump} ({trump_card}{where}), stock {view.stock}, "
+        f"discard {len(view.discard)}, seen by {who}"
+    ]
+    for number, seat in enumerate(view.seats):
+        name = f" {names[number]}" if names and number < len(names) else ""
+        if view.hands:
+            cards = _cards(view.hands[number])
+        elif number == view.seat:
+            cards = _cards(view.hand)
+        else:
+            cards = f"{seat.hand_size} cards" + (f", known {_cards(seat.known)}" if seat.known else "")
+        status = f"out (place {seat.place})" if seat.place else seat.role
+        team = f" team {seat.team}" if seat.team >= 0 else ""
+        lines.append(f"  seat {number}{name}{team}  {status}  {cards}".rstrip())
+    table = "  ".join(card_text(a) + ("/" + card_text(d) if d != NO_CARD else "/--") for a, d in view.table)
+    lines.append(f"table: {table or '-'}" + (f"   room for {view.throw_room} more" if view.table else ""))
+    if view.shown:
+        lines.append(f"shown trumps: {_cards(view.shown)}")
+    if view.to_act >= 0:
+        lines.append(f"to act: seat {view.to_act} ({view.phase.replace('_', ' ')})")
+    return "\n".join(lines)
+
+
 def render_view(view: object, names: tuple[str, ...] | None = None) -> str:
     """Render any view the framework knows."""
     if isinstance(view, BackgammonView):
         return render_backgammon(view, names)  # type: ignore[arg-type]
+    if isinstance(view, DurakView):
+        return render_durak(view, names)
     raise TypeError(f"no renderer for {type(view).__name__}")

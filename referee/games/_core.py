@@ -173,6 +173,11 @@ class State(ABC):
     def view(self, seat: int) -> Any:
         """Everything ``seat`` may know, as an immutable view object (an allow-list of fields)."""
 
+    def spectator_view(self) -> Any:
+        """Everything at once, for spectators and replays; never sent to a bot. Games without hidden information
+        show seat 0's view."""
+        return self.view(0)
+
     @abstractmethod
     def clone(self) -> State:
         """An independent copy of this state."""
@@ -192,6 +197,9 @@ class Game(ABC):
     @abstractmethod
     def new_state(self) -> State:
         """The initial state (usually a chance step: the opening throw or the shuffle)."""
+
+    hidden_information: bool = False
+    """True when seats may not see everything (cards): chance steps such as a shuffle are then secret too."""
 
     max_points: int = 1
     """The most points one game can score; a forfeit awards it to every seat that did not fault."""

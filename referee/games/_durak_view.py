@@ -49,6 +49,7 @@ class DurakView:
         throw_room: how many more attack cards the bout may still take.
         bout: the bout number, 1-based.
         shown: trumps shown this game with a show-trump transfer (each may be shown once).
+        hands: every seat's hand, only in the spectator's view (``seat`` -1), never in a seat's.
     """
 
     variant: str
@@ -68,3 +69,4 @@ class DurakView:
     throw_room: int
     bout: int
     shown: tuple[int, ...] = ()
+    hands: tuple[tuple[int, ...], ...] = ()

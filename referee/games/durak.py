@@ -16,6 +16,7 @@ machine of §1.3: LEAD → DEFEND ↔ THROW_IN, or TAKE_THROW after ``take``; ev
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
@@ -119,6 +120,7 @@ class Durak(Game):
     """The Durak game definition (immutable): every option of rules §1.1."""
 
     id = "durak"
+    hidden_information = True
     OPTIONS = (
         GameOption("variant", "podkidnoy", ("podkidnoy", "perevodnoy"), "perevodnoy adds transfers"),
         GameOption("deck", "36", ("36", "24", "52"), "36 (6..A), 24 (9..A) or 52 (2..A) cards"),
@@ -397,6 +399,11 @@ class DurakState(State):
             bout=self._bout,
             shown=tuple(cards_of(self._shown)),
         )
+
+    def spectator_view(self) -> DurakView:
+        """The whole table: every hand (``hands``), for replays and spectators; ``seat`` is -1."""
+        hands = tuple(tuple(cards_of(hand)) for hand in self._hands)
+        return dataclasses.replace(self.view(0), seat=-1, hand=(), hands=hands)
 
     def clone(self) -> DurakState:
         """An independent copy."""

@@ -41,10 +41,17 @@ class GameRecord:
 
     def summary(self) -> str:
         """One readable line: who won, the points, and any fault."""
-        points = ":".join(str(p) for p in self.outcome.points)
-        winner = self.outcome.winner
-        who = f"{self.bots[winner]} (seat {winner}) wins" if winner is not None else "draw"
-        text = f"{self.match_id}: {who} {points} by {self.outcome.termination}"
+        outcome = self.outcome
+        if len(outcome.places) > 2:
+            last = [seat for seat, place in enumerate(outcome.places) if place == len(outcome.places)]
+            who = f"places {':'.join(map(str, outcome.places))}" + "".join(
+                f", durak {self.bots[seat]} (seat {seat})" for seat in last
+            )
+            text = f"{self.match_id}: {who} by {outcome.termination}"
+        else:
+            winner = outcome.winner
+            who = f"{self.bots[winner]} (seat {winner}) wins" if winner is not None else "draw"
+            text = f"{self.match_id}: {who} {':'.join(map(str, outcome.points))} by {outcome.termination}"
         for fault in self.faults:
             text += f"; seat {fault.seat} {self.bots[fault.seat]}: {fault.kind} ({fault.message})"
         return text
