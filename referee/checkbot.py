@@ -3,14 +3,15 @@
 The battery: the build (when the manifest names one), the handshake (answered in time, and how fast), the games
 it claims (known ids only), one full game of each claimed game against the random bot, the hardest requests those
 games produce (found by scanning seeded random games: the decision with the most legal actions, a Gjul Bara ladder
-stage and a remainder), a request with little time left on the clock, and notifications.
+stage and a remainder, a 6-seat Durak throw-in poll and a transfer), a request with little time left on the clock,
+and notifications.
 """
 
 from __future__ import annotations
 
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,7 +19,7 @@ import grpc
 import trio
 
 from referee import wire
-from referee.games import GAMES, State, make_game
+from referee.games import GAMES, Game, State, make_game
 from referee.playouts import random_decisions
 from referee.runtime import BotError, BotSpec, BuildError, Clock, ProcessPlayer, build_bot, resolve_bot, run_game
 from referee.runtime.process import STARTUP_TIMEOUT, bot_address
@@ -43,16 +44,16 @@ class Check:
         return f"{'PASS' if self.ok else 'FAIL'} {self.name}: {self.detail}"
 
 
-def _request(game_id: str, state: State, decision: int, limit_ms: int = 10_000) -> wire.ActRequest:
+def _request(game: Game, state: State, decision: int, limit_ms: int = 10_000) -> wire.ActRequest:
     seat = state.current_player
     legal = state.legal_actions()
     clock = wire.ClockInfo(limit_ms, 0, limit_ms, limit_ms)
     return wire.ActRequest(
-        match_id=f"check-{game_id}",
+        match_id=f"check-{game.id}",
         game_number=state.game_number,
-        game=game_id,
+        game=game.id,
         seat=seat,
-        options=dict(make_game(game_id).options),
+        options=dict(game.options),
         decision=decision,
         view=state.view(seat),
         clock=clock,
@@ -60,12 +61,28 @@ def _request(game_id: str, state: State, decision: int, limit_ms: int = 10_000) 
     )
 
 
-def hard_requests(game_id: str, seed: int = 1) -> Iterator[tuple[str, State]]:
+Scan = tuple[str, dict[str, str], Callable[[State, list], bool]]
+
+EXTRA_SCANS: dict[str, list[Scan]] = {
+    "durak": [
+        ("a 6-seat throw-in poll", {"seats": "6"}, lambda state, legal: state.view(0).phase == "throw_in"),
+        (
+            "a transfer",
+            {"variant": "perevodnoy", "show_trump_transfer": "true"},
+            lambda state, legal: any(a.notation().startswith("transfer") for a in legal),
+        ),
+    ]
+}
+"""Per game id: further requests worth testing, as (label, game options, which decision to take)."""
+
+
+def hard_requests(game_id: str, seed: int = 1) -> Iterator[tuple[str, Game, State]]:
     """Decisions worth testing a bot on: the one with the most legal actions in seeded random games, and, where
-    the game has them, a ladder stage and a remainder."""
+    the game has them, a ladder stage, a remainder (Gjul Bara), a 6-seat throw-in poll and a transfer (Durak)."""
+    game = make_game(game_id)
     largest: tuple[int, State | None] = (0, None)
     found: dict[str, State] = {}
-    for state, legal in random_decisions(make_game(game_id), SCAN_GAMES, seed):
+    for state, legal in random_decisions(game, SCAN_GAMES, seed):
         if legal is None:
             continue
         view = state.view(state.current_player)
@@ -76,8 +93,15 @@ def hard_requests(game_id: str, seed: int = 1) -> Iterator[tuple[str, State]]:
         elif getattr(view, "later_stages", ()):
             found.setdefault("a ladder stage", state.clone())
     if largest[1] is not None:
-        yield f"the largest request ({largest[0]} legal actions)", largest[1]
-    yield from found.items()
+        yield f"the largest request ({largest[0]} legal actions)", game, largest[1]
+    for label, state in found.items():
+        yield label, game, state
+    for label, options, wanted in EXTRA_SCANS.get(game_id, []):
+        special = make_game(game_id, options)
+        decisions = random_decisions(special, SCAN_GAMES, seed)
+        match = next((state.clone() for state, legal in decisions if legal and wanted(state, legal)), None)
+        if match is not None:
+            yield label, special, match
 
 
 async def _ask(player: ProcessPlayer, request: wire.ActRequest) -> tuple[bool, str]:
@@ -175,12 +199,12 @@ async def check_bot(spec: BotSpec, startup_timeout: float = STARTUP_TIMEOUT) -> 
 
         async def requests(player: ProcessPlayer, _seconds: float, game_id: str = game_id, first: bool = index == 0):
             found = []
-            for label, state in hard_requests(game_id):
-                ok, detail = await _ask(player, _request(game_id, state, 0))
+            for label, game, state in hard_requests(game_id):
+                ok, detail = await _ask(player, _request(game, state, 0))
                 found.append(Check(f"{game_id}: {label}", ok, detail))
             if first:
-                state = next(hard_requests(game_id))[1]
-                ok, detail = await _ask(player, _request(game_id, state, 0, SHORT_CLOCK_MS))
+                _, game, state = next(hard_requests(game_id))
+                ok, detail = await _ask(player, _request(game, state, 0, SHORT_CLOCK_MS))
                 found.append(Check(f"clock: {SHORT_CLOCK_MS} ms left", ok, detail))
             return found
 

@@ -24,7 +24,8 @@ def test_the_random_bot_passes_and_exits_0():
     assert "0 failed" in result.output
     for words in ("handshake", "the largest request", "a ladder stage", "a remainder", "ms left", "notify"):
         assert words in result.output
-    assert result.output.count("a full game against the random bot") == 4
+    assert "durak: a 6-seat throw-in poll" in result.output and "durak: a transfer" in result.output
+    assert result.output.count("a full game against the random bot") == 5
 
 
 async def test_wrong_game_claims():
