@@ -12,7 +12,7 @@ from sqlite_utils import Database
 from referee.runtime import ManifestError, resolve_bot
 from referee.runtime.manifest import SKIPPED_DIRS
 
-from .arenas import arena_for_game, ensure_arena
+from .arenas import arenas_for_game, ensure_arena
 from .executor import Executor
 from .store import now
 
@@ -117,8 +117,9 @@ async def submit(
                 }
             ).last_pk
         for game in info["games"]:
-            arena = ensure_arena(db, arena_for_game(game))
-            db["entries"].upsert({"arena_id": arena, "version_id": version_id, "joined_at": now()}, pk=("arena_id", "version_id"))
+            for spec in arenas_for_game(game):
+                entry = {"arena_id": ensure_arena(db, spec), "version_id": version_id, "joined_at": now()}
+                db["entries"].upsert(entry, pk=("arena_id", "version_id"))
     report.accepted, report.name, report.version_id, report.number = True, name, version_id, number
     return report
 

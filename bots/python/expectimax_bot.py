@@ -14,10 +14,12 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bots.python.evaluation import WIN, after, board_of, evaluate  # noqa: E402
-from bots.python.heuristic_bot import GAMES, ranked  # noqa: E402
+from bots.python.heuristic_bot import ranked  # noqa: E402
 from bots.python.kit import serve  # noqa: E402
 from referee.games import CHANCE, PIN_MINE, PIN_THEIRS, BackgammonView, make_game  # noqa: E402
 from referee.wire import ActRequest, ActResponse  # noqa: E402
+
+GAMES = ["tabla", "gjul-bara", "tapa", "tabla-match"]
 
 CANDIDATES = 4
 """How many of the heuristic's best plays are searched."""

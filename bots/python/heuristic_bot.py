@@ -1,6 +1,6 @@
-"""A heuristic bot for the Tabla family (tabla, gjul-bara, tapa and the tabla-match).
+"""A heuristic bot for the Tabla family (tabla, gjul-bara, tapa and the tabla-match) and Durak.
 
-For every legal play it rebuilds the resulting board from the view and the play's steps, scores it with
+Durak: see :mod:`bots.python.durak_heuristic`. The Tabla family: for every legal play it rebuilds the resulting board from the view and the play's steps, scores it with
 :mod:`bots.python.evaluation` (race, safety of lone checkers, made points and primes, hits and pins), and picks
 the best; ties go to the lowest id, so it is deterministic.
 """
@@ -13,11 +13,12 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from bots.python import durak_heuristic  # noqa: E402
 from bots.python.evaluation import after, evaluate  # noqa: E402
 from bots.python.kit import serve  # noqa: E402
 from referee.wire import ActRequest, ActResponse  # noqa: E402
 
-GAMES = ["tabla", "gjul-bara", "tapa", "tabla-match"]
+GAMES = ["tabla", "gjul-bara", "tapa", "tabla-match", "durak"]
 
 
 def ranked(request: ActRequest) -> list[tuple[float, int]]:
@@ -29,7 +30,9 @@ def ranked(request: ActRequest) -> list[tuple[float, int]]:
 
 
 def choose(request: ActRequest) -> ActResponse:
-    """The best-scoring legal play."""
+    """The best-scoring legal action."""
+    if request.game == "durak":
+        return durak_heuristic.choose(request)
     value, action_id = ranked(request)[0]
     return ActResponse(action_id, f"eval {value:.1f}")
 

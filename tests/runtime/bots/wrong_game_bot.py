@@ -5,4 +5,4 @@ import _common
 from bots.python.kit import serve
 
 _common.record_pid()
-serve(lambda request: 0, name="wrong-game", games=["durak"])
+serve(lambda request: 0, name="wrong-game", games=["chess"])
