@@ -201,3 +201,27 @@ async def test_an_unplayable_match_is_an_executor_error_not_a_bot_fault(tmp_path
     for match in db["matches"].rows:
         assert match["status"] == "error" and "executor_error" in match["error"] and "no bot at" in match["error"]
     assert standings(db, "tapa") == []
+
+
+async def test_durak_arenas_with_four_seats_and_teams(tmp_path):
+    """Four Durak bots join durak-2, durak-4 and durak-2v2; four-seat and team units run for real, partners share
+    their place, and every arena has standings."""
+    from ladder.executor import LocalExecutor
+    from ladder.registry import submit
+
+    db_path = tmp_path / "l.db"
+    db = open_store(db_path)
+    executor = LocalExecutor()
+    for name in ("a", "b", "c", "d"):
+        report = await submit(db, db_path, str(random_bot_folder(tmp_path, name, '["durak"]')), executor)
+        assert report.accepted, report.text()
+    assert sorted(row["id"] for row in db["arenas"].rows) == ["durak-2", "durak-2v2", "durak-4"]
+    assert plan(db, "L", "durak-4", "round-robin", 1) == 1
+    assert plan(db, "L", "durak-2v2", "round-robin", 1) == 2  # units of the league so far
+    progress = await run_units(db, "L", executor, concurrency=2)
+    assert progress.done == progress.total == 8 and progress.errors == 0
+    for row in db.query("select seats, points from matches where arena_id = 'durak-2v2'"):
+        points = json.loads(row["points"])
+        assert points[0] == points[2] and points[1] == points[3]
+    for arena in ("durak-4", "durak-2v2"):
+        assert len(standings(db, arena)) == 4
