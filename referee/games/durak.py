@@ -187,6 +187,29 @@ class Durak(Game):
         state._start_game(attacker)
         return state
 
+    def from_view(self, view: DurakView, hands: Sequence[Iterable[int]], stock: Sequence[int]) -> DurakState:
+        """A state consistent with a seat's ``view`` in which the seats hold ``hands`` and the stock is ``stock`` in
+        draw order: a determinization, for search bots that guess the hidden cards. The view does not say who led
+        a bout that was transferred, so the main attacker is taken as the leader (it only orders the drawing)."""
+        state = DurakState(self)
+        state._order, state._unplaced = list(self.deck), []
+        state._hands = [mask_of(hand) for hand in hands]
+        state._known = [mask_of(seat.known) for seat in view.seats]
+        state._places = [seat.place for seat in view.seats]
+        state._stock = list(stock)
+        state._trump_card, state._trump = view.trump_card, view.trump_suit
+        state._table = [[a, d] for a, d in view.table]
+        state._discard = mask_of(view.discard)
+        state._shown = mask_of(view.shown)
+        state._phase, state._bout = view.phase, view.bout
+        state._attacker = state._leader = state._virtual = view.attacker
+        state._defender = view.defender
+        state._h0 = view.throw_room + len(view.table)
+        if view.phase in ("throw_in", "take_throw"):
+            state._poll = state._throwers()
+            state._poll_at = state._poll.index(view.to_act)
+        return state
+
     def forfeit(self, faulty: Sequence[int]) -> Outcome:
         """A faulty seat is the durak (last place); every other seat shares first place."""
         bad = set(faulty)

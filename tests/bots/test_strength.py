@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bots.python import expectimax_bot, heuristic_bot, random_bot
+from bots.python import durak_search_bot, expectimax_bot, heuristic_bot, random_bot
 from referee.games import make_game
 from referee.runtime import Clock, LocalPlayer, play_game
 
@@ -35,6 +35,14 @@ async def test_heuristic_beats_random_in_five_point_matches():
 @pytest.mark.parametrize("game_id", ["tabla", "gjul-bara"])
 async def test_heuristic_beats_random_in_single_games(game_id):
     assert await wins_of(game_id, heuristic_bot, random_bot, 60) >= 36
+
+
+async def test_heuristic_beats_random_at_durak():
+    assert await wins_of("durak", heuristic_bot, random_bot, 100) >= 80
+
+
+async def test_durak_search_beats_the_heuristic():
+    assert await wins_of("durak", durak_search_bot, heuristic_bot, 6) >= 5
 
 
 async def test_expectimax_plays_whole_matches_legally():

@@ -13,6 +13,7 @@ from referee import wire
 from referee.games import CHANCE, NO_CARD, make_game
 from referee.games._cards import card_text
 from referee.games.durak import HAND, _points
+from referee.playouts import random_decisions
 from referee.wire import ActRequest, ClockInfo, LegalAction
 
 GAMES_PER_COMBINATION = 100
@@ -138,3 +139,21 @@ def test_no_view_holds_another_hand():
         view = state.view(seat)
         assert view.hands == () and set(view.hand) == {c for c in range(52) if state._hands[seat] >> c & 1}
     assert len(state.spectator_view().hands) == 4
+
+
+@pytest.mark.parametrize("combination", [("perevodnoy", "36", 2, "none"), ("podkidnoy", "52", 5, "none")])
+def test_a_state_rebuilt_from_a_view_plays_the_same(combination):
+    """Given the true hidden cards, ``from_view`` rebuilds a state with the same view and legal actions (what
+    search bots rely on when they guess the hidden cards)."""
+    game = make_game("durak", options(*combination))
+    rng = random.Random(9)
+    checked = 0
+    for state, legal in random_decisions(game, 20, seed=9):
+        if legal is None or rng.random() > 0.2:
+            continue
+        seat = state.current_player
+        hands = [[c for c in range(52) if hand >> c & 1] for hand in state._hands]
+        rebuilt = game.from_view(state.view(seat), hands, list(state._stock))
+        assert rebuilt.view(seat) == state.view(seat) and rebuilt.legal_actions() == legal
+        checked += 1
+    assert checked > 100
