@@ -103,6 +103,8 @@ def render_durak(view: DurakView, names: tuple[str, ...] | None = None) -> str:
     lines.append(f"table: {table or '-'}" + (f"   room for {view.throw_room} more" if view.table else ""))
     if view.shown:
         lines.append(f"shown trumps: {_cards(view.shown)}")
+    if view.deals > 1:
+        lines.append(f"session: deal {view.deal} of {view.deals}, deals lost {':'.join(map(str, view.duraks))}")
     if view.to_act >= 0:
         lines.append(f"to act: seat {view.to_act} ({view.phase.replace('_', ' ')})")
     return "\n".join(lines)

@@ -50,6 +50,8 @@ class DurakView:
         bout: the bout number, 1-based.
         shown: trumps shown this game with a show-trump transfer (each may be shown once).
         hands: every seat's hand, only in the spectator's view (``seat`` -1), never in a seat's.
+        deal, deals: in a session, the deal being played (1-based) and how many the session has.
+        duraks: in a session, how many deals each seat has lost so far.
     """
 
     variant: str
@@ -70,3 +72,6 @@ class DurakView:
     bout: int
     shown: tuple[int, ...] = ()
     hands: tuple[tuple[int, ...], ...] = ()
+    deal: int = 1
+    deals: int = 1
+    duraks: tuple[int, ...] = ()

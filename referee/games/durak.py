@@ -132,6 +132,13 @@ class Durak(Game):
         GameOption("transfer_in_first_bout", "true", ("true", "false"), "perevodnoy: transfers in bout 1"),
         GameOption("show_trump_transfer", "false", ("false", "true"), "perevodnoy: transfer by showing a trump"),
         GameOption("no_trump_start", "random", ("random", "redeal"), "nobody holds a trump: lot or redeal"),
+        GameOption("deals", "1", (), "deals in a session (a series of games)"),
+        GameOption(
+            "session_start",
+            "lowest_trump",
+            ("lowest_trump", "under_fool", "from_under_fool"),
+            "who attacks first in a session's later deals",
+        ),
     )
 
     def __init__(self, options: Mapping[str, str] | None = None) -> None:
@@ -157,8 +164,12 @@ class Durak(Game):
         """2 to 6."""
         return self.seats
 
-    def new_state(self) -> DurakState:
-        """A fresh game: the shuffle comes first."""
+    def new_state(self) -> DurakState | DurakSession:
+        """A fresh game (the shuffle comes first), or a session of ``deals`` games."""
+        if int(self.options["deals"]) > 1:
+            from .durak_session import DurakSession
+
+            return DurakSession(self)
         return DurakState(self)
 
     def position(
@@ -245,8 +256,9 @@ def _points(places: Sequence[int]) -> tuple[int, ...]:
 class DurakState(State):
     """A Durak position. Hands and known cards are bitmasks per seat; the stock is drawn from the front."""
 
-    def __init__(self, game: Durak) -> None:
+    def __init__(self, game: Durak, first_attacker: int | None = None) -> None:
         self._game = game
+        self._first_attacker = first_attacker
         self._reset()
 
     def _reset(self) -> None:
@@ -453,6 +465,9 @@ class DurakState(State):
             self._trump_card = self._order[dealt - 1]
             self._known[(dealt - 1) % n] |= 1 << self._trump_card
         self._trump = suit_of(self._trump_card)
+        if self._first_attacker is not None:  # a session's later deal (session_start)
+            self._start_game(self._first_attacker)
+            return
         for rank in range(2, 15):
             c = self._trump * 13 + rank - 2
             holder = next((s for s in range(n) if self._hands[s] >> c & 1), None)

@@ -144,6 +144,9 @@ def _durak_view_to_proto(view: DurakView) -> pb.DurakView:
         throw_room=view.throw_room,
         bout=view.bout,
         shown=_cards_to_proto(view.shown),
+        deal=view.deal,
+        deals=view.deals,
+        duraks=list(view.duraks),
     )
 
 
@@ -171,6 +174,9 @@ def _durak_view_from_proto(message: pb.DurakView, seat: int) -> DurakView:
         throw_room=message.throw_room,
         bout=message.bout,
         shown=_cards_from_proto(message.shown),
+        deal=message.deal,
+        deals=message.deals,
+        duraks=tuple(message.duraks),
     )
 
 

@@ -169,7 +169,7 @@ class MatchScore(_message.Message):
     def __init__(self, points: _Optional[_Iterable[int]] = ..., target: _Optional[int] = ..., game_number: _Optional[int] = ..., current_game: _Optional[str] = ...) -> None: ...
 
 class DurakView(_message.Message):
-    __slots__ = ("variant", "hand", "seats", "trump_suit", "trump_card", "trump_in_stock", "stock", "table", "discard", "phase", "to_act", "attacker", "defender", "throw_room", "bout", "shown")
+    __slots__ = ("variant", "hand", "seats", "trump_suit", "trump_card", "trump_in_stock", "stock", "table", "discard", "phase", "to_act", "attacker", "defender", "throw_room", "bout", "shown", "deal", "deals", "duraks")
     VARIANT_FIELD_NUMBER: _ClassVar[int]
     HAND_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
@@ -186,6 +186,9 @@ class DurakView(_message.Message):
     THROW_ROOM_FIELD_NUMBER: _ClassVar[int]
     BOUT_FIELD_NUMBER: _ClassVar[int]
     SHOWN_FIELD_NUMBER: _ClassVar[int]
+    DEAL_FIELD_NUMBER: _ClassVar[int]
+    DEALS_FIELD_NUMBER: _ClassVar[int]
+    DURAKS_FIELD_NUMBER: _ClassVar[int]
     variant: str
     hand: _containers.RepeatedScalarFieldContainer[str]
     seats: _containers.RepeatedCompositeFieldContainer[DurakSeat]
@@ -202,7 +205,10 @@ class DurakView(_message.Message):
     throw_room: int
     bout: int
     shown: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, variant: _Optional[str] = ..., hand: _Optional[_Iterable[str]] = ..., seats: _Optional[_Iterable[_Union[DurakSeat, _Mapping]]] = ..., trump_suit: _Optional[str] = ..., trump_card: _Optional[str] = ..., trump_in_stock: _Optional[bool] = ..., stock: _Optional[int] = ..., table: _Optional[_Iterable[_Union[DurakPair, _Mapping]]] = ..., discard: _Optional[_Iterable[str]] = ..., phase: _Optional[str] = ..., to_act: _Optional[int] = ..., attacker: _Optional[int] = ..., defender: _Optional[int] = ..., throw_room: _Optional[int] = ..., bout: _Optional[int] = ..., shown: _Optional[_Iterable[str]] = ...) -> None: ...
+    deal: int
+    deals: int
+    duraks: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, variant: _Optional[str] = ..., hand: _Optional[_Iterable[str]] = ..., seats: _Optional[_Iterable[_Union[DurakSeat, _Mapping]]] = ..., trump_suit: _Optional[str] = ..., trump_card: _Optional[str] = ..., trump_in_stock: _Optional[bool] = ..., stock: _Optional[int] = ..., table: _Optional[_Iterable[_Union[DurakPair, _Mapping]]] = ..., discard: _Optional[_Iterable[str]] = ..., phase: _Optional[str] = ..., to_act: _Optional[int] = ..., attacker: _Optional[int] = ..., defender: _Optional[int] = ..., throw_room: _Optional[int] = ..., bout: _Optional[int] = ..., shown: _Optional[_Iterable[str]] = ..., deal: _Optional[int] = ..., deals: _Optional[int] = ..., duraks: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class DurakSeat(_message.Message):
     __slots__ = ("hand_size", "place", "role", "known", "team")
