@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from ._cards import beats, card_text, cards_of, deck, mask_of, parse_card, rank_of, suit_of
 from ._core import (
@@ -35,6 +35,9 @@ from ._core import (
     resolve_options,
 )
 from ._durak_view import NO_CARD, DurakSeat, DurakView
+
+if TYPE_CHECKING:
+    from .durak_session import DurakSession
 
 LEAD, BEAT, TRANSFER, SHOW, TAKE, THROW, PASS, DONE = range(8)
 _KIND_NAMES = ("lead", "beat", "transfer", "show", "take", "throw", "pass", "done")
@@ -167,7 +170,7 @@ class Durak(Game):
     def new_state(self) -> DurakState | DurakSession:
         """A fresh game (the shuffle comes first), or a session of ``deals`` games."""
         if int(self.options["deals"]) > 1:
-            from .durak_session import DurakSession
+            from .durak_session import DurakSession  # the session module builds on this one
 
             return DurakSession(self)
         return DurakState(self)
