@@ -10,8 +10,10 @@ machine of §1.3: LEAD → DEFEND ↔ THROW_IN, or TAKE_THROW after ``take``; ev
 >>> while state.current_player == CHANCE:
 ...     state.apply(state.chance_outcomes()[0][0])
 >>> view = state.view(0)
->>> card_text(view.trump_card), len(view.hand), view.stock, [a.notation() for a in state.legal_actions()][:2]  # seat 1 holds 6D
-('9D', 6, 24, ['lead 7C', 'lead 9C'])
+>>> card_text(view.trump_card), len(view.hand), view.stock  # the deck in canonical order: 9D is turned
+('9D', 6, 24)
+>>> [a.notation() for a in state.legal_actions()][:2]  # seat 1 holds 6D, the lowest trump, and leads
+['lead 7C', 'lead 9C']
 """
 
 from __future__ import annotations

@@ -125,7 +125,11 @@ def _durak_view_to_proto(view: DurakView) -> pb.DurakView:
         hand=_cards_to_proto(view.hand),
         seats=[
             pb.DurakSeat(
-                hand_size=seat.hand_size, place=seat.place, role=seat.role, known=_cards_to_proto(seat.known), team=seat.team
+                hand_size=seat.hand_size,
+                place=seat.place,
+                role=seat.role,
+                known=_cards_to_proto(seat.known),
+                team=seat.team,
             )
             for seat in view.seats
         ],

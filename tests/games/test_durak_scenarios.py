@@ -142,7 +142,11 @@ def test_8_bout_limits():
 
 
 def test_9_take_and_throw_after():
-    hands = [["7C", "9S", "7D", "KS", "KH", "KD"], ["9C", "AC", "AD", "AH", "QS", "QH"], ["9H", "JS", "JH", "JD", "JC", "QD"]]
+    hands = [
+        ["7C", "9S", "7D", "KS", "KH", "KD"],
+        ["9C", "AC", "AD", "AH", "QS", "QH"],
+        ["9H", "JS", "JH", "JD", "JC", "QD"],
+    ]
     state = durak(seats=3).position(hands, "AS", attacker=0, stock=["TC", "TD", "TH", "TS"])
     play(state, "lead 7C", "beat 7C with 9C")
     assert state.current_player == 0
@@ -160,7 +164,12 @@ def test_9_take_and_throw_after():
 
 
 def test_10_drawing_order():
-    hands = [["6C", "7C", "8C", "9C"], ["TC", "JC", "QC", "KC", "AC"], ["6D", "7D", "8D", "9D", "TD"], ["6H", "7H", "8H", "9H", "TH", "JH"]]
+    hands = [
+        ["6C", "7C", "8C", "9C"],
+        ["TC", "JC", "QC", "KC", "AC"],
+        ["6D", "7D", "8D", "9D", "TD"],
+        ["6H", "7H", "8H", "9H", "TH", "JH"],
+    ]
     state = durak(seats=4).position(hands, "AS", attacker=0, stock=["6S", "7S", "8S", "AS"])
     play(state, "lead 6C", "beat 6C with TC", "pass", "pass", "pass")
     view = state.view(0)

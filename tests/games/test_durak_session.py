@@ -65,8 +65,7 @@ async def test_a_session_replay_verifies(tmp_path):
     game = make_game("durak", {"deals": "3", "session_start": "under_fool"})
     path = tmp_path / "session.jsonl"
     pick = lambda request: random.Random(request.decision).randrange(len(request.legal_actions))  # noqa: E731
-    record = await play_game(
-        game, [LocalPlayer(0, pick), LocalPlayer(1, pick)], match_id="s", seed=4, clock=Clock(), replay=ReplayWriter(path)
-    )
+    players = [LocalPlayer(0, pick), LocalPlayer(1, pick)]
+    record = await play_game(game, players, match_id="s", seed=4, clock=Clock(), replay=ReplayWriter(path))
     assert record.faults == () and len(record.outcome.games) == 3
     assert verify(read_replay(path)) == []
