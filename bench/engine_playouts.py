@@ -1,6 +1,6 @@
 """Random playouts per second of the game engines alone, on one core.
 
-Usage: python bench/engine_playouts.py [--seconds 5] [--game tapa]
+Usage: python bench/engine_playouts.py [--seconds 5] [--game tapa] [--game durak:seats=4]
 
 Uniformly random decisions through the public State API (legal_actions / apply / chance_outcomes), seeded.
 OpenSpiel's backgammon (pip install open-spiel), when installed, runs beside it in the same process and the
@@ -21,9 +21,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from referee.games import CHANCE, draw_chance, make_game  # noqa: E402
 
 
-def kafana_playouts(game_id: str, seconds: float, seed: int = 1) -> dict:
-    """Play random games for ``seconds``; return games/s and decisions/s."""
-    game = make_game(game_id)
+def kafana_playouts(spec: str, seconds: float, seed: int = 1) -> dict:
+    """Play random games of ``spec`` (a game id, optionally ``:key=value,…`` options) for ``seconds``; return
+    games/s and decisions/s."""
+    game_id, _, text = spec.partition(":")
+    game = make_game(game_id, dict(pair.split("=", 1) for pair in text.split(",") if pair))
     rng = random.Random(seed)
     games = decisions = 0
     start = time.perf_counter()
@@ -69,10 +71,10 @@ def openspiel_playouts(seconds: float, seed: int = 1) -> dict | None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0)
-    parser.add_argument("--game", action="append", help="game id (repeatable; default: every engine)")
+    parser.add_argument("--game", action="append", help="id[:key=value,...] (repeatable; default: every engine)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    games = args.game or ["tabla", "gjul-bara", "tapa", "tabla-match"]
+    games = args.game or ["tabla", "gjul-bara", "tapa", "tabla-match", "durak", "durak:seats=4"]
     results = {"openspiel_backgammon": openspiel_playouts(args.seconds)}
     for game_id in games:
         results[game_id] = kafana_playouts(game_id, args.seconds)
