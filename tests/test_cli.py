@@ -51,6 +51,24 @@ def test_play_a_match_and_show_it(tmp_path):
     assert runner.invoke(main, ["show", str(replay), "--as-seat", "2"]).exit_code == 2
 
 
+def test_durak_teams_play_and_seat_views(tmp_path):
+    runner = CliRunner()
+    out = tmp_path / "replays"
+    bots = [RANDOM, HEURISTIC, RANDOM, HEURISTIC]
+    result = runner.invoke(main, ["play", "durak", *bots, "--teams", "2v2", "--variant", "perevodnoy", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "places" in result.output and "durak" in result.output
+    replay = next(out.glob("*.jsonl"))
+    spectator = runner.invoke(main, ["show", str(replay)])
+    assert spectator.exit_code == 0 and "seen by the spectator" in spectator.output
+    assert "\ndeck " in spectator.output  # the spectator sees the shuffle
+    seat = runner.invoke(main, ["show", str(replay), "--as-seat", "1"])
+    assert seat.exit_code == 0 and "seen by seat 1" in seat.output and "\ndeck " not in seat.output
+    assert runner.invoke(main, ["show", str(replay), "--as-seat", "4"]).exit_code == 2
+    wrong = runner.invoke(main, ["play", "durak", RANDOM, RANDOM, RANDOM, "--teams", "2v2", "--out", str(out)])
+    assert wrong.exit_code == 2 and "teams=2v2 needs seats=4" in wrong.output
+
+
 def test_usage_errors_exit_2():
     runner = CliRunner()
     assert runner.invoke(main, ["play", "chess", RANDOM, RANDOM]).exit_code == 2

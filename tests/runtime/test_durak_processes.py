@@ -35,3 +35,21 @@ async def test_durak_between_processes(tmp_path, options):
     assert verify(read_replay(replay)) == []
     header = read_replay(replay).header
     assert header["options"]["seats"] == options["seats"] and len(header["seats"]) == seats
+
+
+async def test_a_faulty_seat_is_the_durak(tmp_path):
+    """A bot that crashes in a 4-seat game is the durak (last place); the other three share first place."""
+    crasher = resolve_bot(ROOT / "tests" / "runtime" / "bots" / "crash_bot.py")
+    replay = tmp_path / "durak.jsonl"
+    record = await run_game(
+        make_game("durak", {"seats": "4"}),
+        [resolve_bot(RANDOM), resolve_bot(RANDOM), crasher, resolve_bot(RANDOM)],
+        match_id="durak-fault",
+        seed=5,
+        clock=Clock(),
+        replay_path=replay,
+    )
+    assert [(f.seat, f.kind) for f in record.faults] == [(2, "crash")]
+    assert record.outcome.termination == "fault" and record.outcome.places == (1, 1, 4, 1)
+    assert record.outcome.points == (1, 1, 0, 1)
+    assert verify(read_replay(replay)) == []

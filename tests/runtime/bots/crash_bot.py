@@ -18,4 +18,4 @@ def choose(request):
     return 0
 
 
-serve(choose, name="crasher", games=["tapa"])
+serve(choose, name="crasher", games=["tapa", "durak"])
