@@ -294,5 +294,30 @@ def demo(db_path: str, rounds: int, concurrency: int) -> None:
     click.echo(f"More:       ladder standings --db {db_path}   ladder crosstable --arena tabla-match --db {db_path}")
 
 
+@main.command("serve", context_settings=CONTEXT)
+@db_option
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind (loopback by default).")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
+def serve(db_path: str, host: str, port: int) -> None:
+    """Serve the web UI: leaderboards, matches (live), bots, and a replay viewer for every match.
+
+    Example: ladder serve --db kafana-demo.db   (then open http://127.0.0.1:8000/)
+    """
+    from hypercorn.config import Config
+    from hypercorn.trio import serve as serve_asgi
+
+    from .web import make_app
+
+    try:
+        app = make_app(db_path)
+    except FileNotFoundError as exc:
+        raise click.UsageError(f"{exc} (run a league or `ladder demo` first)") from None
+    config = Config()
+    config.bind = [f"{host}:{port}"]
+    config.accesslog = None
+    click.echo(f"Kafana league {db_path} at http://{host}:{port}/ (Ctrl-C stops)")
+    trio.run(serve_asgi, app, config)
+
+
 if __name__ == "__main__":
     main()

@@ -1,0 +1,183 @@
+"""The JSON API the pages read (scripts may use it too): arenas, standings, cross-tables, bots, matches, replays.
+
+Every function takes an open league database and returns JSON-ready data, or raises :class:`NotFound` /
+:class:`BadRequest`, which the app turns into clean 404 and 400 answers.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from sqlite_utils import Database
+
+from referee.frames import frames
+from referee.replay import read_replay
+
+from ..standings import crosstable, standings
+
+MATCH_PAGE = 200
+"""Most matches one list answer holds."""
+
+
+class NotFound(LookupError):
+    """No such arena, bot, match or replay."""
+
+
+class BadRequest(ValueError):
+    """A malformed parameter."""
+
+
+def arenas(db: Database) -> list[dict[str, Any]]:
+    """Every arena with its game, seats and how many matches are done and running."""
+    counts = {
+        (row["arena_id"], row["status"]): row["n"]
+        for row in db.query("select arena_id, status, count(*) as n from matches group by arena_id, status")
+    }
+    return [
+        {
+            "id": row["id"],
+            "game": row["game"],
+            "options": json.loads(row["options"]),
+            "seats": row["seats"],
+            "done": counts.get((row["id"], "done"), 0),
+            "running": counts.get((row["id"], "running"), 0),
+        }
+        for row in db.query("select * from arenas order by id")
+    ]
+
+
+def _arena_exists(db: Database, arena_id: str) -> None:
+    if not db["arenas"].count_where("id = ?", [arena_id]):
+        raise NotFound(f"no arena {arena_id!r}")
+
+
+def arena_standings(db: Database, arena_id: str) -> list[dict[str, Any]]:
+    """The leaderboard of an arena: rating with its 95% interval, games, W/D/L, faults, LOS over the next."""
+    _arena_exists(db, arena_id)
+    return [
+        {
+            "bot": line.bot,
+            "version": line.number,
+            "rating": round(line.rating, 1),
+            "low": round(line.low, 1),
+            "high": round(line.high, 1),
+            "games": line.games,
+            "wins": line.wins,
+            "draws": line.draws,
+            "losses": line.losses,
+            "faults": line.faults,
+            "superiority": line.superiority,
+        }
+        for line in standings(db, arena_id, samples=100)
+    ]
+
+
+def arena_crosstable(db: Database, arena_id: str) -> dict[str, Any]:
+    """Head to head: labels and, per (row, column), the row bot's wins and the games played."""
+    _arena_exists(db, arena_id)
+    labels, table = crosstable(db, arena_id)
+    return {
+        "labels": labels,
+        "cells": [{"row": a, "column": b, "wins": wins, "games": games} for (a, b), (wins, games) in table.items()],
+    }
+
+
+def _seat_names(db: Database) -> dict[int, str]:
+    return {
+        row["id"]: f"{row['name']} v{row['number']}"
+        for row in db.query("select v.id, v.number, b.name from versions v join bots b on b.id = v.bot_id")
+    }
+
+
+def _match_json(row: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
+    faults = json.loads(row["faults"] or "[]")
+    return {
+        "id": row["id"],
+        "arena": row["arena_id"],
+        "status": row["status"],
+        "seats": [names.get(v, f"#{v}") for v in json.loads(row["seats"])],
+        "termination": row["termination"],
+        "points": json.loads(row["points"]) if row["points"] else None,
+        "games": json.loads(row["games"]) if row["games"] else [],
+        "faults": faults,
+        "decisions": row["decisions"],
+        "seconds": row["seconds"],
+        "finished_at": row["finished_at"],
+        "error": row["error"],
+        "has_replay": bool(row["replay_path"]),
+    }
+
+
+def matches(
+    db: Database, arena: str | None = None, bot: str | None = None, fault: str | None = None, limit: str = "50"
+) -> list[dict[str, Any]]:
+    """Matches, newest first, filtered by arena, bot name and fault kind."""
+    if not limit.isdigit() or not 1 <= int(limit) <= MATCH_PAGE:
+        raise BadRequest(f"limit must be a number from 1 to {MATCH_PAGE}")
+    where, params = ["status != 'pending'"], []
+    if arena:
+        where.append("arena_id = ?")
+        params.append(arena)
+    if fault:
+        where.append("faults like ?")
+        params.append(f'%"kind": "{fault}"%')
+    names = _seat_names(db)
+    out = []
+    query = f"select * from matches where {' and '.join(where)} order by coalesce(finished_at, started_at) desc"
+    for row in db.query(query, params):
+        match = _match_json(row, names)
+        if bot and not any(label.rsplit(" v", 1)[0] == bot for label in match["seats"]):
+            continue
+        out.append(match)
+        if len(out) == int(limit):
+            break
+    return out
+
+
+def match(db: Database, match_id: str) -> dict[str, Any]:
+    """One match."""
+    row = next(db["matches"].rows_where("id = ?", [match_id]), None)
+    if row is None:
+        raise NotFound(f"no match {match_id!r}")
+    return _match_json(row, _seat_names(db))
+
+
+def replay(db: Database, match_id: str, seat: str | None = None) -> dict[str, Any]:
+    """A match's replay as frames (the spectator's, or ``seat``'s), with the header, result and the bots' output."""
+    row = next(db["matches"].rows_where("id = ?", [match_id]), None)
+    if row is None or not row["replay_path"] or not Path(row["replay_path"]).exists():
+        raise NotFound(f"no replay for match {match_id!r}")
+    if seat is not None and not (seat.isdigit() and len(seat) < 3):
+        raise BadRequest("seat must be a seat number")
+    log = read_replay(row["replay_path"])
+    try:
+        shown, problems = frames(log, None if seat is None else int(seat))
+    except ValueError as exc:
+        raise BadRequest(str(exc)) from None
+    result = dict(log.result or {})
+    output = result.pop("output", [])
+    if seat is not None:  # a seat sees its own captured output only
+        output = [o if index == int(seat) else {"stdout": "", "stderr": ""} for index, o in enumerate(output)]
+    return {"header": log.header, "frames": shown, "result": result, "output": output, "problems": problems}
+
+
+def bot(db: Database, name: str) -> dict[str, Any]:
+    """A bot: its versions, arenas, recent matches and fault history."""
+    row = next(db["bots"].rows_where("name = ?", [name]), None)
+    if row is None:
+        raise NotFound(f"no bot {name!r}")
+    versions = [
+        {"number": v["number"], "version": v["version"], "language": v["language"], "hash": v["hash"][:12],
+         "created_at": v["created_at"], "games": json.loads(v["games"])}
+        for v in db["versions"].rows_where("bot_id = ?", [row["id"]], order_by="number")
+    ]
+    recent = matches(db, bot=name, limit="50")
+    faults = [
+        {"match": m["id"], "seat": f["seat"], "kind": f["kind"], "message": f["message"]}
+        for m in recent
+        for f in m["faults"]
+        if m["seats"][f["seat"]].rsplit(" v", 1)[0] == name
+    ]
+    return {"name": name, "retired": bool(row["retired"]), "versions": versions, "matches": recent, "faults": faults}

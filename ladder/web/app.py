@@ -1,0 +1,84 @@
+"""The ASGI app of ``ladder serve`` (Starlette; served by Hypercorn on trio): the JSON API and the pages.
+
+The pages are one HTML shell and a script (``static/``) that reads the API; nothing is fetched from another host.
+Unknown ids answer 404 and malformed parameters 400, as JSON, never with a stack trace.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from sqlite_utils import Database
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from . import api
+
+STATIC = Path(__file__).parent / "static"
+log = logging.getLogger(__name__)
+
+
+def make_app(db_path: str | Path) -> Starlette:
+    """The app for the league database at ``db_path`` (which must exist)."""
+    db_path = Path(db_path)
+    if not db_path.exists():
+        raise FileNotFoundError(f"no league database at {db_path}")
+
+    def endpoint(handler: Callable[..., Any], *path_params: str, query: tuple[str, ...] = ()) -> Callable:
+        async def run(request: Request) -> JSONResponse:
+            args = [request.path_params[name] for name in path_params]
+            kwargs = {name: request.query_params[name] for name in query if name in request.query_params}
+            db = Database(db_path)
+            try:
+                return JSONResponse(handler(db, *args, **kwargs))
+            finally:
+                db.close()
+
+        return run
+
+    async def page(request: Request) -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    async def not_found(request: Request, exc: Exception) -> JSONResponse:
+        return JSONResponse({"error": str(exc) or "not found"}, status_code=404)
+
+    async def bad_request(request: Request, exc: Exception) -> JSONResponse:
+        return JSONResponse({"error": str(exc)}, status_code=400)
+
+    async def http_error(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, HTTPException)
+        return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
+
+    async def server_error(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("error answering %s", request.url.path)
+        return JSONResponse({"error": "internal error (see the server log)"}, status_code=500)
+
+    routes = [
+        Route("/api/arenas", endpoint(api.arenas)),
+        Route("/api/arenas/{arena}/standings", endpoint(api.arena_standings, "arena")),
+        Route("/api/arenas/{arena}/crosstable", endpoint(api.arena_crosstable, "arena")),
+        Route("/api/matches", endpoint(api.matches, query=("arena", "bot", "fault", "limit"))),
+        Route("/api/matches/{match}", endpoint(api.match, "match")),
+        Route("/api/matches/{match}/replay", endpoint(api.replay, "match", query=("seat",))),
+        Route("/api/bots/{name}", endpoint(api.bot, "name")),
+        Route("/", page),
+        Route("/arenas/{arena}", page),
+        Route("/bots/{name}", page),
+        Route("/matches", page),
+        Route("/matches/{match}", page),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    handlers = {
+        api.NotFound: not_found,
+        api.BadRequest: bad_request,
+        HTTPException: http_error,
+        Exception: server_error,
+    }
+    return Starlette(routes=routes, exception_handlers=handlers)

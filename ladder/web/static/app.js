@@ -1,0 +1,147 @@
+// Kafana league pages: leaderboards, an arena's standings and cross-table, a bot, the match list and a match with
+// its replay. Every page reads the JSON API; lists refresh themselves so running matches appear without a reload.
+"use strict";
+
+const main = document.getElementById("main");
+const REFRESH_MS = 3000;
+
+async function getJSON(url) {
+  const response = await fetch(url);
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error || response.statusText);
+  return data;
+}
+
+function h(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "class") node.className = v; else if (k.startsWith("data-")) node.setAttribute(k, v); else node[k] = v;
+  }
+  for (const child of children.flat()) node.append(child instanceof Node ? child : String(child ?? ""));
+  return node;
+}
+
+function link(href, label) { return h("a", { href }, label); }
+
+function table(headers, rows, cls) {
+  return h("table", { class: cls || "" },
+    h("tr", {}, headers.map((x) => h("th", {}, x))),
+    rows.map((cells) => h("tr", {}, cells.map((c) => h("td", {}, c)))));
+}
+
+function botLink(label) { return link(`/bots/${encodeURIComponent(label.replace(/ v\d+$/, ""))}`, label); }
+
+function standingsTable(lines) {
+  return table(["bot", "rating", "95% interval", "games", "W", "D", "L", "faults", "LOS next"], lines.map((l) => [
+    botLink(`${l.bot} v${l.version}`), Math.round(l.rating), `${Math.round(l.low)}..${Math.round(l.high)}`, l.games,
+    l.wins, l.draws, l.losses, l.faults, l.superiority === null ? "" : `${Math.round(100 * l.superiority)}%`,
+  ]), "standings");
+}
+
+function matchRows(list) {
+  return table(["match", "arena", "seats", "status", "result", "faults", "decisions"], list.map((m) => [
+    link(`/matches/${encodeURIComponent(m.id)}`, m.id), m.arena, h("span", {}, m.seats.map((s, i) => [i ? ", " : "", botLink(s)])),
+    h("span", { class: m.status === "running" ? "live" : "" }, m.status),
+    m.points ? `${m.termination} ${m.points.join(":")}` : (m.error || ""),
+    h("span", { class: "fault" }, m.faults.map((f) => `seat ${f.seat} ${f.kind}`).join("; ")), m.decisions ?? "",
+  ]), "matches");
+}
+
+function every(ms, work) {
+  work();
+  const timer = setInterval(work, ms);
+  window.addEventListener("popstate", () => clearInterval(timer), { once: true });
+}
+
+async function leaderboards() {
+  every(REFRESH_MS * 2, async () => {
+    const arenas = await getJSON("/api/arenas");
+    const parts = [h("h1", {}, "Leaderboards")];
+    for (const arena of arenas) {
+      const lines = await getJSON(`/api/arenas/${encodeURIComponent(arena.id)}/standings`);
+      parts.push(h("h2", {}, link(`/arenas/${encodeURIComponent(arena.id)}`, arena.id),
+        h("span", { class: "muted" }, ` ${arena.done} matches${arena.running ? `, ${arena.running} running` : ""}`)));
+      parts.push(lines.length ? standingsTable(lines) : h("p", { class: "muted" }, "no results yet"));
+    }
+    main.replaceChildren(...parts);
+  });
+}
+
+async function arenaPage(arena) {
+  const [lines, cross] = await Promise.all([
+    getJSON(`/api/arenas/${encodeURIComponent(arena)}/standings`),
+    getJSON(`/api/arenas/${encodeURIComponent(arena)}/crosstable`),
+  ]);
+  const cell = {};
+  cross.cells.forEach((c) => { cell[`${c.row}|${c.column}`] = c; });
+  const crossTable = table(["", ...cross.labels], cross.labels.map((row) => [row, ...cross.labels.map((column) => {
+    const c = cell[`${row}|${column}`];
+    return c ? `${c.wins}/${c.games}` : "";
+  })]), "crosstable");
+  main.replaceChildren(h("h1", {}, `Arena ${arena}`), standingsTable(lines), h("h2", {}, "Head to head (wins/games)"),
+    crossTable, link(`/matches?arena=${encodeURIComponent(arena)}`, "matches of this arena"));
+}
+
+async function botPage(name) {
+  const bot = await getJSON(`/api/bots/${encodeURIComponent(name)}`);
+  main.replaceChildren(h("h1", {}, `Bot ${bot.name}${bot.retired ? " (retired)" : ""}`),
+    h("h2", {}, "Versions"),
+    table(["version", "declared", "language", "hash", "games", "submitted"], bot.versions.map((v) => [
+      v.number, v.version, v.language, v.hash, v.games.join(", "), v.created_at])),
+    h("h2", {}, "Faults"),
+    bot.faults.length ? table(["match", "kind", "message"], bot.faults.map((f) => [
+      link(`/matches/${encodeURIComponent(f.match)}`, f.match), h("span", { class: "fault" }, f.kind), f.message]))
+      : h("p", { class: "muted" }, "none"),
+    h("h2", {}, "Recent matches"), matchRows(bot.matches));
+}
+
+async function matchesPage() {
+  const params = new URLSearchParams(location.search);
+  const form = h("form", { class: "filters" },
+    ["arena", "bot", "fault"].map((name) => h("label", {}, `${name} `,
+      h("input", { name, value: params.get(name) || "", size: 12 }))),
+    h("button", { type: "submit" }, "filter"));
+  const list = h("div", { class: "match-list" });
+  main.replaceChildren(h("h1", {}, "Matches"), form, list);
+  every(REFRESH_MS, async () => {
+    const query = new URLSearchParams([...params].filter(([, v]) => v));
+    list.replaceChildren(matchRows(await getJSON(`/api/matches?${query}`)));
+  });
+}
+
+async function matchPage(id, seat) {
+  const match = await getJSON(`/api/matches/${encodeURIComponent(id)}`);
+  const info = h("div", {}, h("h1", {}, `Match ${match.id}`),
+    h("p", {}, `arena ${match.arena}: `, match.seats.map((s, i) => [i ? " vs " : "", botLink(s)]),
+      ` — ${match.status}${match.points ? `, ${match.termination} ${match.points.join(":")}` : ""}`),
+    match.games.length ? table(["game", "termination", "points"], match.games.map((g, i) => [
+      `${i + 1}. ${g.game}`, g.termination, g.points.join(":")]), "games") : "",
+    match.faults.map((f) => h("p", { class: "fault" }, `seat ${f.seat}: ${f.kind} — ${f.message}`)));
+  const viewer = h("div", { id: "viewer" });
+  const output = h("div", { class: "output" });
+  main.replaceChildren(info, viewer, output);
+  if (!match.has_replay) { viewer.textContent = "no replay stored for this match"; return; }
+  const replay = await getJSON(`/api/matches/${encodeURIComponent(id)}/replay${seat === null ? "" : `?seat=${seat}`}`);
+  Viewer.mount(viewer, replay, seat, (next) => matchPage(id, next));
+  output.replaceChildren(...replay.output.map((o, k) => o.stderr ? h("div", {},
+    h("h3", {}, `seat ${k} stderr`), h("pre", { class: "output" }, o.stderr)) : ""));
+}
+
+async function route() {
+  const path = decodeURIComponent(location.pathname);
+  try {
+    let m;
+    if (path === "/") await leaderboards();
+    else if ((m = path.match(/^\/arenas\/(.+)$/))) await arenaPage(m[1]);
+    else if ((m = path.match(/^\/bots\/(.+)$/))) await botPage(m[1]);
+    else if (path === "/matches") await matchesPage();
+    else if ((m = path.match(/^\/matches\/(.+)$/))) {
+      const seat = new URLSearchParams(location.search).get("seat");
+      await matchPage(m[1], seat === null ? null : Number(seat));
+    } else main.textContent = "page not found";
+  } catch (error) {
+    main.replaceChildren(h("p", { class: "fault" }, String(error.message || error)));
+  }
+}
+
+route();

@@ -1,0 +1,249 @@
+// Kafana replay viewer: draws frames (views as JSON from /api/matches/ID/replay) for the Tabla family (an SVG
+// board) and Durak (a card table). Frames come from the server, which re-runs the replay through the engine, so
+// this file only draws: it never computes rules.
+"use strict";
+
+const Viewer = (() => {
+  const SVG = "http://www.w3.org/2000/svg";
+  const W = 780, H = 420, POINT_W = 54, BAR_W = 36, CHECKER = 22;
+
+  function el(tag, attrs, parent) {
+    const node = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+    if (parent) parent.appendChild(node);
+    return node;
+  }
+
+  function text(x, y, value, parent, size) {
+    const t = el("text", { x, y, "font-size": size || 14, "text-anchor": "middle" }, parent);
+    t.textContent = value;
+    return t;
+  }
+
+  // Point p (1..24, the viewing seat's numbering): top row 13..24 left to right, bottom row 12..1.
+  function pointX(p) {
+    const column = p >= 13 ? p - 13 : 12 - p;
+    return 10 + column * POINT_W + (column >= 6 ? BAR_W : 0) + POINT_W / 2;
+  }
+
+  function drawBackgammon(view, names) {
+    const svg = el("svg", { width: W + 120, height: H, viewBox: `0 0 ${W + 120} ${H}`, class: "backgammon" });
+    el("rect", { x: 10 + 6 * POINT_W, y: 0, width: BAR_W, height: H, fill: "#5b2a1a" }, svg);
+    for (let p = 1; p <= 24; p++) {
+      const top = p >= 13, x = pointX(p), i = p - 1;
+      const tip = top ? H / 2 - 20 : H / 2 + 20, base = top ? 0 : H;
+      el("polygon", {
+        points: `${x - POINT_W / 2 + 2},${base} ${x + POINT_W / 2 - 2},${base} ${x},${tip}`,
+        fill: p % 2 ? "#b5651d" : "#f0e0c0",
+      }, svg);
+      text(x, top ? H / 2 - 4 : H / 2 + 14, p, svg, 11);
+      const mine = view.mine[i], theirs = view.theirs[i], pin = view.pins[i];
+      const group = el("g", { class: "point", "data-point": p, "data-mine": mine, "data-theirs": theirs,
+        "data-pin": ["", "mine", "theirs"][pin] }, svg);
+      // A pinned checker lies under its pinner: drawn first, at the base, ringed in red.
+      const stack = [];
+      if (pin === 1) { stack.push(["mine", true]); for (let k = 0; k < theirs; k++) stack.push(["theirs", false]); }
+      else if (pin === 2) { stack.push(["theirs", true]); for (let k = 0; k < mine; k++) stack.push(["mine", false]); }
+      else {
+        for (let k = 0; k < mine; k++) stack.push(["mine", false]);
+        for (let k = 0; k < theirs; k++) stack.push(["theirs", false]);
+      }
+      stack.slice(0, 5).forEach(([side, pinned], k) => {
+        const y = top ? CHECKER / 2 + 2 + k * CHECKER : H - CHECKER / 2 - 2 - k * CHECKER;
+        el("circle", { cx: x, cy: y, r: CHECKER / 2 - 1, class: `checker ${side}${pinned ? " pinned" : ""}` }, group);
+      });
+      if (stack.length > 5) text(x, top ? 5 * CHECKER + 14 : H - 5 * CHECKER - 6, `×${stack.length}`, group, 12);
+    }
+    const side = W + 20;
+    const me = names && names[view.seat] ? names[view.seat] : `seat ${view.seat}`;
+    const them = names && names[1 - view.seat] ? names[1 - view.seat] : `seat ${1 - view.seat}`;
+    const info = [
+      `○ ${me}`, `● ${them}`,
+      `bar ○${view.my_bar} ●${view.their_bar}`, `off ○${view.my_off} ●${view.their_off}`,
+      view.dice.length ? `dice ${view.dice.join("-")}` : "",
+      view.later_stages.length ? `ladder next: ${view.later_stages.join(", ")}` : "",
+      view.remainder ? "playing a remainder" : "",
+      view.match && view.match.target > 1 ? `match ${view.match.points.join(":")} to ${view.match.target}` : "",
+      view.match && view.match.target > 1 ? `game ${view.match.game_number}: ${view.match.current_game}` : "",
+    ].filter(Boolean);
+    const panel = el("g", { class: "panel" }, svg);
+    info.forEach((line, k) => text(side + 40, 30 + k * 24, line, panel, 13));
+    el("g", { class: "bar", "data-mine": view.my_bar, "data-theirs": view.their_bar }, svg);
+    el("g", { class: "off", "data-mine": view.my_off, "data-theirs": view.their_off }, svg);
+    const box = document.createElement("div");
+    box.className = "board";
+    box.appendChild(svg);
+    return box;
+  }
+
+  function card(value) {
+    const span = document.createElement("span");
+    span.className = "card" + ("DH".includes(value[1]) ? " red" : "");
+    span.dataset.card = value;
+    span.textContent = value;
+    return span;
+  }
+
+  function backs(count) {
+    const span = document.createElement("span");
+    span.className = "card back";
+    span.dataset.hidden = count;
+    span.textContent = `${count}`;
+    return span;
+  }
+
+  function cards(list) {
+    const box = document.createElement("span");
+    box.className = "cards";
+    list.forEach((c) => box.appendChild(card(c)));
+    return box;
+  }
+
+  function drawDurak(view, names) {
+    const box = document.createElement("div");
+    box.className = "durak";
+    const head = document.createElement("p");
+    head.textContent = `${view.variant}, bout ${view.bout}, trump ${view.trump_suit} (${view.trump_card}` +
+      `${view.trump_in_stock ? " under the stock" : ""}), stock ${view.stock}, discard ${view.discard.length}` +
+      (view.deals > 1 ? `, deal ${view.deal} of ${view.deals}, deals lost ${view.duraks.join(":")}` : "");
+    box.appendChild(head);
+    const table = document.createElement("table");
+    table.className = "durak-table";
+    view.seats.forEach((seat, number) => {
+      const row = table.insertRow();
+      row.className = "seat";
+      row.dataset.seat = number;
+      row.insertCell().textContent = `seat ${number}${names && names[number] ? " " + names[number] : ""}` +
+        (seat.team >= 0 ? ` (team ${seat.team})` : "");
+      row.insertCell().textContent = seat.place ? `out, place ${seat.place}` : seat.role;
+      const hand = row.insertCell();
+      hand.className = "hand";
+      if (view.hands && view.hands.length) hand.appendChild(cards(view.hands[number]));
+      else if (number === view.seat) hand.appendChild(cards(view.hand));
+      else {
+        hand.appendChild(cards(seat.known));
+        const unknown = seat.hand_size - seat.known.length;
+        if (unknown > 0) hand.appendChild(backs(unknown));
+      }
+    });
+    box.appendChild(table);
+    const onTable = document.createElement("div");
+    onTable.className = "table-cards";
+    onTable.appendChild(document.createTextNode("table: "));
+    view.table.forEach(([attack, defence]) => {
+      const pair = document.createElement("span");
+      pair.className = "pair";
+      pair.appendChild(card(attack));
+      if (defence) pair.appendChild(card(defence));
+      onTable.appendChild(pair);
+    });
+    box.appendChild(onTable);
+    if (view.to_act >= 0) {
+      const turn = document.createElement("p");
+      turn.textContent = `to act: seat ${view.to_act} (${view.phase.replace("_", " ")}), room for ${view.throw_room}`;
+      box.appendChild(turn);
+    }
+    return box;
+  }
+
+  function draw(view, names) {
+    return view.kind === "durak" ? drawDurak(view, names) : drawBackgammon(view, names);
+  }
+
+  // Mount a viewer for `replay` (the API answer) into `root`; `onSeat(seat)` reloads with another seat's view.
+  function mount(root, replay, seat, onSeat) {
+    const frames = replay.frames;
+    const names = (replay.header.seats || []).map((s) => s.name);
+    let index = 0, timer = null;
+    root.innerHTML = "";
+    const controls = document.createElement("div");
+    controls.className = "controls";
+    const buttons = {};
+    for (const [key, label] of [["first", "⏮"], ["prev", "◀"], ["play", "▶"], ["next", "▶|"], ["last", "⏭"]]) {
+      const b = document.createElement("button");
+      b.textContent = label;
+      b.dataset.control = key;
+      controls.appendChild(b);
+      buttons[key] = b;
+    }
+    const slider = document.createElement("input");
+    Object.assign(slider, { type: "range", min: 0, max: frames.length - 1, value: 0 });
+    slider.className = "slider";
+    controls.appendChild(slider);
+    const position = document.createElement("span");
+    position.className = "position";
+    controls.appendChild(position);
+    const seats = document.createElement("select");
+    seats.className = "seat-select";
+    const seatCount = replay.header.seats ? replay.header.seats.length : 2;
+    [["", "spectator (everything)"], ...Array.from({ length: seatCount }, (_, k) => [String(k), `as seat ${k}`])]
+      .forEach(([value, label]) => {
+        const option = document.createElement("option");
+        Object.assign(option, { value, textContent: label, selected: String(seat ?? "") === value });
+        seats.appendChild(option);
+      });
+    seats.onchange = () => onSeat(seats.value === "" ? null : Number(seats.value));
+    controls.appendChild(seats);
+    const layout = document.createElement("div");
+    layout.className = "viewer";
+    const stage = document.createElement("div");
+    stage.className = "stage";
+    const moves = document.createElement("div");
+    moves.className = "moves";
+    frames.forEach((frame, k) => {
+      if (k === 0) return;
+      const line = document.createElement("div");
+      line.dataset.index = k;
+      const who = frame.type === "action" ? `seat ${frame.seat}` : "chance";
+      const ms = frame.type === "action" ? ` ${Math.round(frame.ms)} ms` : "";
+      line.textContent = `${k}. ${who}: ${frame.notation}${ms}`;
+      if (frame.comment) line.title = frame.comment;
+      line.onclick = () => show(k);
+      moves.appendChild(line);
+    });
+    layout.append(stage, moves);
+    root.append(controls, layout);
+
+    function show(k) {
+      index = Math.max(0, Math.min(frames.length - 1, k));
+      const frame = frames[index];
+      stage.innerHTML = "";
+      stage.appendChild(draw(frame.view, names));
+      const caption = document.createElement("p");
+      caption.className = "caption";
+      caption.textContent = index === 0 ? "start" :
+        `${frame.type === "action" ? "seat " + frame.seat + " played" : "chance:"} ${frame.notation}` +
+        (frame.comment ? ` — ${frame.comment}` : "");
+      stage.appendChild(caption);
+      slider.value = index;
+      position.textContent = ` step ${index} / ${frames.length - 1} `;
+      root.dataset.step = index;
+      moves.querySelectorAll(".current").forEach((n) => n.classList.remove("current"));
+      const current = moves.querySelector(`[data-index="${index}"]`);
+      if (current) { current.classList.add("current"); current.scrollIntoView({ block: "nearest" }); }
+    }
+
+    function toggle() {
+      if (timer) { clearInterval(timer); timer = null; buttons.play.textContent = "▶"; return; }
+      buttons.play.textContent = "⏸";
+      timer = setInterval(() => { if (index >= frames.length - 1) toggle(); else show(index + 1); }, 600);
+    }
+
+    buttons.first.onclick = () => show(0);
+    buttons.prev.onclick = () => show(index - 1);
+    buttons.next.onclick = () => show(index + 1);
+    buttons.last.onclick = () => show(frames.length - 1);
+    buttons.play.onclick = toggle;
+    slider.oninput = () => show(Number(slider.value));
+    document.onkeydown = (event) => {
+      if (event.target.tagName === "INPUT" || event.target.tagName === "SELECT") return;
+      const keys = { ArrowRight: () => show(index + 1), ArrowLeft: () => show(index - 1), Home: () => show(0),
+        End: () => show(frames.length - 1), " ": toggle };
+      if (keys[event.key]) { event.preventDefault(); keys[event.key](); }
+    };
+    show(0);
+    return { show };
+  }
+
+  return { mount, draw };
+})();

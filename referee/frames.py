@@ -1,0 +1,72 @@
+"""A replay as frames for viewers: the view after every step, as one seat saw it or as a spectator, in JSON.
+
+The web viewer and the terminal replayer draw frames, never the engine's internals. A seat's frames hide what
+the seat could not know: other hands, and the shuffle's chance steps (their notation is blanked).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from referee.games import NO_CARD, DurakView, State
+from referee.games._cards import SUITS, card_text
+from referee.replay import Replay, replay_states
+
+HIDDEN_STEP = "(a chance step this seat does not see)"
+
+
+def _cards(cards: Any) -> Any:
+    if isinstance(cards, int):
+        return card_text(cards) if cards != NO_CARD else ""
+    return [_cards(c) for c in cards]
+
+
+def view_json(view: Any) -> dict[str, Any]:
+    """A view as JSON-ready data: its fields, with Durak cards written as text (``"9C"``) and its kind."""
+    data = dataclasses.asdict(view)
+    if isinstance(view, DurakView):
+        for key in ("hand", "discard", "shown", "hands", "trump_card"):
+            data[key] = _cards(data[key])
+        data["table"] = [_cards(pair) for pair in view.table]
+        data["trump_suit"] = SUITS[view.trump_suit] if view.trump_suit >= 0 else ""
+        for seat in data["seats"]:
+            seat["known"] = _cards(seat["known"])
+        data["kind"] = "durak"
+    else:
+        data["kind"] = "backgammon"
+    return data
+
+
+def frames(replay: Replay, seat: int | None = None) -> tuple[list[dict[str, Any]], list[str]]:
+    """Frame 0 is the start; frame k is the view after step k. Returns the frames and the replay's problems.
+
+    Args:
+        replay: a replay read with :func:`referee.replay.read_replay`.
+        seat: show what this seat saw; None for the spectator's view (everything).
+
+    Raises:
+        ValueError: ``seat`` is not a seat of the replay's game.
+    """
+    game = replay.game()
+    if seat is not None and not 0 <= seat < game.num_seats:
+        raise ValueError(f"this game has seats 0..{game.num_seats - 1}")
+    states, problems = replay_states(replay)
+
+    def seen(state: State) -> dict[str, Any]:
+        return view_json(state.spectator_view() if seat is None else state.view(seat))
+
+    out = [{"index": 0, "type": "start", "notation": "", "game_number": 1, "view": seen(states[0])}] if states else []
+    for index, (step, state) in enumerate(zip(replay.steps, states[1:], strict=False), 1):
+        hidden = step["type"] == "chance" and seat is not None and game.hidden_information
+        frame = {
+            "index": index,
+            "type": step["type"],
+            "notation": HIDDEN_STEP if hidden else step.get("notation", ""),
+            "game_number": state.game_number,
+            "view": seen(state),
+        }
+        if step["type"] == "action":
+            frame.update(seat=step.get("seat"), ms=step.get("ms", 0), comment=step.get("comment", ""))
+        out.append(frame)
+    return out, problems

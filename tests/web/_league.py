@@ -1,0 +1,69 @@
+"""A small league database for the web tests: real league machinery, games played in-process with replays."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from ladder.arenas import ArenaSpec, arena_for_game, arenas_for_game, ensure_arena
+from ladder.executor import MatchJob, MatchResult
+from ladder.league import plan, run_units
+from ladder.store import now, open_store
+from referee.games import make_game
+from referee.replay import ReplayWriter, games_json
+from referee.runtime import Clock, LocalPlayer, play_game
+
+
+def _pick(request) -> int:
+    key = f"{request.match_id}/{request.game_number}/{request.seat}/{request.decision}"
+    return random.Random(key).randrange(len(request.legal_actions))
+
+
+class InProcessExecutor:
+    """Plays each match in this process with seeded random players and writes its replay."""
+
+    async def run(self, job: MatchJob) -> MatchResult:
+        game = make_game(job.game, job.options)
+        players = [LocalPlayer(seat, _pick) for seat in range(game.num_seats)]
+        header = {"seats": [{"seat": s, "name": Path(p).name} for s, p in enumerate(job.bots)]}
+        record = await play_game(
+            game, players, match_id=job.match_id, seed=job.seed, clock=Clock(), replay=ReplayWriter(Path(job.replay)),
+            header=header,
+        )
+        return MatchResult(
+            termination=record.outcome.termination,
+            points=record.outcome.points,
+            games=tuple(games_json(record.outcome)),
+            decisions=record.decisions,
+            bots=job.bots,
+        )
+
+    async def check(self, bot: str, startup_timeout: float) -> dict:
+        raise NotImplementedError
+
+
+ARENAS: list[ArenaSpec] = [arena_for_game("tapa"), arena_for_game("tabla-match"), *arenas_for_game("durak")[1:2]]
+"""tapa, tabla-match and durak-4."""
+
+
+async def build_league(path: Path) -> dict[str, str]:
+    """Four bots in tapa, tabla-match and durak-4, one round each; returns a match id per arena."""
+    db = open_store(path)
+    with db.atomic():
+        for spec in ARENAS:
+            ensure_arena(db, spec)
+        for index, name in enumerate(("alpha", "beta", "gamma", "delta")):
+            bot_id = db["bots"].insert({"name": name, "created_at": now(), "retired": 0}).last_pk
+            version = db["versions"].insert(
+                {"bot_id": bot_id, "number": 1, "version": "1", "hash": f"{index:064d}", "path": f"/bots/{name}",
+                 "language": "python", "author": "", "games": '["tapa", "tabla-match", "durak"]', "created_at": now()}
+            ).last_pk
+            for spec in ARENAS:
+                db["entries"].insert({"arena_id": spec.id, "version_id": version, "joined_at": now()})
+    for spec in ARENAS:
+        plan(db, "web", spec.id, "round-robin", 1)
+    await run_units(db, "web", InProcessExecutor(), concurrency=2)
+    return {
+        spec.id: db.execute("select id from matches where arena_id = ? order by id limit 1", [spec.id]).fetchone()[0]
+        for spec in ARENAS
+    }

@@ -1,0 +1,53 @@
+"""A league database made by the tests and a real ``ladder serve`` process on a free loopback port."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+
+import httpx
+import pytest
+import trio
+
+from ._league import build_league
+
+
+@pytest.fixture(scope="package")
+def league(tmp_path_factory):
+    """(database path, {arena: a match id})."""
+    path = tmp_path_factory.mktemp("web") / "league.db"
+    return path, trio.run(build_league, path)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="package")
+def server(league):
+    """The base URL of ``ladder serve`` on the test league."""
+    port = _free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "ladder.cli", "serve", "--db", str(league[0]), "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            if httpx.get(f"{base}/api/arenas", timeout=1).status_code == 200:
+                break
+        except httpx.TransportError:
+            pass
+        if time.monotonic() > deadline or process.poll() is not None:
+            process.kill()
+            raise RuntimeError(f"ladder serve did not start: {process.communicate()[0].decode()[-2000:]}")
+        time.sleep(0.1)
+    yield base
+    process.terminate()
+    process.wait(timeout=10)

@@ -1,0 +1,70 @@
+"""The JSON API of ``ladder serve``: arenas, standings, cross-tables, matches with filters, bots, replay frames,
+and clean 404/400 answers for bad requests."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from referee.frames import HIDDEN_STEP
+
+
+def get(server, path, status=200):
+    response = httpx.get(server + path, timeout=30)
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith("application/json")
+    return response.json()
+
+
+def test_arenas_standings_and_crosstable(server):
+    arenas = {a["id"]: a for a in get(server, "/api/arenas")}
+    assert set(arenas) == {"tapa", "tabla-match", "durak-4"} and arenas["tapa"]["done"] == 12
+    standings = get(server, "/api/arenas/tapa/standings")
+    assert len(standings) == 4 and sum(line["games"] for line in standings) == 24
+    cross = get(server, "/api/arenas/tapa/crosstable")
+    assert len(cross["labels"]) == 4 and all(cell["games"] == 2 for cell in cross["cells"])
+
+
+def test_matches_filters_and_bot_page(server, league):
+    assert len(get(server, "/api/matches?arena=durak-4")) == 4
+    assert all("alpha v1" in m["seats"] for m in get(server, "/api/matches?bot=alpha&limit=200"))
+    assert get(server, "/api/matches?fault=crash") == []
+    match = get(server, f"/api/matches/{league[1]['tabla-match']}")
+    assert match["status"] == "done" and len(match["games"]) >= 2
+    bot = get(server, "/api/bots/beta")
+    assert bot["versions"][0]["number"] == 1 and bot["matches"] and bot["faults"] == []
+
+
+def test_replay_frames_for_spectator_and_seat(server, league):
+    durak = league[1]["durak-4"]
+    spectator = get(server, f"/api/matches/{durak}/replay")
+    assert spectator["problems"] == [] and len(spectator["frames"]) > 40
+    last = spectator["frames"][-1]["view"]
+    assert last["kind"] == "durak" and len(last["hands"]) == 4
+    seat = get(server, f"/api/matches/{durak}/replay?seat=1")
+    assert all(frame["view"]["hands"] == [] for frame in seat["frames"])
+    assert seat["frames"][1]["notation"] == HIDDEN_STEP  # the shuffle is not shown to a seat
+    assert [o["stderr"] for k, o in enumerate(seat["output"]) if k != 1] == ["", "", ""]
+
+
+@pytest.mark.parametrize(
+    ("path", "status"),
+    [
+        ("/api/matches/no-such-match", 404),
+        ("/api/matches/no-such-match/replay", 404),
+        ("/api/bots/nobody", 404),
+        ("/api/arenas/chess/standings", 404),
+        ("/api/matches?limit=lots", 400),
+        ("/api/matches?limit=0", 400),
+        ("/api/no-such-endpoint", 404),
+    ],
+)
+def test_bad_requests_get_clean_answers(server, path, status):
+    answer = get(server, path, status)
+    assert "error" in answer and "Traceback" not in str(answer)
+
+
+def test_bad_seat_parameters(server, league):
+    durak = league[1]["durak-4"]
+    assert "seats 0..3" in get(server, f"/api/matches/{durak}/replay?seat=7", 400)["error"]
+    assert "seat number" in get(server, f"/api/matches/{durak}/replay?seat=-1", 400)["error"]
