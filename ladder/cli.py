@@ -5,11 +5,15 @@ from __future__ import annotations
 import json
 import logging
 import os
+import shutil
 import sys
 from pathlib import Path
 
 import click
 import trio
+
+from referee.render import replay_pages
+from referee.replay import read_replay
 
 from .arenas import load_arena
 from .executor import LocalExecutor
@@ -292,6 +296,62 @@ def demo(db_path: str, rounds: int, concurrency: int) -> None:
     if example is not None:
         click.echo(f"Watch one:  referee show {example}")
     click.echo(f"More:       ladder standings --db {db_path}   ladder crosstable --arena tabla-match --db {db_path}")
+
+
+@main.command("replay", context_settings=CONTEXT)
+@click.argument("match_id")
+@db_option
+@click.option("--game", "game_number", type=click.IntRange(1), help="Start at game K of a match or session.")
+@click.option("--as-seat", type=int, default=None, help="What this seat saw (default: everything).")
+@click.option("--export", "export_path", type=click.Path(dir_okay=False), help="Write the replay file here and stop.")
+def replay_command(match_id: str, db_path: str, game_number: int | None, as_seat: int | None, export_path: str | None):
+    """Step through a match's replay in the terminal: Enter for the next step, b back, a number to jump, q to quit
+    (printed whole when the input is not a terminal); --export writes the replay file for sharing.
+
+    Example: ladder replay demo-tapa-tapa-r0-2v1-0 --db kafana-demo.db --as-seat 1
+    """
+    if not Path(db_path).exists():
+        raise click.UsageError(f"no league database at {db_path}")
+    row = next(open_store(db_path)["matches"].rows_where("id = ?", [match_id]), None)
+    if row is None:
+        raise click.UsageError(f"no match {match_id!r} in {db_path} (ladder serve lists them)")
+    path = row["replay_path"]
+    if not path or not Path(path).exists():
+        raise click.ClickException(f"match {match_id} has no replay file")
+    if export_path:
+        shutil.copyfile(path, export_path)
+        click.echo(f"wrote {export_path}")
+        return
+    try:
+        pages, problems = replay_pages(read_replay(path), as_seat)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--as-seat") from None
+    for problem in problems:
+        click.echo(f"warning: {problem}", err=True)
+    index = 0
+    if game_number is not None:
+        index = next((k for k, page in enumerate(pages) if page.game_number >= game_number), -1)
+        if index < 0:
+            raise click.BadParameter(f"the replay has {pages[-1].game_number} game(s)", param_hint="--game")
+    if not sys.stdin.isatty():
+        click.echo("\n\n".join(page.text for page in pages[index:]))
+        return
+    while True:
+        click.echo(f"\n[{index}/{len(pages) - 1}] " + pages[index].text)
+        try:
+            answer = input("Enter: next, b: back, NUMBER: jump, q: quit > ").strip()
+        except EOFError:
+            return
+        if answer == "q":
+            return
+        if answer == "b":
+            index = max(0, index - 1)
+        elif answer.isdigit():
+            index = min(len(pages) - 1, int(answer))
+        elif index == len(pages) - 1:
+            return
+        else:
+            index += 1
 
 
 @main.command("serve", context_settings=CONTEXT)

@@ -14,9 +14,9 @@ import click
 import trio
 
 from referee.checkbot import check_bot
-from referee.games import InvalidOptionError, State, UnknownGameError, make_game
-from referee.render import render_view
-from referee.replay import games_json, read_replay, replay_states, verify
+from referee.games import InvalidOptionError, UnknownGameError, make_game
+from referee.render import replay_pages
+from referee.replay import games_json, read_replay, verify
 from referee.runtime import (
     BotSpec,
     BuildError,
@@ -327,45 +327,17 @@ def verify_command(replays: tuple[str, ...]) -> None:
 @click.argument("replay_path", type=click.Path(exists=True, dir_okay=False))
 @click.option("--as-seat", type=int, default=None, help="Show what this seat saw (default: the spectator's view).")
 def show(replay_path: str, as_seat: int | None) -> None:
-    """Print a replay move by move with an ASCII board.
+    """Print a replay move by move with an ASCII board (or the card table).
 
     Example: referee show replays/tapa-s1-001.jsonl
     """
-    replay = read_replay(replay_path)
-    states, problems = replay_states(replay)
-    if not states:
-        raise click.ClickException("; ".join(problems) or "cannot read replay")
-    game = replay.game()
-    seats = game.num_seats
-    if as_seat is not None and not 0 <= as_seat < seats:
-        raise click.BadParameter(f"this game has seats 0..{seats - 1}", param_hint="--as-seat")
-
-    def seen(state: State) -> object:
-        return state.spectator_view() if as_seat is None else state.view(as_seat)
-
-    names = tuple(seat.get("name", "?") for seat in replay.header.get("seats", []))
-    header = replay.header
-    click.echo(f"{header.get('match_id')}: {header.get('game')} seed {header.get('seed')}  " + " vs ".join(names))
-    click.echo(render_view(seen(states[0]), names or None))
-    for step, before, after in zip(replay.steps, states, states[1:], strict=False):
-        if after.game_number != before.game_number:
-            game_id, outcome = after.completed_games()[-1]
-            click.echo(f"\n== game {before.game_number} ({game_id}) ends: {outcome.termination} {list(outcome.points)}")
-            click.echo(f"== game {after.game_number} ({seen(after).match.current_game}) begins")
-        if step["type"] == "chance":
-            if as_seat is None or not game.hidden_information:  # a seat never saw the shuffle
-                click.echo(f"\n{step['notation']}")
-            continue
-        click.echo(f"seat {step['seat']} plays {step['notation'] or '(nothing)'}  ({step.get('ms', 0):.0f} ms)")
-        if step.get("comment"):
-            click.echo(f"  comment: {step['comment']}")
-        click.echo(render_view(seen(after), names or None))
-    result = replay.result or {}
-    for number, game in enumerate(result.get("games", []), 1):
-        click.echo(f"game {number} ({game['game']}): {game['termination']} {game['points']}")
-    click.echo(f"\nresult: {result.get('termination')} {result.get('points')}")
-    for fault in result.get("faults", []):
-        click.echo(f"fault: seat {fault['seat']} {fault['kind']}: {fault['message']}")
+    try:
+        pages, problems = replay_pages(read_replay(replay_path), as_seat)
+    except ValueError as exc:
+        if as_seat is not None and "seats" in str(exc):
+            raise click.BadParameter(str(exc), param_hint="--as-seat") from None
+        raise click.ClickException(str(exc)) from None
+    click.echo("\n\n".join(page.text for page in pages))
     for problem in problems:
         click.echo(f"warning: {problem}", err=True)
 

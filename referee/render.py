@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from referee.games import NO_CARD, PIN_MINE, PIN_THEIRS, BackgammonView, DurakView
+from dataclasses import dataclass
+
+from referee.games import NO_CARD, PIN_MINE, PIN_THEIRS, BackgammonView, DurakView, State
 from referee.games._cards import SUITS, card_text
+from referee.replay import Replay, replay_states
 
 
 def _cell(mine: int, theirs: int, pin: int) -> str:
@@ -117,3 +120,59 @@ def render_view(view: object, names: tuple[str, ...] | None = None) -> str:
     if isinstance(view, DurakView):
         return render_durak(view, names)
     raise TypeError(f"no renderer for {type(view).__name__}")
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page of a replay in text: the start, one decision (with the chance steps before it), or the result."""
+
+    game_number: int
+    text: str
+
+
+def replay_pages(replay: Replay, as_seat: int | None = None) -> tuple[list[Page], list[str]]:
+    """A replay as text pages, as the spectator saw it (every hand) or as ``as_seat`` did (a seat never sees a
+    shuffle), and the problems found re-running it.
+
+    Raises:
+        ValueError: the replay cannot be re-run at all, or ``as_seat`` is not a seat of its game.
+    """
+    states, problems = replay_states(replay)
+    if not states:
+        raise ValueError("; ".join(problems) or "cannot read replay")
+    game = replay.game()
+    if as_seat is not None and not 0 <= as_seat < game.num_seats:
+        raise ValueError(f"this game has seats 0..{game.num_seats - 1}")
+
+    def seen(state: State) -> object:
+        return state.spectator_view() if as_seat is None else state.view(as_seat)
+
+    header = replay.header
+    names = tuple(seat.get("name", "?") for seat in header.get("seats", []))
+    title = f"{header.get('match_id')}: {header.get('game')} seed {header.get('seed')}  " + " vs ".join(names)
+    pages = [Page(1, title + "\n" + render_view(seen(states[0]), names or None))]
+    pending: list[str] = []
+    for step, before, after in zip(replay.steps, states, states[1:], strict=False):
+        if after.game_number != before.game_number:
+            game_id, outcome = after.completed_games()[-1]
+            ends = f"{outcome.termination} {list(outcome.points)}"
+            pending.append(f"== game {before.game_number} ({game_id}) ends: {ends}")
+            match = getattr(seen(after), "match", None)  # a Tabla match names the next game of its rotation
+            pending.append(f"== game {after.game_number} ({match.current_game if match else game.id}) begins")
+        if step["type"] == "chance":
+            if as_seat is None or not game.hidden_information:
+                pending.append(step["notation"])
+            continue
+        lines = pending + [f"seat {step['seat']} plays {step['notation'] or '(nothing)'}  ({step.get('ms', 0):.0f} ms)"]
+        if step.get("comment"):
+            lines.append(f"  comment: {step['comment']}")
+        lines.append(render_view(seen(after), names or None))
+        pages.append(Page(after.game_number, "\n".join(lines)))
+        pending = []
+    result = replay.result or {}
+    games = enumerate(result.get("games", []), 1)
+    lines = pending + [f"game {n} ({g['game']}): {g['termination']} {g['points']}" for n, g in games]
+    lines.append(f"result: {result.get('termination')} {result.get('points')}")
+    lines += [f"fault: seat {f['seat']} {f['kind']}: {f['message']}" for f in result.get("faults", [])]
+    pages.append(Page(states[-1].game_number, "\n".join(lines)))
+    return pages, problems

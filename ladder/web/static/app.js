@@ -17,7 +17,7 @@ function h(tag, attrs, ...children) {
   for (const [k, v] of Object.entries(attrs || {})) {
     if (k === "class") node.className = v; else if (k.startsWith("data-")) node.setAttribute(k, v); else node[k] = v;
   }
-  for (const child of children.flat()) node.append(child instanceof Node ? child : String(child ?? ""));
+  for (const child of children.flat(Infinity)) node.append(child instanceof Node ? child : String(child ?? ""));
   return node;
 }
 

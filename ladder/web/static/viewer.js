@@ -159,7 +159,7 @@ const Viewer = (() => {
     const controls = document.createElement("div");
     controls.className = "controls";
     const buttons = {};
-    for (const [key, label] of [["first", "⏮"], ["prev", "◀"], ["play", "▶"], ["next", "▶|"], ["last", "⏭"]]) {
+    for (const [key, label] of [["first", "|<"], ["prev", "<"], ["play", "play"], ["next", ">"], ["last", ">|"]]) {
       const b = document.createElement("button");
       b.textContent = label;
       b.dataset.control = key;
@@ -224,8 +224,8 @@ const Viewer = (() => {
     }
 
     function toggle() {
-      if (timer) { clearInterval(timer); timer = null; buttons.play.textContent = "▶"; return; }
-      buttons.play.textContent = "⏸";
+      if (timer) { clearInterval(timer); timer = null; buttons.play.textContent = "play"; return; }
+      buttons.play.textContent = "pause";
       timer = setInterval(() => { if (index >= frames.length - 1) toggle(); else show(index + 1); }, 600);
     }
 

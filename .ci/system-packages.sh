@@ -1,11 +1,12 @@
 #!/bin/sh
-# Installs what the starter bots in other languages build and run with: Debian's gRPC C++ and Go packages
-# (bots/cpp, bots/go; apt-get, when run as root) and checks for Node.js with npm (bots/javascript).
-# Already installed: does nothing. Not root and something missing: says what to install and exits 1.
+# Installs the Debian packages the tests need (apt-get, when run as root): the gRPC C++ and Go toolchains the
+# starter bots build with (bots/cpp, bots/go), and Chromium for the web UI's browser tests; checks for Node.js
+# with npm (bots/javascript). Already installed: does nothing. Not root and something missing: says what to
+# install and exits 1.
 set -eu
 PACKAGES="g++ make pkg-config libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
 golang-go protoc-gen-go protoc-gen-go-grpc golang-google-grpc-dev golang-google-protobuf-dev
-golang-github-golang-protobuf-1-5-dev"
+golang-github-golang-protobuf-1-5-dev chromium"
 
 missing=""
 for package in $PACKAGES; do
@@ -19,7 +20,7 @@ if [ -n "$missing" ]; then
         # shellcheck disable=SC2086
         apt-get install -y -q --no-install-recommends $missing >/dev/null
     else
-        echo "the starter bots need these Debian packages; as root run:" >&2
+        echo "the tests need these Debian packages; as root run:" >&2
         echo "  apt-get install --no-install-recommends$missing" >&2
         exit 1
     fi

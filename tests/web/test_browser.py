@@ -1,0 +1,124 @@
+"""The pages in headless Chromium (Debian's, driven by Playwright): step through a Tapa game, a Tabla match and a
+4-seat Durak game and check what is drawn against the engine's views; a seat's view hides the others' cards.
+Screenshots of the three viewers go to test-artifacts/ (not committed)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="module")
+def page(server):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        tab = browser.new_page(viewport={"width": 1400, "height": 1000})
+        yield tab
+        browser.close()
+
+
+def frames_of(server, match_id, seat=None):
+    query = "" if seat is None else f"?seat={seat}"
+    return httpx.get(f"{server}/api/matches/{match_id}/replay{query}", timeout=60).json()["frames"]
+
+
+def open_step(page, server, match_id, step, seat=None):
+    page.goto(f"{server}/matches/{match_id}" + ("" if seat is None else f"?seat={seat}"))
+    page.wait_for_selector(".moves div")
+    page.click(f'.moves div[data-index="{step}"]')
+    page.wait_for_selector(f'#viewer[data-step="{step}"]')
+
+
+def drawn_points(page):
+    return {
+        int(point.get_attribute("data-point")): (
+            int(point.get_attribute("data-mine")),
+            int(point.get_attribute("data-theirs")),
+            point.get_attribute("data-pin"),
+        )
+        for point in page.query_selector_all("g.point")
+    }
+
+
+def expected_points(view):
+    pins = ["", "mine", "theirs"]
+    return {p + 1: (view["mine"][p], view["theirs"][p], pins[view["pins"][p]]) for p in range(24)}
+
+
+def test_tapa_board_with_pins(page, server, league):
+    match_id = league[1]["tapa"]
+    frames = frames_of(server, match_id)
+    step = next(k for k, f in enumerate(frames) if any(f["view"]["pins"]) and k > 10)
+    open_step(page, server, match_id, step)
+    view = frames[step]["view"]
+    assert drawn_points(page) == expected_points(view)
+    assert len(page.query_selector_all("circle.pinned")) == sum(1 for pin in view["pins"] if pin)
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector(f'#viewer[data-step="{step + 1}"]')
+    assert drawn_points(page) == expected_points(frames[step + 1]["view"])
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "viewer-tapa.png"), full_page=True)
+
+
+def test_tabla_match_score_and_games(page, server, league):
+    match_id = league[1]["tabla-match"]
+    frames = frames_of(server, match_id)
+    step = len(frames) // 2
+    open_step(page, server, match_id, step)
+    view = frames[step]["view"]
+    assert drawn_points(page) == expected_points(view)
+    score = f"match {':'.join(map(str, view['match']['points']))} to {view['match']['target']}"
+    assert score in page.text_content(".panel")
+    assert len(page.query_selector_all("table.games tr")) >= 3  # header + at least two games of the match
+    page.screenshot(path=str(ARTIFACTS / "viewer-tabla-match.png"), full_page=True)
+
+
+def cards_in(element):
+    return [node.get_attribute("data-card") for node in element.query_selector_all("[data-card]")]
+
+
+def test_durak_table_spectator_and_seat(page, server, league):
+    match_id = league[1]["durak-4"]
+    frames = frames_of(server, match_id)
+    step = next(k for k, f in enumerate(frames) if len(f["view"]["table"]) >= 2 and f["view"]["bout"] >= 3)
+    open_step(page, server, match_id, step)
+    view = frames[step]["view"]
+    rows = page.query_selector_all("tr.seat")
+    assert len(rows) == 4
+    for number, row in enumerate(rows):
+        assert cards_in(row) == view["hands"][number]
+    on_table = [card for pair in view["table"] for card in pair if card]
+    assert cards_in(page.query_selector(".table-cards")) == on_table
+    page.screenshot(path=str(ARTIFACTS / "viewer-durak.png"), full_page=True)
+
+    seat_frames = frames_of(server, match_id, seat=1)
+    open_step(page, server, match_id, step, seat=1)
+    seen = seat_frames[step]["view"]
+    rows = page.query_selector_all("tr.seat")
+    assert cards_in(rows[1]) == seen["hand"]
+    for number in (0, 2, 3):
+        seat = seen["seats"][number]
+        assert cards_in(rows[number]) == seat["known"]
+        hidden = rows[number].query_selector(".back")
+        unknown = seat["hand_size"] - len(seat["known"])
+        assert (int(hidden.get_attribute("data-hidden")) if hidden else 0) == unknown
+    secret = set(view["hands"][0]) - set(seen["seats"][0]["known"])
+    assert secret and not secret & set(cards_in(page.query_selector("#viewer")))
+    assert page.query_selector("select.seat-select").input_value() == "1"

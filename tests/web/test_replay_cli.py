@@ -1,0 +1,61 @@
+"""``ladder replay``: a match's replay in the terminal (whole, from a game, as a seat, stepped interactively) and
+``--export``."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+from sqlite_utils import Database
+
+from ladder.cli import main
+
+
+def run(*args):
+    return CliRunner().invoke(main, ["replay", *map(str, args)])
+
+
+def test_whole_replay_from_a_game_and_as_a_seat(league):
+    db, ids = league
+    whole = run(ids["tapa"], "--db", db)
+    assert whole.exit_code == 0 and whole.output.count("seat 0 plays") > 10 and "result:" in whole.output
+    second = run(ids["tabla-match"], "--db", db, "--game", "2")
+    assert second.exit_code == 0 and "game 1 (tabla)" not in second.output.split("result:")[0].splitlines()[0]
+    assert run(ids["tabla-match"], "--db", db, "--game", "99").exit_code == 2
+    seat = run(ids["durak-4"], "--db", db, "--as-seat", "1")
+    assert seat.exit_code == 0 and "seen by seat 1" in seat.output and "\ndeck " not in seat.output
+    spectator = run(ids["durak-4"], "--db", db)
+    assert "seen by the spectator" in spectator.output and "deck " in spectator.output
+    assert run(ids["durak-4"], "--db", db, "--as-seat", "9").exit_code == 2
+
+
+def test_export_and_unknown_matches(league, tmp_path):
+    db, ids = league
+    target = tmp_path / "shared.jsonl"
+    assert run(ids["tapa"], "--db", db, "--export", target).exit_code == 0
+    row = next(Database(db)["matches"].rows_where("id = ?", [ids["tapa"]]))
+    assert target.read_bytes() == Path(row["replay_path"]).read_bytes()
+    assert run("no-such-match", "--db", db).exit_code == 2
+    assert run(ids["tapa"], "--db", tmp_path / "missing.db").exit_code == 2
+
+
+def test_interactive_stepping_in_a_terminal(league):
+    """On a terminal: Enter steps, a number jumps, b goes back, q quits."""
+    db, ids = league
+    controller, terminal = os.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "ladder.cli", "replay", ids["tapa"], "--db", str(db)],
+        stdin=terminal,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    os.close(terminal)
+    os.write(controller, b"\n5\nb\nq\n")
+    output = process.communicate(timeout=60)[0].decode()
+    os.close(controller)
+    assert process.returncode == 0
+    shown = [int(line[1:].split("/")[0]) for line in output.splitlines() if line.startswith("[")]
+    assert shown == [0, 1, 5, 4]
