@@ -222,6 +222,8 @@ async def run_units(
         async with limiter:
             progress.running += 1
             report()
+            with db.atomic():  # shown as running (ladder serve); the unit's results replace it in one transaction
+                db["matches"].update(match["id"], {"status": "running", "started_at": now()})
             seats = json.loads(match["seats"])
             job = MatchJob(
                 match_id=match["id"],

@@ -53,9 +53,33 @@ def _arena_exists(db: Database, arena_id: str) -> None:
         raise NotFound(f"no arena {arena_id!r}")
 
 
+TREND = 10
+"""How many of a bot's latest results the leaderboard's trend shows."""
+
+
+def _trends(db: Database, arena_id: str) -> dict[int, str]:
+    """Per version, its latest results in the arena, oldest first: W (best), D (shared best), L."""
+    trends: dict[int, list[str]] = {}
+    rows = db.query(
+        "select seats, points from matches where arena_id = ? and status = 'done' order by finished_at desc, id desc",
+        [arena_id],
+    )
+    for row in rows:
+        seats, points = json.loads(row["seats"]), json.loads(row["points"])
+        best = max(points)
+        for seat, version in enumerate(seats):
+            letters = trends.setdefault(version, [])
+            if len(letters) < TREND:
+                shared = points.count(best) > 1
+                letters.append("L" if points[seat] != best else "D" if shared else "W")
+    return {version: "".join(reversed(letters)) for version, letters in trends.items()}
+
+
 def arena_standings(db: Database, arena_id: str) -> list[dict[str, Any]]:
-    """The leaderboard of an arena: rating with its 95% interval, games, W/D/L, faults, LOS over the next."""
+    """The leaderboard of an arena: rating with its 95% interval, games, W/D/L, faults, LOS over the next, and the
+    trend (the latest results)."""
     _arena_exists(db, arena_id)
+    trends = _trends(db, arena_id)
     return [
         {
             "bot": line.bot,
@@ -69,6 +93,7 @@ def arena_standings(db: Database, arena_id: str) -> list[dict[str, Any]]:
             "losses": line.losses,
             "faults": line.faults,
             "superiority": line.superiority,
+            "trend": trends.get(line.version_id, ""),
         }
         for line in standings(db, arena_id, samples=100)
     ]

@@ -225,3 +225,18 @@ async def test_durak_arenas_with_four_seats_and_teams(tmp_path):
         assert points[0] == points[2] and points[1] == points[3]
     for arena in ("durak-4", "durak-2v2"):
         assert len(standings(db, arena)) == 4
+
+
+async def test_matches_are_marked_running_while_they_play(tmp_path):
+    db = open_store(tmp_path / "l.db")
+    seed_bots(db, 2)
+    plan(db, "r", "tapa", "round-robin", 1)
+    seen = []
+
+    class Watching(FakeExecutor):
+        async def run(self, job):
+            seen.append(db["matches"].get(job.match_id)["status"])
+            return await super().run(job)
+
+    await run_units(db, "r", Watching())
+    assert seen == ["running", "running"] and {row["status"] for row in db["matches"].rows} == {"done"}

@@ -21,6 +21,7 @@ def test_arenas_standings_and_crosstable(server):
     assert set(arenas) == {"tapa", "tabla-match", "durak-4"} and arenas["tapa"]["done"] == 12
     standings = get(server, "/api/arenas/tapa/standings")
     assert len(standings) == 4 and sum(line["games"] for line in standings) == 24
+    assert all(len(line["trend"]) == 6 and set(line["trend"]) <= set("WDL") for line in standings)
     cross = get(server, "/api/arenas/tapa/crosstable")
     assert len(cross["labels"]) == 4 and all(cell["games"] == 2 for cell in cross["cells"])
 

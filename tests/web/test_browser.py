@@ -8,6 +8,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from sqlite_utils import Database
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -122,3 +123,20 @@ def test_durak_table_spectator_and_seat(page, server, league):
     secret = set(view["hands"][0]) - set(seen["seats"][0]["known"])
     assert secret and not secret & set(cards_in(page.query_selector("#viewer")))
     assert page.query_selector("select.seat-select").input_value() == "1"
+
+
+def test_running_matches_appear_without_a_reload(page, server, league):
+    db = Database(league[0])
+    page.goto(f"{server}/matches?arena=tapa")
+    page.wait_for_selector("table.matches")
+    assert "live-test" not in page.inner_text(".match-list")
+    unit = db.execute("select id from units where arena_id = 'tapa' limit 1").fetchone()[0]
+    db["matches"].insert(
+        {"id": "live-test", "unit_id": unit, "arena_id": "tapa", "rotation": 9, "seed": 1, "seats": "[1, 2]",
+         "status": "running", "started_at": "2026-12-01T00:00:00"}
+    )
+    try:
+        page.wait_for_selector("text=live-test", timeout=15_000)
+        assert "running" in page.inner_text(".match-list")
+    finally:
+        db["matches"].delete("live-test")

@@ -32,9 +32,11 @@ function table(headers, rows, cls) {
 function botLink(label) { return link(`/bots/${encodeURIComponent(label.replace(/ v\d+$/, ""))}`, label); }
 
 function standingsTable(lines) {
-  return table(["bot", "rating", "95% interval", "games", "W", "D", "L", "faults", "LOS next"], lines.map((l) => [
+  const headers = ["bot", "rating", "95% interval", "games", "W", "D", "L", "faults", "LOS next", "trend"];
+  return table(headers, lines.map((l) => [
     botLink(`${l.bot} v${l.version}`), Math.round(l.rating), `${Math.round(l.low)}..${Math.round(l.high)}`, l.games,
     l.wins, l.draws, l.losses, l.faults, l.superiority === null ? "" : `${Math.round(100 * l.superiority)}%`,
+    h("span", { class: "trend", title: "latest results, oldest first" }, l.trend),
   ]), "standings");
 }
 

@@ -138,6 +138,12 @@ const Viewer = (() => {
       onTable.appendChild(pair);
     });
     box.appendChild(onTable);
+    if (view.discard.length) {
+      const discard = document.createElement("div");
+      discard.className = "discard";
+      discard.append("discard: ", cards(view.discard));
+      box.appendChild(discard);
+    }
     if (view.to_act >= 0) {
       const turn = document.createElement("p");
       turn.textContent = `to act: seat ${view.to_act} (${view.phase.replace("_", " ")}), room for ${view.throw_room}`;
