@@ -140,3 +140,22 @@ def test_running_matches_appear_without_a_reload(page, server, league):
         assert "running" in page.inner_text(".match-list")
     finally:
         db["matches"].delete("live-test")
+
+
+def test_bar_and_borne_off_checkers(page, server, league):
+    """The bar and the trays hold as many checkers as the view says (a Tabla game late in the match)."""
+    match_id = league[1]["tabla-match"]
+    frames = frames_of(server, match_id)
+    step = next(k for k, f in enumerate(frames) if f["view"]["my_off"])
+    open_step(page, server, match_id, step)
+    view = frames[step]["view"]
+    off = page.query_selector("g.off")
+    assert int(off.get_attribute("data-mine")) == view["my_off"]
+    assert len(off.query_selector_all("rect.checker.mine")) == view["my_off"]
+    assert len(off.query_selector_all("rect.checker.theirs")) == view["their_off"]
+    hit = next(k for k, f in enumerate(frames) if f["view"].get("my_bar") or f["view"].get("their_bar"))
+    open_step(page, server, match_id, hit)
+    bar = page.query_selector("g.bar")
+    seen = frames[hit]["view"]
+    assert len(bar.query_selector_all("circle.mine")) == min(seen["my_bar"], 4)
+    assert len(bar.query_selector_all("circle.theirs")) == min(seen["their_bar"], 4)

@@ -5,7 +5,7 @@
 
 const Viewer = (() => {
   const SVG = "http://www.w3.org/2000/svg";
-  const W = 780, H = 420, POINT_W = 54, BAR_W = 36, CHECKER = 22;
+  const W = 820, H = 420, POINT_W = 54, BAR_W = 36, CHECKER = 22;
 
   function el(tag, attrs, parent) {
     const node = document.createElementNS(SVG, tag);
@@ -54,7 +54,7 @@ const Viewer = (() => {
       });
       if (stack.length > 5) text(x, top ? 5 * CHECKER + 14 : H - 5 * CHECKER - 6, `×${stack.length}`, group, 12);
     }
-    const side = W + 20;
+    const side = W + 10;
     const me = names && names[view.seat] ? names[view.seat] : `seat ${view.seat}`;
     const them = names && names[1 - view.seat] ? names[1 - view.seat] : `seat ${1 - view.seat}`;
     const info = [
@@ -68,8 +68,28 @@ const Viewer = (() => {
     ].filter(Boolean);
     const panel = el("g", { class: "panel" }, svg);
     info.forEach((line, k) => text(side + 40, 30 + k * 24, line, panel, 13));
-    el("g", { class: "bar", "data-mine": view.my_bar, "data-theirs": view.their_bar }, svg);
-    el("g", { class: "off", "data-mine": view.my_off, "data-theirs": view.their_off }, svg);
+    // The bar (between the halves: the opponent's checkers in the top half, ours in the bottom half) and the
+    // borne-off trays (right of the board: theirs on top, ours below), one slim bar per checker.
+    const barX = 10 + 6 * POINT_W + BAR_W / 2;
+    const bar = el("g", { class: "bar", "data-mine": view.my_bar, "data-theirs": view.their_bar }, svg);
+    for (let k = 0; k < Math.min(view.their_bar, 4); k++) {
+      el("circle", { cx: barX, cy: H / 2 - 30 - k * CHECKER, r: CHECKER / 2 - 1, class: "checker theirs" }, bar);
+    }
+    for (let k = 0; k < Math.min(view.my_bar, 4); k++) {
+      el("circle", { cx: barX, cy: H / 2 + 30 + k * CHECKER, r: CHECKER / 2 - 1, class: "checker mine" }, bar);
+    }
+    if (view.their_bar > 4) text(barX, H / 2 - 10, `×${view.their_bar}`, bar, 11);
+    if (view.my_bar > 4) text(barX, H / 2 + 16, `×${view.my_bar}`, bar, 11);
+    const trayX = 10 + 12 * POINT_W + BAR_W + 6;
+    const off = el("g", { class: "off", "data-mine": view.my_off, "data-theirs": view.their_off }, svg);
+    el("rect", { x: trayX, y: 4, width: 26, height: H / 2 - 8, fill: "#d8c49c", stroke: "#5b2a1a" }, off);
+    el("rect", { x: trayX, y: H / 2 + 4, width: 26, height: H / 2 - 8, fill: "#d8c49c", stroke: "#5b2a1a" }, off);
+    for (let k = 0; k < view.their_off; k++) {
+      el("rect", { x: trayX + 3, y: 8 + k * 12, width: 20, height: 10, class: "checker theirs" }, off);
+    }
+    for (let k = 0; k < view.my_off; k++) {
+      el("rect", { x: trayX + 3, y: H - 18 - k * 12, width: 20, height: 10, class: "checker mine" }, off);
+    }
     const box = document.createElement("div");
     box.className = "board";
     box.appendChild(svg);
