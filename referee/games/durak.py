@@ -106,7 +106,7 @@ _NO_CARDS = {kind: DurakAction(kind) for kind in (TAKE, PASS, DONE)}
 
 
 def _lead_subsets(cards: tuple[int, ...]) -> tuple[DurakAction, ...]:
-    """Every lead made of a non-empty subset of ``cards`` (one rank), smallest first."""
+    """Every lead made of a non-empty subset of ``cards`` (the cards of one rank in a hand)."""
     leads = [
         DurakAction(LEAD, tuple(c for i, c in enumerate(cards) if bits >> i & 1)) for bits in range(1, 1 << len(cards))
     ]
@@ -206,7 +206,8 @@ class Durak(Game):
     def from_view(self, view: DurakView, hands: Sequence[Iterable[int]], stock: Sequence[int]) -> DurakState:
         """A state consistent with a seat's ``view`` in which the seats hold ``hands`` and the stock is ``stock`` in
         draw order: a determinization, for search bots that guess the hidden cards. The view does not say who led
-        a bout that was transferred, so the main attacker is taken as the leader (it only orders the drawing)."""
+        a bout that was transferred, so the main attacker is taken as the leader (it only orders the drawing); in
+        team games it does not say which virtual seat a partner plays either, so the attacker's own is assumed."""
         state = DurakState(self)
         state._order, state._unplaced = list(self.deck), []
         state._hands = [mask_of(hand) for hand in hands]
