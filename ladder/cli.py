@@ -325,7 +325,9 @@ def replay_command(match_id: str, db_path: str, game_number: int | None, as_seat
     try:
         pages, problems = replay_pages(read_replay(path), as_seat)
     except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--as-seat") from None
+        if as_seat is not None and "seats" in str(exc):
+            raise click.BadParameter(str(exc), param_hint="--as-seat") from None
+        raise click.ClickException(f"match {match_id}: {exc}") from None
     for problem in problems:
         click.echo(f"warning: {problem}", err=True)
     index = 0

@@ -170,7 +170,8 @@ def match(db: Database, match_id: str) -> dict[str, Any]:
 
 
 def replay(db: Database, match_id: str, seat: str | None = None) -> dict[str, Any]:
-    """A match's replay as frames (the spectator's, or ``seat``'s), with the header, result and the bots' output."""
+    """A match's replay as frames (the spectator's, or ``seat``'s), with the header, result, the bots' output and
+    the problems found re-running it."""
     row = next(db["matches"].rows_where("id = ?", [match_id]), None)
     if row is None or not row["replay_path"] or not Path(row["replay_path"]).exists():
         raise NotFound(f"no replay for match {match_id!r}")
@@ -178,9 +179,13 @@ def replay(db: Database, match_id: str, seat: str | None = None) -> dict[str, An
         raise BadRequest("seat must be a seat number")
     log = read_replay(row["replay_path"])
     try:
-        shown, problems = frames(log, None if seat is None else int(seat))
-    except ValueError as exc:
-        raise BadRequest(str(exc)) from None
+        seats = log.game().num_seats
+    except (KeyError, ValueError) as exc:
+        raise NotFound(f"the replay of match {match_id!r} cannot be read: {exc}") from None
+    if seat is not None and int(seat) >= seats:
+        raise BadRequest(f"this game has seats 0..{seats - 1}")
+    # A replay cut short (a killed referee) still shows the steps it holds; ``problems`` says what is wrong.
+    shown, problems = frames(log, None if seat is None else int(seat))
     result = dict(log.result or {})
     output = result.pop("output", [])
     if seat is not None:  # a seat sees its own captured output only

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
+from sqlite_utils import Database
 
 from referee.frames import HIDDEN_STEP
 
@@ -69,3 +70,31 @@ def test_bad_seat_parameters(server, league):
     durak = league[1]["durak-4"]
     assert "seats 0..3" in get(server, f"/api/matches/{durak}/replay?seat=7", 400)["error"]
     assert "seat number" in get(server, f"/api/matches/{durak}/replay?seat=-1", 400)["error"]
+
+
+@pytest.mark.parametrize(
+    ("lines", "status"),
+    [
+        ('{"type": "header", "game": "chess"}\n', 404),  # cannot be re-run at all
+        ('{"type": "header", "game": "tapa"}\n{"type": "action", "seat": 5, "id": 99}\nnot json\n', 200),
+    ],
+    ids=["unknown-game", "cut-short"],
+)
+def test_broken_replays(server, league, tmp_path, lines, status):
+    """A replay that cannot be re-run is a clean 404; one cut short shows what it holds and lists its problems."""
+    db = Database(league[0])
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text(lines)
+    unit = db.execute("select id from units where arena_id = 'tapa' limit 1").fetchone()[0]
+    db["matches"].insert(
+        {"id": "broken-replay", "unit_id": unit, "arena_id": "tapa", "rotation": 8, "seed": 1, "seats": "[1, 2]",
+         "status": "done", "replay_path": str(broken)}
+    )
+    try:
+        answer = get(server, "/api/matches/broken-replay/replay", status)
+        if status == 404:
+            assert "cannot be read" in answer["error"]
+        else:
+            assert len(answer["frames"]) == 1 and any("not JSON" in p for p in answer["problems"])
+    finally:
+        db["matches"].delete("broken-replay")

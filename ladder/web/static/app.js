@@ -125,6 +125,7 @@ async function matchPage(id, seat) {
   if (!match.has_replay) { viewer.textContent = "no replay stored for this match"; return; }
   const replay = await getJSON(`/api/matches/${encodeURIComponent(id)}/replay${seat === null ? "" : `?seat=${seat}`}`);
   Viewer.mount(viewer, replay, seat, (next) => matchPage(id, next));
+  replay.problems.forEach((problem) => info.append(h("p", { class: "fault" }, `replay: ${problem}`)));
   output.replaceChildren(...replay.output.map((o, k) => o.stderr ? h("div", {},
     h("h3", {}, `seat ${k} stderr`), h("pre", { class: "output" }, o.stderr)) : ""));
 }
