@@ -120,10 +120,11 @@ async def _ask(player: ProcessPlayer, request: wire.ActRequest) -> tuple[bool, s
     return True, f"answered a legal id in {ms:.0f} ms"
 
 
-async def _session(spec: BotSpec, startup_timeout: float, body) -> list[Check]:
+async def _session(spec: BotSpec, startup_timeout: float, sandboxed: bool, body) -> list[Check]:
     """Start the bot, run ``body(player)`` (which returns checks), stop the bot; a failed start is one check."""
     with tempfile.TemporaryDirectory(prefix="kafana-check-") as folder:
-        player = ProcessPlayer(0, spec, bot_address("unix", Path(folder), 0), None, startup_timeout=startup_timeout)
+        address = bot_address("unix", Path(folder), 0)
+        player = ProcessPlayer(0, spec, address, None, startup_timeout=startup_timeout, sandboxed=sandboxed)
         async with trio.open_nursery() as nursery:
             start = time.perf_counter()
             try:
@@ -159,7 +160,7 @@ class CheckReport:
         }
 
 
-async def check_bot(spec: BotSpec, startup_timeout: float = STARTUP_TIMEOUT) -> CheckReport:
+async def check_bot(spec: BotSpec, startup_timeout: float = STARTUP_TIMEOUT, sandboxed: bool = False) -> CheckReport:
     """Run the battery on the bot ``spec`` (built first when its manifest names a build). Each claimed game gets
     a fresh bot process, so a bot that fails in one game is reported for that game only."""
     checks: list[Check] = []
@@ -192,7 +193,7 @@ async def check_bot(spec: BotSpec, startup_timeout: float = STARTUP_TIMEOUT) -> 
             checks.append(Check("notify", allowed, "not implemented (allowed)" if allowed else exc.code().name))
         return checks
 
-    checks += await _session(spec, startup_timeout, handshake)
+    checks += await _session(spec, startup_timeout, sandboxed, handshake)
     if not hello:
         return CheckReport(None, checks)
     for index, game_id in enumerate(games):
@@ -208,7 +209,7 @@ async def check_bot(spec: BotSpec, startup_timeout: float = STARTUP_TIMEOUT) -> 
                 found.append(Check(f"clock: {SHORT_CLOCK_MS} ms left", ok, detail))
             return found
 
-        checks += await _session(spec, startup_timeout, requests)
+        checks += await _session(spec, startup_timeout, sandboxed, requests)
         with tempfile.TemporaryDirectory(prefix="kafana-check-") as folder:
             record = await run_game(
                 make_game(game_id),
@@ -218,6 +219,7 @@ async def check_bot(spec: BotSpec, startup_timeout: float = STARTUP_TIMEOUT) -> 
                 clock=Clock(),
                 replay_path=Path(folder) / "check.jsonl",
                 startup_timeout=startup_timeout,
+                sandboxed=sandboxed,
             )
         own = [f for f in record.faults if f.seat == 0]
         name = f"{game_id}: a full game against the random bot"

@@ -30,6 +30,7 @@ from referee.runtime import (
 )
 from referee.runtime.lifetime import Orphaned, exit_when_orphaned
 from referee.runtime.process import STARTUP_TIMEOUT
+from referee.runtime.sandbox import MODES, SandboxUnavailable, resolve_mode, sandbox_problem
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
@@ -51,6 +52,28 @@ def _options(pairs: tuple[str, ...]) -> dict[str, str]:
             raise click.BadParameter(f"{pair!r} is not KEY=VALUE", param_hint="--option")
         options[key.strip()] = value.strip()
     return options
+
+
+sandbox_option = click.option(
+    "--sandbox",
+    "sandbox_mode",
+    type=click.Choice(MODES),
+    default="auto",
+    show_default=True,
+    help="Run bots in the sandbox: on (refuse without it), auto (when it works here), off (trusted bots only).",
+)
+
+
+def _sandboxed(mode: str, quiet: bool = False) -> bool:
+    """Resolve ``--sandbox``; ``auto`` says on stderr which way it went."""
+    try:
+        sandboxed = resolve_mode(mode)
+    except SandboxUnavailable as exc:
+        raise click.UsageError(str(exc)) from None
+    if mode == "auto" and not quiet:
+        reason = "" if sandboxed else f" ({sandbox_problem()})"
+        click.echo(f"sandbox: {'on' if sandboxed else 'off'}{reason}", err=True)
+    return sandboxed
 
 
 def _built_bot(path: str) -> BotSpec:
@@ -92,6 +115,7 @@ def main(verbose: int) -> None:
 @click.option("--transport", type=click.Choice(["unix", "tcp"]), default="unix", show_default=True)
 @click.option("--startup-timeout", default=STARTUP_TIMEOUT, show_default=True, type=float, help="Seconds to Hello.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per game instead of text.")
+@sandbox_option
 def play(
     game_id: str,
     bots: tuple[str, ...],
@@ -107,6 +131,7 @@ def play(
     transport: str,
     startup_timeout: float,
     as_json: bool,
+    sandbox_mode: str,
 ) -> None:
     """Play GAME_ID between BOTS (.py files or bot folders), alternating seats from game to game.
 
@@ -129,6 +154,9 @@ def play(
     if len(bots) != game.num_seats:
         raise click.UsageError(f"{game.id} needs {game.num_seats} bots, {len(bots)} given")
     specs = [_built_bot(path) for path in bots]
+    sandboxed = _sandboxed(sandbox_mode if transport == "unix" or sandbox_mode == "on" else "off", quiet=as_json)
+    if sandboxed and transport != "unix":
+        raise click.UsageError("a sandboxed bot has no network: use --transport unix")
     records: list[GameRecord] = []
     for index in range(count):
         shift = index % len(specs)
@@ -145,6 +173,7 @@ def play(
                 replay_path=Path(out) / f"{match_id}.jsonl",
                 transport=transport,
                 startup_timeout=startup_timeout,
+                sandboxed=sandboxed,
             )
         )
         records.append(record)
@@ -162,7 +191,7 @@ def run_match(spec_path: str) -> None:
     """Play one match described by a JSON spec and print its result as one JSON line (for the ladder).
 
     The spec holds: game, options, bots (paths), seed, match_id, clock (BANK+INC/CAP), replay (path), and
-    optionally transport and startup_timeout.
+    optionally transport, startup_timeout and sandbox (on, auto or off; default on).
 
     Example: referee run-match match.json
     """
@@ -171,6 +200,9 @@ def run_match(spec_path: str) -> None:
         game = make_game(spec["game"], spec.get("options") or {})
         bots = [resolve_bot(path) for path in spec["bots"]]
         clock = parse_clock(spec.get("clock", "120+3/30"))
+        sandboxed = resolve_mode(spec.get("sandbox", "on"))
+    except SandboxUnavailable as exc:
+        raise click.UsageError(str(exc)) from None
     except (KeyError, TypeError, json.JSONDecodeError) as exc:
         raise click.UsageError(f"bad match spec {spec_path}: {exc!r}") from None
     except (UnknownGameError, InvalidOptionError, ManifestError, ValueError) as exc:
@@ -185,6 +217,7 @@ def run_match(spec_path: str) -> None:
         replay_path=Path(spec["replay"]) if spec.get("replay") else None,
         transport=spec.get("transport", "unix"),
         startup_timeout=float(spec.get("startup_timeout", STARTUP_TIMEOUT)),
+        sandboxed=sandboxed,
     )
     record = trio.run(_unless_orphaned, work)
     click.echo(json.dumps(_record_json(record)))
@@ -212,13 +245,15 @@ async def _unless_orphaned(work):
 @click.argument("bot")
 @click.option("--startup-timeout", default=STARTUP_TIMEOUT, show_default=True, type=float, help="Seconds to Hello.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def hello(bot: str, startup_timeout: float, as_json: bool) -> None:
+@sandbox_option
+def hello(bot: str, startup_timeout: float, as_json: bool, sandbox_mode: str) -> None:
     """Start BOT, print what it answers to Hello, and stop it (exit 1 if it does not answer).
 
     Example: referee hello bots/python/random_bot.py
     """
     spec = _built_bot(bot)
-    info, fault, output = trio.run(lambda: probe_hello(spec, startup_timeout=startup_timeout))
+    sandboxed = _sandboxed(sandbox_mode, quiet=as_json)
+    info, fault, output = trio.run(lambda: probe_hello(spec, startup_timeout=startup_timeout, sandboxed=sandboxed))
     if as_json:
         click.echo(json.dumps({"info": info.__dict__ if info else None, "fault": fault.to_json() if fault else None}))
     elif info is not None:
@@ -231,7 +266,8 @@ def hello(bot: str, startup_timeout: float, as_json: bool) -> None:
 @click.argument("bot")
 @click.option("--startup-timeout", default=STARTUP_TIMEOUT, show_default=True, type=float, help="Seconds to Hello.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def check_bot_command(bot: str, startup_timeout: float, as_json: bool) -> None:
+@sandbox_option
+def check_bot_command(bot: str, startup_timeout: float, as_json: bool, sandbox_mode: str) -> None:
     """Run BOT through a battery of checks and print a report; exit 0 only if everything passed.
 
     Handshake and its timing, claimed games, the hardest requests of each game (most legal actions, a Gjul Bara
@@ -244,7 +280,8 @@ def check_bot_command(bot: str, startup_timeout: float, as_json: bool) -> None:
         spec = resolve_bot(bot)
     except ManifestError as exc:
         raise click.UsageError(str(exc)) from None
-    report = trio.run(_unless_orphaned, partial(check_bot, spec, startup_timeout))
+    sandboxed = _sandboxed(sandbox_mode, quiet=as_json)
+    report = trio.run(_unless_orphaned, partial(check_bot, spec, startup_timeout, sandboxed))
     failed = [c for c in report.checks if not c.ok]
     if as_json:
         click.echo(json.dumps(report.to_json()))

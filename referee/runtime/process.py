@@ -25,6 +25,7 @@ from .clock import TRANSPORT_GRACE
 from .faults import BotCrashed, BotError, BotNoHello, BotProtocolError, BotResourceLimit, BotTimeout
 from .manifest import BotSpec
 from .output import OutputCapture
+from .sandbox import Limits, Sandbox, seat_uid, unreadable
 
 log = logging.getLogger(__name__)
 
@@ -54,8 +55,10 @@ _CHANNEL_OPTIONS = [
 
 def bot_address(transport: str, folder: Path, seat: int) -> str:
     """A fresh address for a bot: ``unix:…/seatN.sock`` or ``127.0.0.1:PORT`` (a free port)."""
-    if transport == "unix":
-        return f"unix:{folder / f'seat{seat}.sock'}"
+    if transport == "unix":  # a folder per seat: a sandboxed bot gets its own folder and nothing else
+        own = folder / f"seat{seat}"
+        own.mkdir(exist_ok=True)
+        return f"unix:{own / 'bot.sock'}"
     if transport == "tcp":
         with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
             sock.bind(("127.0.0.1", 0))
@@ -80,6 +83,18 @@ def _kill_group(pid: int, sig: int) -> None:
         pass
 
 
+_LIMIT_SIGNALS = {signal.SIGXCPU: ("cpu", "used up its CPU time"), signal.SIGXFSZ: ("file_size", "wrote too large a file")}
+"""Signals the kernel sends when a resource limit is exceeded."""
+
+
+def _exit_fault(seat: int, code: int) -> BotError:
+    """The fault of a bot process that ended with ``code``: a resource limit when a limit's signal killed it."""
+    if code < 0 and -code in _LIMIT_SIGNALS:
+        kind, what = _LIMIT_SIGNALS[signal.Signals(-code)]
+        return BotResourceLimit(seat, kind, f"{what} ({describe_exit(code)})")
+    return BotCrashed(seat, f"exited with {describe_exit(code)}")
+
+
 class ProcessPlayer:
     """A bot process in a seat. Start it with ``await nursery.start(player.run)``; end it with ``close()``.
 
@@ -94,10 +109,14 @@ class ProcessPlayer:
         game_id: str | None,
         *,
         startup_timeout: float = STARTUP_TIMEOUT,
+        sandboxed: bool = False,
     ) -> None:
+        if sandboxed and not address.startswith("unix:"):
+            raise ValueError("a sandboxed bot has no network: use the unix transport")
         self.seat = seat
         self.spec = spec
         self.address = address
+        self.sandbox = Sandbox(Limits(), seat_uid(seat)) if sandboxed else None
         self.game_id = game_id
         self.startup_timeout = startup_timeout
         self.info = wire.BotInfo(name=spec.label)
@@ -124,9 +143,19 @@ class ProcessPlayer:
             BotError: the bot crashed, did not answer Hello in time, or does not play the game.
         """
         env = dict(os.environ, **{ADDRESS_ENV: self.address, "PYTHONUNBUFFERED": "1"})
+        command = list(self.spec.command)
+        if self.sandbox is not None:
+            if unreadable(self.spec.cwd):
+                self._channel.close()
+                raise BotCrashed(
+                    self.seat, f"the sandbox runs bots as another user, who cannot read {self.spec.cwd} (chmod o+rx)"
+                )
+            socket_dir = Path(self.address.removeprefix("unix:")).parent
+            self.sandbox.prepare_socket_dir(socket_dir)
+            command = self.sandbox.command(command, self.spec.cwd, socket_dir)
         try:
             self._process = await trio.lowlevel.open_process(
-                list(self.spec.command),
+                command,
                 cwd=str(self.spec.cwd),
                 env=env,
                 stdin=subprocess.DEVNULL,
@@ -203,7 +232,10 @@ class ProcessPlayer:
         if self._stdout.exceeded or self._stderr.exceeded:
             raise BotResourceLimit(self.seat, "output", "wrote more than the output limit before Hello")
         if "exit" in outcome:
-            raise BotCrashed(self.seat, f"exited with {describe_exit(outcome['exit'])} before answering Hello")
+            fault = _exit_fault(self.seat, outcome["exit"])
+            if isinstance(fault, BotCrashed):
+                raise BotCrashed(self.seat, f"{fault.message} before answering Hello")
+            raise fault
         error = outcome.get("error")
         if isinstance(error, grpc.RpcError) and error.code() != grpc.StatusCode.DEADLINE_EXCEEDED:
             raise BotNoHello(self.seat, f"Hello failed: {error.code().name}: {error.details()}")
@@ -219,7 +251,7 @@ class ProcessPlayer:
         if self._stdout.exceeded or self._stderr.exceeded:
             return BotResourceLimit(self.seat, "output", "wrote more than the output limit")
         if process.returncode is not None:
-            return BotCrashed(self.seat, f"exited with {describe_exit(process.returncode)}")
+            return _exit_fault(self.seat, process.returncode)
         if exc.code() == grpc.StatusCode.RESOURCE_EXHAUSTED:
             return BotProtocolError(self.seat, f"answer too large: {exc.details()}")
         return BotProtocolError(self.seat, f"Act failed: {exc.code().name}: {exc.details()}")

@@ -30,13 +30,22 @@ async def run_game(
     replay_path: Path | None,
     transport: str = "unix",
     startup_timeout: float = STARTUP_TIMEOUT,
+    sandboxed: bool = False,
 ) -> GameRecord:
-    """Start one process per seat (concurrently), play the game, and stop every process, whatever happens."""
+    """Start one process per seat (concurrently), play the game, and stop every process, whatever happens.
+    ``sandboxed`` runs every bot in the sandbox (:mod:`referee.runtime.sandbox`)."""
     if len(specs) != game.num_seats:
         raise ValueError(f"{game.id} needs {game.num_seats} bots, got {len(specs)}")
     with tempfile.TemporaryDirectory(prefix="kafana-") as folder:
         players: list[ProcessPlayer | None] = [
-            ProcessPlayer(seat, spec, bot_address(transport, Path(folder), seat), game.id, startup_timeout=startup_timeout)
+            ProcessPlayer(
+                seat,
+                spec,
+                bot_address(transport, Path(folder), seat),
+                game.id,
+                startup_timeout=startup_timeout,
+                sandboxed=sandboxed,
+            )
             for seat, spec in enumerate(specs)
         ]
         faults: list[Fault] = []
@@ -83,11 +92,12 @@ async def run_game(
 
 
 async def probe_hello(
-    spec: BotSpec, *, transport: str = "unix", startup_timeout: float = STARTUP_TIMEOUT
+    spec: BotSpec, *, transport: str = "unix", startup_timeout: float = STARTUP_TIMEOUT, sandboxed: bool = False
 ) -> tuple[wire.BotInfo | None, Fault | None, dict[str, str]]:
     """Start a bot, take its Hello, stop it: (info, None, output) or (None, fault, output)."""
     with tempfile.TemporaryDirectory(prefix="kafana-") as folder:
-        player = ProcessPlayer(0, spec, bot_address(transport, Path(folder), 0), None, startup_timeout=startup_timeout)
+        address = bot_address(transport, Path(folder), 0)
+        player = ProcessPlayer(0, spec, address, None, startup_timeout=startup_timeout, sandboxed=sandboxed)
         fault: Fault | None = None
         async with trio.open_nursery() as nursery:
             try:
