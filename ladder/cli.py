@@ -14,10 +14,24 @@ import trio
 
 from referee.render import replay_pages
 from referee.replay import read_replay
+from referee.runtime.sandbox import (
+    MODES,
+    SandboxUnavailable,
+    resolve_mode,
+    sandbox_problem,
+)
 
 from .arenas import load_arena
 from .executor import LocalExecutor
-from .league import SCHEDULES, Progress, plan, plan_continuous, plan_pairing, run_units, scores_of
+from .league import (
+    SCHEDULES,
+    Progress,
+    plan,
+    plan_continuous,
+    plan_pairing,
+    run_units,
+    scores_of,
+)
 from .registry import list_bots, retire, submit
 from .sprt import sprt
 from .standings import crosstable, standings
@@ -50,16 +64,38 @@ def main(verbose: int) -> None:
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
 
 
+sandbox_option = click.option(
+    "--sandbox",
+    "sandbox_mode",
+    type=click.Choice(MODES),
+    default="on",
+    show_default=True,
+    help="Run submitted bots in the sandbox: on (refuse without it), auto (when it works here), off (trusted bots).",
+)
+
+
+def _executor(mode: str) -> LocalExecutor:
+    """An executor running bots with the sandbox as ``mode`` says, resolved once here (``auto`` says which)."""
+    try:
+        sandboxed = resolve_mode(mode)
+    except SandboxUnavailable as exc:
+        raise click.UsageError(f"{exc}; for your own trusted bots use --sandbox auto or off") from None
+    if mode == "auto":
+        click.echo(f"sandbox: {'on' if sandboxed else 'off'}{'' if sandboxed else f' ({sandbox_problem()})'}", err=True)
+    return LocalExecutor(sandbox="on" if sandboxed else "off")
+
+
 @main.command("submit", context_settings=CONTEXT)
 @click.argument("path", type=click.Path(exists=True))
 @db_option
-def submit_command(path: str, db_path: str) -> None:
+@sandbox_option
+def submit_command(path: str, db_path: str, sandbox_mode: str) -> None:
     """Check the bot at PATH (a .py file or a folder with bot.toml) and enter it in the arenas of its games.
 
     Example: ladder submit bots/python/heuristic_bot.py
     """
     db = open_store(db_path)
-    report = trio.run(submit, db, Path(db_path), path, LocalExecutor())
+    report = trio.run(submit, db, Path(db_path), path, _executor(sandbox_mode))
     click.echo(report.text())
     if not report.accepted:
         raise click.ClickException("the bot did not pass the conformance run")
@@ -111,8 +147,9 @@ def _progress_printer(label: str):
     return show
 
 
-async def _league(db, league: str, arena: str, schedule: str, rounds: int, concurrency: int, challenger, clock):
-    executor = LocalExecutor()
+async def _league(
+    db, executor, league: str, arena: str, schedule: str, rounds: int, concurrency: int, challenger, clock
+):
     printer = _progress_printer(arena)
     if schedule == "continuous":
         for _ in range(rounds):
@@ -133,7 +170,8 @@ async def _league(db, league: str, arena: str, schedule: str, rounds: int, concu
 @click.option("--league", "league_name", help="League name (default ARENA-SCHEDULE); rerun it to resume.")
 @click.option("--clock", default="120+3/30", show_default=True, help="BANK+INC/CAP in seconds.")
 @db_option
-def league_command(arena, schedule, rounds, concurrency, challenger, league_name, clock, db_path) -> None:
+@sandbox_option
+def league_command(arena, schedule, rounds, concurrency, challenger, league_name, clock, db_path, sandbox_mode) -> None:
     """Run a league in ARENA; running the same command again resumes it.
 
     Example: ladder league --arena tabla-match --rounds 2 --concurrency 2
@@ -154,7 +192,8 @@ def league_command(arena, schedule, rounds, concurrency, challenger, league_name
     if db["arenas"].count_where("id = ?", [arena]) == 0:
         raise click.UsageError(f"no arena {arena!r} yet: submit a bot that plays it")
     try:
-        trio.run(_league, db, league, arena, schedule, rounds, concurrency, challenger_id, clock)
+        executor = _executor(sandbox_mode)
+        trio.run(_league, db, executor, league, arena, schedule, rounds, concurrency, challenger_id, clock)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     _print_standings(db, [arena])
@@ -235,7 +274,8 @@ def _latest_version(db, name: str) -> int:
 @click.option("--max-units", default=500, show_default=True, type=click.IntRange(1), help="Give up after this many.")
 @click.option("--concurrency", default=2, show_default=True, type=click.IntRange(1))
 @db_option
-def duel(bot_a, bot_b, arena, elo0, elo1, alpha, beta, max_units, concurrency, db_path) -> None:
+@sandbox_option
+def duel(bot_a, bot_b, arena, elo0, elo1, alpha, beta, max_units, concurrency, db_path, sandbox_mode) -> None:
     """Play duplicate units of BOT_A against BOT_B until the SPRT decides between H0 and H1.
 
     Example: ladder duel expectimax heuristic --arena tabla-match --elo0 0 --elo1 50
@@ -246,7 +286,7 @@ def duel(bot_a, bot_b, arena, elo0, elo1, alpha, beta, max_units, concurrency, d
         raise click.UsageError(f"no arena {arena!r}")
     length = load_arena(db, arena).match_length
     league = f"duel-{arena}-{a}v{b}"
-    executor = LocalExecutor()
+    executor = _executor(sandbox_mode)
     result = sprt(scores_of(db, league, a), elo0, elo1, length, alpha, beta)
     units = db["units"].count_where("league = ?", [league])
     while result.decision is None and units < max_units:
@@ -269,8 +309,8 @@ def demo(db_path: str, rounds: int, concurrency: int) -> None:
     Example: ladder demo
     """
     db = open_store(db_path)
-    executor = LocalExecutor()
     click.echo(f"League database: {db_path}")
+    executor = _executor("auto")  # the shipped bots: sandboxed where the machine allows
 
     async def enter() -> None:
         async with trio.open_nursery() as nursery:
@@ -288,7 +328,7 @@ def demo(db_path: str, rounds: int, concurrency: int) -> None:
     arenas = [a for a in DEMO_ARENAS if db["arenas"].count_where("id = ?", [a])]
     for arena in arenas:
         click.echo(f"running arena {arena} (round robin, {rounds} round(s), duplicate seeds, {concurrency} at a time)")
-        trio.run(_league, db, f"demo-{arena}", arena, "round-robin", rounds, concurrency, None, "120+3/30")
+        trio.run(_league, db, executor, f"demo-{arena}", arena, "round-robin", rounds, concurrency, None, "120+3/30")
     _print_standings(db, arenas)
     folder = replay_folder(db)
     example = next(iter(sorted(folder.rglob("*.jsonl"))), None)

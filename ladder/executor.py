@@ -64,8 +64,10 @@ class Executor(Protocol):
 class LocalExecutor:
     """Runs each match in a ``referee run-match`` subprocess of this machine's Python."""
 
-    def __init__(self, timeout: float = MATCH_TIMEOUT) -> None:
+    def __init__(self, timeout: float = MATCH_TIMEOUT, sandbox: str = "on") -> None:
         self.timeout = timeout
+        self.sandbox = sandbox
+        """The referee's ``--sandbox`` mode for every bot it runs (submitted bots are untrusted: on)."""
 
     async def _referee(self, *args: str) -> subprocess.CompletedProcess:
         command = [sys.executable, "-m", "referee.cli", *args]
@@ -87,6 +89,7 @@ class LocalExecutor:
                         "seed": job.seed,
                         "clock": job.clock,
                         "replay": job.replay,
+                        "sandbox": self.sandbox,
                     }
                 )
             )
@@ -116,7 +119,9 @@ class LocalExecutor:
 
     async def check(self, bot: str, startup_timeout: float) -> dict:
         """Run ``referee check-bot --json``."""
-        done = await self._referee("check-bot", "--json", "--startup-timeout", str(startup_timeout), bot)
+        done = await self._referee(
+            "check-bot", "--json", "--startup-timeout", str(startup_timeout), "--sandbox", self.sandbox, bot
+        )
         lines = done.stdout.decode(errors="replace").strip().splitlines()
         try:
             return json.loads(lines[-1])
