@@ -1,9 +1,8 @@
 #!/bin/sh
 # Installs the Debian packages the tests need (apt-get, when run as root): the gRPC C++ and Go toolchains the
 # starter bots build with (bots/cpp, bots/go), Chromium for the web UI's browser tests and bubblewrap for the
-# bot sandbox; checks for Node.js
-# with npm (bots/javascript). Already installed: does nothing. Not root and something missing: says what to
-# install and exits 1.
+# bot sandbox; checks for Node.js with npm (bots/javascript). Already installed: does nothing. Not root and
+# something missing: says what to install and exits 1.
 set -eu
 PACKAGES="g++ make pkg-config libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
 golang-go protoc-gen-go protoc-gen-go-grpc golang-google-grpc-dev golang-google-protobuf-dev

@@ -25,7 +25,7 @@ from .clock import TRANSPORT_GRACE
 from .faults import BotCrashed, BotError, BotNoHello, BotProtocolError, BotResourceLimit, BotTimeout
 from .manifest import BotSpec
 from .output import OutputCapture
-from .sandbox import Limits, Sandbox, seat_uid, unreadable
+from .sandbox import DEFAULT_LIMITS, Limits, Sandbox, seat_uid, unreadable
 
 log = logging.getLogger(__name__)
 
@@ -83,15 +83,20 @@ def _kill_group(pid: int, sig: int) -> None:
         pass
 
 
-_LIMIT_SIGNALS = {signal.SIGXCPU: ("cpu", "used up its CPU time"), signal.SIGXFSZ: ("file_size", "wrote too large a file")}
+_LIMIT_SIGNALS = {
+    signal.SIGXCPU: ("cpu", "used up its CPU time"),
+    signal.SIGXFSZ: ("file_size", "wrote too large a file"),
+}
 """Signals the kernel sends when a resource limit is exceeded."""
 
 
 def _exit_fault(seat: int, code: int) -> BotError:
-    """The fault of a bot process that ended with ``code``: a resource limit when a limit's signal killed it."""
-    if code < 0 and -code in _LIMIT_SIGNALS:
-        kind, what = _LIMIT_SIGNALS[signal.Signals(-code)]
-        return BotResourceLimit(seat, kind, f"{what} ({describe_exit(code)})")
+    """The fault of a bot process that ended with ``code``: a resource limit when a limit's signal killed it
+    (directly, or inside the sandbox, which exits with 128 + the signal's number)."""
+    number = -code if code < 0 else code - 128
+    if number in _LIMIT_SIGNALS:
+        kind, what = _LIMIT_SIGNALS[signal.Signals(number)]
+        return BotResourceLimit(seat, kind, f"{what} ({signal.Signals(number).name})")
     return BotCrashed(seat, f"exited with {describe_exit(code)}")
 
 
@@ -110,13 +115,14 @@ class ProcessPlayer:
         *,
         startup_timeout: float = STARTUP_TIMEOUT,
         sandboxed: bool = False,
+        limits: Limits = DEFAULT_LIMITS,
     ) -> None:
         if sandboxed and not address.startswith("unix:"):
             raise ValueError("a sandboxed bot has no network: use the unix transport")
         self.seat = seat
         self.spec = spec
         self.address = address
-        self.sandbox = Sandbox(Limits(), seat_uid(seat)) if sandboxed else None
+        self.sandbox = Sandbox(limits, seat_uid(seat)) if sandboxed else None
         self.game_id = game_id
         self.startup_timeout = startup_timeout
         self.info = wire.BotInfo(name=spec.label)

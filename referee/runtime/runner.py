@@ -18,6 +18,7 @@ from .driver import GameRecord, play_game
 from .faults import BotError, Fault
 from .manifest import BotSpec
 from .process import STARTUP_TIMEOUT, ProcessPlayer, bot_address
+from .sandbox import DEFAULT_LIMITS, Limits
 
 
 async def run_game(
@@ -31,9 +32,10 @@ async def run_game(
     transport: str = "unix",
     startup_timeout: float = STARTUP_TIMEOUT,
     sandboxed: bool = False,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> GameRecord:
     """Start one process per seat (concurrently), play the game, and stop every process, whatever happens.
-    ``sandboxed`` runs every bot in the sandbox (:mod:`referee.runtime.sandbox`)."""
+    ``sandboxed`` runs every bot in the sandbox (:mod:`referee.runtime.sandbox`) under ``limits``."""
     if len(specs) != game.num_seats:
         raise ValueError(f"{game.id} needs {game.num_seats} bots, got {len(specs)}")
     with tempfile.TemporaryDirectory(prefix="kafana-") as folder:
@@ -45,6 +47,7 @@ async def run_game(
                 game.id,
                 startup_timeout=startup_timeout,
                 sandboxed=sandboxed,
+                limits=limits,
             )
             for seat, spec in enumerate(specs)
         ]

@@ -29,6 +29,8 @@ FIRST_UID = 61000
 UID_SPAN = 4000
 
 _TOOLS = ("bwrap", "prlimit")
+CPU_GRACE = 5
+"""Seconds of CPU between the soft limit's SIGXCPU and the hard limit's SIGKILL."""
 
 
 class SandboxUnavailable(RuntimeError):
@@ -53,6 +55,9 @@ class Limits:
     """Size of its private /tmp."""
 
 
+DEFAULT_LIMITS = Limits()
+
+
 @functools.cache
 def sandbox_problem() -> str | None:
     """Why the sandbox cannot work on this machine, or None when it can (tried once, with a real sandbox)."""
@@ -63,7 +68,7 @@ def sandbox_problem() -> str | None:
         return "the sandbox switches each bot to its own uid, which needs the referee to run as root"
     if shutil.which("setpriv") is None:
         return "missing setpriv (Debian: util-linux)"
-    trial = Sandbox(Limits(), FIRST_UID).command(["true"], Path("/"), None)
+    trial = Sandbox(DEFAULT_LIMITS, FIRST_UID).command(["true"], Path("/"), None)
     try:
         done = subprocess.run(trial, capture_output=True, text=True, timeout=20)
     except (OSError, subprocess.TimeoutExpired) as exc:
@@ -92,7 +97,8 @@ def resolve_mode(mode: str) -> bool:
 
 def _readable_roots() -> list[Path]:
     """What every sandboxed bot may read: the Python installation and the referee's own packages."""
-    roots = {Path(sys.prefix), Path(sys.base_prefix), Path(sys.exec_prefix), Path(os.path.realpath(sys.executable)).parent}
+    roots = {Path(sys.prefix), Path(sys.base_prefix), Path(sys.exec_prefix)}
+    roots.add(Path(os.path.realpath(sys.executable)).parent)
     package_root = Path(__file__).resolve().parents[2]
     if not str(package_root).startswith(tuple(str(p) for p in roots)):  # an editable install: the source tree
         roots |= {package_root / "referee", package_root / "bots"}
@@ -113,7 +119,7 @@ class Sandbox:
         wrapped = [
             "prlimit",
             f"--as={limits.memory_bytes}",
-            f"--cpu={limits.cpu_seconds}",
+            f"--cpu={limits.cpu_seconds}:{limits.cpu_seconds + CPU_GRACE}",  # SIGXCPU first, SIGKILL after
             f"--nproc={limits.processes}",
             f"--fsize={limits.file_bytes}",
             f"--nofile={limits.open_files}",

@@ -15,7 +15,8 @@ _common.record_pid()
 
 def fuzzed(decision: int, count: int) -> bytes:
     rng = random.Random(decision)
-    valid = pb.ActResponse(action_id=rng.randrange(-3, count + 3), comment="x" * rng.randrange(0, 50)).SerializeToString()
+    answer = pb.ActResponse(action_id=rng.randrange(-3, count + 3), comment="x" * rng.randrange(0, 50))
+    valid = answer.SerializeToString()
     kind = decision % 6
     if kind == 0:
         return valid

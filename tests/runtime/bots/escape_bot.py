@@ -1,0 +1,60 @@
+"""Tries one misdeed (named by $KAFANA_TEST_MISDEED, aimed at $KAFANA_TEST_TARGET) when it starts, says on stderr
+how it went, then plays the first legal action. In the sandbox every escape must fail."""
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
+
+from bots.python.kit import serve  # noqa: E402
+
+MISDEED = os.environ.get("KAFANA_TEST_MISDEED", "")
+TARGET = os.environ.get("KAFANA_TEST_TARGET", "")
+MARKER = "kafana-escape-marker"
+
+
+def attempt() -> str:
+    try:
+        if MISDEED == "write":
+            with open(TARGET, "w") as handle:
+                handle.write("escaped")
+            return "WROTE"
+        if MISDEED == "write-own-folder":
+            with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "escape.txt"), "w") as handle:
+                handle.write("escaped")
+            return "WROTE"
+        if MISDEED == "read":
+            with open(TARGET, "rb") as handle:
+                return f"READ {handle.read(40)!r}"
+        if MISDEED == "connect":
+            host, port = TARGET.rsplit(":", 1)
+            socket.create_connection((host, int(port)), timeout=2).close()
+            return "CONNECTED"
+        if MISDEED == "daemon":
+            subprocess.Popen(["sh", "-c", f"exec -a {MARKER} sleep 300"], start_new_session=True)
+            return "SPAWNED"
+        if MISDEED == "ignore-sigterm":
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
+            return "IGNORING"
+        if MISDEED == "burn-cpu":
+            end = time.process_time() + 30
+            while time.process_time() < end:
+                pass
+            return "BURNED"
+        if MISDEED == "big-file":
+            signal.signal(signal.SIGXFSZ, signal.SIG_DFL)  # as a C or Go program has it (Python ignores it)
+            with open("/tmp/big", "wb") as handle:
+                for _ in range(1024):
+                    handle.write(b"x" * (1 << 20))
+            return "WROTE BIG"
+    except OSError as exc:
+        return f"DENIED {type(exc).__name__}"
+    return "NOTHING"
+
+
+print(f"misdeed {MISDEED}: {attempt()}", file=sys.stderr, flush=True)
+serve(lambda request: 0, name="escaper", games=["tapa"])

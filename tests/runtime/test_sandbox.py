@@ -1,0 +1,158 @@
+"""The sandbox: every escape a hostile bot tries fails and leaves the host unchanged, limits end a bot with a
+resource_limit fault, the shipped bots play inside it, and ``--sandbox on`` refuses clearly where it cannot work."""
+
+from __future__ import annotations
+
+import os
+import socket
+import stat
+from pathlib import Path
+
+import pytest
+import trio
+from click.testing import CliRunner
+
+from referee.cli import main
+from referee.games import make_game
+from referee.runtime import Clock, resolve_bot, run_game
+from referee.runtime import sandbox as sandbox_module
+from referee.runtime.sandbox import Limits, sandbox_problem
+
+ROOT = Path(__file__).resolve().parents[2]
+ESCAPER = resolve_bot(Path(__file__).parent / "bots" / "escape_bot.py")
+RANDOM = resolve_bot(ROOT / "bots" / "python" / "random_bot.py")
+MARKER = "kafana-escape-marker"
+
+needs_sandbox = pytest.mark.skipif(sandbox_problem() is not None, reason=f"no sandbox here: {sandbox_problem()}")
+
+
+async def play(monkeypatch, misdeed, target="", limits=None, bots=None):
+    monkeypatch.setenv("KAFANA_TEST_MISDEED", misdeed)
+    monkeypatch.setenv("KAFANA_TEST_TARGET", str(target))
+    monkeypatch.delenv("KAFANA_TEST_PIDS", raising=False)
+    return await run_game(
+        make_game("tapa"),
+        bots or [ESCAPER, RANDOM],
+        match_id=f"sandbox-{misdeed}",
+        seed=3,
+        clock=Clock(),
+        replay_path=None,
+        sandboxed=True,
+        **({"limits": limits} if limits else {}),
+    )
+
+
+def said(record) -> str:
+    return record.output[0]["stderr"]
+
+
+def open_folder(tmp_path: Path) -> Path:
+    """A folder other users may read, like a bot's folder in a league."""
+    folder = tmp_path / "open"
+    folder.mkdir()
+    folder.chmod(0o755)
+    return folder
+
+
+@needs_sandbox
+@pytest.mark.parametrize("misdeed", ["write", "write-own-folder"])
+async def test_writes_outside_tmp_fail(monkeypatch, tmp_path, misdeed):
+    target = open_folder(tmp_path) / "escaped.txt"
+    record = await play(monkeypatch, misdeed, target)
+    assert record.faults == () and "DENIED" in said(record)
+    assert not target.exists() and not (ESCAPER.cwd / "escape.txt").exists()
+
+
+@needs_sandbox
+async def test_other_bots_and_the_league_are_not_there(monkeypatch, tmp_path):
+    secret = open_folder(tmp_path) / "league.db"
+    secret.write_text("the league's secrets")
+    secret.chmod(0o644)
+    record = await play(monkeypatch, "read", secret)
+    assert "DENIED" in said(record) and "secrets" not in said(record)
+    other = await play(monkeypatch, "read", ROOT / "pyproject.toml")  # outside the bot's folder and the packages
+    assert "DENIED" in said(other)
+
+
+@needs_sandbox
+async def test_no_network_not_even_loopback(monkeypatch):
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        listener.setblocking(False)
+        record = await play(monkeypatch, "connect", f"127.0.0.1:{listener.getsockname()[1]}")
+        with pytest.raises(BlockingIOError):
+            listener.accept()
+    assert "DENIED" in said(record)
+    outside = await play(monkeypatch, "connect", "192.0.2.1:80")
+    assert "DENIED" in said(outside)
+
+
+def marked_processes() -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if MARKER in (entry / "cmdline").read_bytes().decode(errors="replace"):
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+@needs_sandbox
+@pytest.mark.parametrize("misdeed", ["daemon", "ignore-sigterm"])
+async def test_nothing_outlives_the_bot(monkeypatch, misdeed):
+    record = await play(monkeypatch, misdeed)
+    assert record.faults == ()
+    await trio.sleep(0.5)
+    assert marked_processes() == []
+
+
+@needs_sandbox
+@pytest.mark.parametrize(
+    ("misdeed", "limits", "limit"),
+    [
+        ("burn-cpu", Limits(cpu_seconds=1), "cpu"),
+        ("big-file", Limits(file_bytes=1 << 20, tmp_bytes=8 << 20), "file_size"),
+    ],
+)
+async def test_limits_end_the_bot_with_a_resource_limit(monkeypatch, misdeed, limits, limit):
+    record = await play(monkeypatch, misdeed, limits=limits)
+    assert [(f.seat, f.kind) for f in record.faults] == [(0, "resource_limit")]
+    assert record.faults[0].message.startswith(f"{limit} limit")
+
+
+@needs_sandbox
+async def test_the_starters_play_in_the_sandbox():
+    bots = [resolve_bot(ROOT / "bots" / "go"), resolve_bot(ROOT / "bots" / "python" / "heuristic_bot.py")]
+    record = await run_game(
+        make_game("tapa"), bots, match_id="sandboxed", seed=1, clock=Clock(), replay_path=None, sandboxed=True
+    )
+    assert record.faults == () and record.bots == ("random-go", "heuristic")
+
+
+@needs_sandbox
+async def test_an_unreadable_bot_folder_is_a_clear_fault(tmp_path):
+    folder = tmp_path / "closed"
+    folder.mkdir()
+    (folder / "bot.py").write_text((ROOT / "bots" / "python" / "random_bot.py").read_text())
+    folder.chmod(0o700)
+    record = await run_game(
+        make_game("tapa"), [resolve_bot(folder / "bot.py"), RANDOM], match_id="closed", seed=1, clock=Clock(),
+        replay_path=None, sandboxed=True,
+    )
+    assert record.faults[0].kind == "crash" and "chmod o+rx" in record.faults[0].message
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+
+
+def test_on_refuses_and_auto_falls_back_where_the_sandbox_cannot_work(monkeypatch, tmp_path):
+    monkeypatch.setattr(sandbox_module, "sandbox_problem", lambda: "missing bwrap (Debian: apt-get install bubblewrap)")
+    monkeypatch.setattr("referee.cli.sandbox_problem", sandbox_module.sandbox_problem)
+    runner = CliRunner()
+    bots = [str(RANDOM.path), str(RANDOM.path)]
+    refused = runner.invoke(main, ["play", "tapa", *bots, "--sandbox", "on", "--out", str(tmp_path)])
+    assert refused.exit_code == 2 and "cannot work here: missing bwrap" in refused.output
+    fallback = runner.invoke(main, ["play", "tapa", *bots, "--sandbox", "auto", "--out", str(tmp_path)])
+    assert fallback.exit_code == 0 and "sandbox: off (missing bwrap" in fallback.output
+    assert os.path.exists(tmp_path / "tapa-s1-001.jsonl")
