@@ -4,6 +4,7 @@ resource_limit fault, the shipped bots play inside it, and ``--sandbox on`` refu
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import stat
 from pathlib import Path
@@ -104,9 +105,22 @@ def marked_processes() -> list[int]:
 @pytest.mark.parametrize("misdeed", ["daemon", "ignore-sigterm"])
 async def test_nothing_outlives_the_bot(monkeypatch, misdeed):
     record = await play(monkeypatch, misdeed)
-    assert record.faults == ()
+    assert record.faults == () and "DENIED" not in said(record)
     await trio.sleep(0.5)
     assert marked_processes() == []
+
+
+async def test_without_the_sandbox_a_daemon_escapes(monkeypatch):
+    """The control for the test above: outside the sandbox a daemon in its own session survives the game."""
+    monkeypatch.setenv("KAFANA_TEST_MISDEED", "daemon")
+    monkeypatch.delenv("KAFANA_TEST_PIDS", raising=False)
+    record = await run_game(
+        make_game("tapa"), [ESCAPER, RANDOM], match_id="control", seed=3, clock=Clock(), replay_path=None
+    )
+    escaped = marked_processes()
+    for pid in escaped:
+        os.kill(pid, signal.SIGKILL)
+    assert "SPAWNED" in said(record) and escaped
 
 
 @needs_sandbox

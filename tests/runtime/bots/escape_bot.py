@@ -35,7 +35,8 @@ def attempt() -> str:
             socket.create_connection((host, int(port)), timeout=2).close()
             return "CONNECTED"
         if MISDEED == "daemon":
-            subprocess.Popen(["sh", "-c", f"exec -a {MARKER} sleep 300"], start_new_session=True)
+            code = "import time; time.sleep(120)"
+            subprocess.Popen([sys.executable, "-c", code, MARKER], start_new_session=True, stderr=subprocess.DEVNULL)
             return "SPAWNED"
         if MISDEED == "ignore-sigterm":
             signal.signal(signal.SIGTERM, signal.SIG_IGN)
