@@ -14,12 +14,7 @@ import trio
 
 from referee.render import replay_pages
 from referee.replay import read_replay
-from referee.runtime.sandbox import (
-    MODES,
-    SandboxUnavailable,
-    resolve_mode,
-    sandbox_problem,
-)
+from referee.runtime.sandbox import MODES, SANDBOX_ENV, SandboxUnavailable, resolve_mode, sandbox_problem
 
 from .arenas import load_arena
 from .executor import LocalExecutor
@@ -70,6 +65,8 @@ sandbox_option = click.option(
     type=click.Choice(MODES),
     default="on",
     show_default=True,
+    envvar=SANDBOX_ENV,
+    show_envvar=True,
     help="Run submitted bots in the sandbox: on (refuse without it), auto (when it works here), off (trusted bots).",
 )
 

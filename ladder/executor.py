@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import subprocess
 import sys
 import tempfile
@@ -14,6 +15,8 @@ from pathlib import Path
 from typing import Protocol
 
 import trio
+
+from referee.runtime.sandbox import SANDBOX_ENV
 
 log = logging.getLogger(__name__)
 
@@ -64,10 +67,11 @@ class Executor(Protocol):
 class LocalExecutor:
     """Runs each match in a ``referee run-match`` subprocess of this machine's Python."""
 
-    def __init__(self, timeout: float = MATCH_TIMEOUT, sandbox: str = "on") -> None:
+    def __init__(self, timeout: float = MATCH_TIMEOUT, sandbox: str | None = None) -> None:
         self.timeout = timeout
-        self.sandbox = sandbox
-        """The referee's ``--sandbox`` mode for every bot it runs (submitted bots are untrusted: on)."""
+        self.sandbox = sandbox or os.environ.get(SANDBOX_ENV, "on")
+        """The referee's ``--sandbox`` mode for every bot it runs (default ``$KAFANA_SANDBOX``, else on: submitted
+        bots are untrusted)."""
 
     async def _referee(self, *args: str) -> subprocess.CompletedProcess:
         command = [sys.executable, "-m", "referee.cli", *args]

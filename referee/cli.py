@@ -30,7 +30,7 @@ from referee.runtime import (
 )
 from referee.runtime.lifetime import Orphaned, exit_when_orphaned
 from referee.runtime.process import STARTUP_TIMEOUT
-from referee.runtime.sandbox import MODES, SandboxUnavailable, resolve_mode, sandbox_problem
+from referee.runtime.sandbox import MODES, SANDBOX_ENV, SandboxUnavailable, resolve_mode, sandbox_problem
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
@@ -60,6 +60,8 @@ sandbox_option = click.option(
     type=click.Choice(MODES),
     default="auto",
     show_default=True,
+    envvar=SANDBOX_ENV,
+    show_envvar=True,
     help="Run bots in the sandbox: on (refuse without it), auto (when it works here), off (trusted bots only).",
 )
 

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 MODES = ("auto", "on", "off")
+SANDBOX_ENV = "KAFANA_SANDBOX"
+"""The environment variable that sets the default mode of ``--sandbox`` (a test run sets ``auto``)."""
 
 FIRST_UID = 61000
 """Sandboxed bots run as uids from here on, one per seat of a game, so that they share no process count."""
