@@ -1,5 +1,6 @@
 """Tries one misdeed (named by $KAFANA_TEST_MISDEED, aimed at $KAFANA_TEST_TARGET) when it starts, says on stderr
-how it went, then plays the first legal action. In the sandbox every escape must fail."""
+how it went, then plays the first legal action (or, with ``huge-answer``, answers league requests with 2 MB).
+In the sandbox every escape must fail."""
 
 import os
 import signal
@@ -11,6 +12,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
 
 from bots.python.kit import serve  # noqa: E402
+from referee.wire import ActResponse  # noqa: E402
 
 MISDEED = os.environ.get("KAFANA_TEST_MISDEED", "")
 TARGET = os.environ.get("KAFANA_TEST_TARGET", "")
@@ -57,5 +59,12 @@ def attempt() -> str:
     return "NOTHING"
 
 
+def choose(request):
+    """The first legal action; with ``huge-answer``, in a league (not in check-bot's requests), 2 MB of comment."""
+    if MISDEED == "huge-answer" and not request.match_id.startswith("check-"):
+        return ActResponse(0, "z" * (2 << 20))
+    return 0
+
+
 print(f"misdeed {MISDEED}: {attempt()}", file=sys.stderr, flush=True)
-serve(lambda request: 0, name="escaper", games=["tapa"])
+serve(choose, name="escaper", games=["tapa"])
