@@ -30,7 +30,7 @@ FIRST_UID = 61000
 """Sandboxed bots run as uids from here on, one per seat of a game, so that they share no process count."""
 UID_SPAN = 4000
 
-_TOOLS = ("bwrap", "prlimit")
+_TOOLS = ("bwrap", "prlimit", "setpriv")
 CPU_GRACE = 5
 """Seconds of CPU between the soft limit's SIGXCPU and the hard limit's SIGKILL."""
 
@@ -68,9 +68,7 @@ def sandbox_problem() -> str | None:
         return f"missing {', '.join(missing)} (Debian: apt-get install bubblewrap util-linux)"
     if os.geteuid() != 0:
         return "the sandbox switches each bot to its own uid, which needs the referee to run as root"
-    if shutil.which("setpriv") is None:
-        return "missing setpriv (Debian: util-linux)"
-    trial = Sandbox(DEFAULT_LIMITS, FIRST_UID).command(["true"], Path("/"), None)
+    trial = Sandbox(DEFAULT_LIMITS, FIRST_UID).command(["true"], Path(sys.prefix), None)
     try:
         done = subprocess.run(trial, capture_output=True, text=True, timeout=20)
     except (OSError, subprocess.TimeoutExpired) as exc:
