@@ -332,6 +332,7 @@ def demo(db_path: str, rounds: int, concurrency: int) -> None:
     click.echo(f"\nReplays are in {folder}/")
     if example is not None:
         click.echo(f"Watch one:  referee show {example}")
+    click.echo(f"In a browser: ladder serve --db {db_path}   (then open http://127.0.0.1:8000/)")
     click.echo(f"More:       ladder standings --db {db_path}   ladder crosstable --arena tabla-match --db {db_path}")
 
 
