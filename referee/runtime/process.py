@@ -21,6 +21,7 @@ import referee
 from referee import wire
 
 from .bridge import call_unary
+from .cgroups import BotCgroup
 from .clock import TRANSPORT_GRACE
 from .faults import BotCrashed, BotError, BotNoHello, BotProtocolError, BotResourceLimit, BotTimeout
 from .manifest import BotSpec
@@ -123,6 +124,7 @@ class ProcessPlayer:
         self.spec = spec
         self.address = address
         self.sandbox = Sandbox(limits, seat_uid(seat)) if sandboxed else None
+        self._cgroup: BotCgroup | None = None
         self.game_id = game_id
         self.startup_timeout = startup_timeout
         self.info = wire.BotInfo(name=spec.label)
@@ -159,6 +161,11 @@ class ProcessPlayer:
             socket_dir = Path(self.address.removeprefix("unix:")).parent
             self.sandbox.prepare_socket_dir(socket_dir)
             command = self.sandbox.command(command, self.spec.cwd, socket_dir)
+            limits = self.sandbox.limits
+            name = f"{os.getpid()}-{self.seat}-{socket_dir.parent.name}"
+            self._cgroup = BotCgroup.create(name, limits.resident_bytes, limits.processes)
+            if self._cgroup is not None:
+                command = self._cgroup.enter_command() + command
         try:
             self._process = await trio.lowlevel.open_process(
                 command,
@@ -200,6 +207,8 @@ class ProcessPlayer:
                 await process.wait()
         _kill_group(process.pid, signal.SIGKILL)  # also whatever the bot spawned in its group
         await process.wait()
+        if self._cgroup is not None:
+            await trio.to_thread.run_sync(self._cgroup.remove)
 
     async def _hello(self) -> wire.BotInfo:
         process = self._process
@@ -237,6 +246,8 @@ class ProcessPlayer:
             return info
         if self._stdout.exceeded or self._stderr.exceeded:
             raise BotResourceLimit(self.seat, "output", "wrote more than the output limit before Hello")
+        if (capped := self._cap_hit()) is not None:
+            raise capped
         if "exit" in outcome:
             fault = _exit_fault(self.seat, outcome["exit"])
             if isinstance(fault, BotCrashed):
@@ -247,9 +258,18 @@ class ProcessPlayer:
             raise BotNoHello(self.seat, f"Hello failed: {error.code().name}: {error.details()}")
         raise BotNoHello(self.seat, f"no answer to Hello within {self.startup_timeout:g}s at {self.address}")
 
+    def _cap_hit(self) -> BotError | None:
+        """A resource_limit fault when the bot's cgroup says it hit its memory or process cap."""
+        kind = self._cgroup.exceeded() if self._cgroup is not None else None
+        if kind is None:
+            return None
+        return BotResourceLimit(self.seat, kind, f"its processes hit the {kind} cap")
+
     async def _failure(self, exc: grpc.RpcError, limit: float) -> BotError:
         process = self._process
         assert process is not None
+        if (capped := self._cap_hit()) is not None:
+            return capped
         if exc.code() == grpc.StatusCode.DEADLINE_EXCEEDED:
             return BotTimeout(self.seat, f"no answer within the {limit:.3f}s limit")
         with trio.move_on_after(EXIT_WAIT):

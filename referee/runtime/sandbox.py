@@ -45,6 +45,8 @@ class Limits:
 
     memory_bytes: int = 4 << 30
     """Address space (RLIMIT_AS). Go and Node reserve much more than they use: below ~1 GiB they fail to start."""
+    resident_bytes: int = 2 << 30
+    """Memory all of the bot's processes may use together (a memory cgroup, where one can be made)."""
     cpu_seconds: int = 3600
     """CPU time of the bot process over its whole life (RLIMIT_CPU; SIGXCPU ends it)."""
     processes: int = 64

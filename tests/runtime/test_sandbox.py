@@ -17,6 +17,7 @@ from referee.cli import main
 from referee.games import make_game
 from referee.runtime import Clock, resolve_bot, run_game
 from referee.runtime import sandbox as sandbox_module
+from referee.runtime.cgroups import BotCgroup
 from referee.runtime.sandbox import Limits, sandbox_problem
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -135,6 +136,29 @@ async def test_limits_end_the_bot_with_a_resource_limit(monkeypatch, misdeed, li
     record = await play(monkeypatch, misdeed, limits=limits)
     assert [(f.seat, f.kind) for f in record.faults] == [(0, "resource_limit")]
     assert record.faults[0].message.startswith(f"{limit} limit")
+
+
+def _cgroups_here() -> bool:
+    probe = BotCgroup.create(f"probe-{os.getpid()}", 1 << 30, 64)
+    if probe is None:
+        return False
+    probe.remove()
+    return True
+
+
+@needs_sandbox
+@pytest.mark.skipif(not _cgroups_here(), reason="no writable memory and pids cgroups here")
+@pytest.mark.parametrize(
+    ("misdeed", "limits", "limit"),
+    [
+        ("memory-hog", Limits(resident_bytes=256 << 20), "memory"),
+        ("fork-bomb", Limits(processes=32), "processes"),
+    ],
+)
+async def test_cgroup_caps_end_the_bot_with_a_named_resource_limit(monkeypatch, misdeed, limits, limit):
+    record = await play(monkeypatch, misdeed, limits=limits)
+    assert [(f.seat, f.kind) for f in record.faults] == [(0, "resource_limit")]
+    assert record.faults[0].message.startswith(f"{limit} limit"), record.faults[0].message
 
 
 @needs_sandbox

@@ -48,6 +48,15 @@ def attempt() -> str:
             while time.process_time() < end:
                 pass
             return "BURNED"
+        if MISDEED == "memory-hog":
+            hoard = [bytearray(1 << 20) for _ in range(1024)]
+            return f"HOARDED {len(hoard)} MiB"
+        if MISDEED == "fork-bomb":
+            for _ in range(200):
+                if os.fork() == 0:
+                    time.sleep(60)
+                    os._exit(0)
+            return "FORKED"
         if MISDEED == "big-file":
             signal.signal(signal.SIGXFSZ, signal.SIG_DFL)  # as a C or Go program has it (Python ignores it)
             with open("/tmp/big", "wb") as handle:
