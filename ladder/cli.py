@@ -12,9 +12,9 @@ from pathlib import Path
 import click
 import trio
 
+from referee.cli import sandbox_option, sandboxed_by
 from referee.render import replay_pages
 from referee.replay import read_replay
-from referee.runtime.sandbox import MODES, SANDBOX_ENV, SandboxUnavailable, resolve_mode, sandbox_problem
 
 from .arenas import load_arena
 from .executor import LocalExecutor
@@ -59,33 +59,15 @@ def main(verbose: int) -> None:
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
 
 
-sandbox_option = click.option(
-    "--sandbox",
-    "sandbox_mode",
-    type=click.Choice(MODES),
-    default="on",
-    show_default=True,
-    envvar=SANDBOX_ENV,
-    show_envvar=True,
-    help="Run submitted bots in the sandbox: on (refuse without it), auto (when it works here), off (trusted bots).",
-)
-
-
 def _executor(mode: str) -> LocalExecutor:
     """An executor running bots with the sandbox as ``mode`` says, resolved once here (``auto`` says which)."""
-    try:
-        sandboxed = resolve_mode(mode)
-    except SandboxUnavailable as exc:
-        raise click.UsageError(f"{exc}; for your own trusted bots use --sandbox auto or off") from None
-    if mode == "auto":
-        click.echo(f"sandbox: {'on' if sandboxed else 'off'}{'' if sandboxed else f' ({sandbox_problem()})'}", err=True)
-    return LocalExecutor(sandbox="on" if sandboxed else "off")
+    return LocalExecutor(sandbox="on" if sandboxed_by(mode) else "off")
 
 
 @main.command("submit", context_settings=CONTEXT)
 @click.argument("path", type=click.Path(exists=True))
 @db_option
-@sandbox_option
+@sandbox_option("on")
 def submit_command(path: str, db_path: str, sandbox_mode: str) -> None:
     """Check the bot at PATH (a .py file or a folder with bot.toml) and enter it in the arenas of its games.
 
@@ -167,7 +149,7 @@ async def _league(
 @click.option("--league", "league_name", help="League name (default ARENA-SCHEDULE); rerun it to resume.")
 @click.option("--clock", default="120+3/30", show_default=True, help="BANK+INC/CAP in seconds.")
 @db_option
-@sandbox_option
+@sandbox_option("on")
 def league_command(arena, schedule, rounds, concurrency, challenger, league_name, clock, db_path, sandbox_mode) -> None:
     """Run a league in ARENA; running the same command again resumes it.
 
@@ -271,7 +253,7 @@ def _latest_version(db, name: str) -> int:
 @click.option("--max-units", default=500, show_default=True, type=click.IntRange(1), help="Give up after this many.")
 @click.option("--concurrency", default=2, show_default=True, type=click.IntRange(1))
 @db_option
-@sandbox_option
+@sandbox_option("on")
 def duel(bot_a, bot_b, arena, elo0, elo1, alpha, beta, max_units, concurrency, db_path, sandbox_mode) -> None:
     """Play duplicate units of BOT_A against BOT_B until the SPRT decides between H0 and H1.
 

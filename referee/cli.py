@@ -7,6 +7,7 @@ import json
 import logging
 import sys
 from collections import Counter
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
@@ -54,24 +55,28 @@ def _options(pairs: tuple[str, ...]) -> dict[str, str]:
     return options
 
 
-sandbox_option = click.option(
-    "--sandbox",
-    "sandbox_mode",
-    type=click.Choice(MODES),
-    default="auto",
-    show_default=True,
-    envvar=SANDBOX_ENV,
-    show_envvar=True,
-    help="Run bots in the sandbox: on (refuse without it), auto (when it works here), off (trusted bots only).",
-)
+def sandbox_option(default: str) -> Callable:
+    """The ``--sandbox on|auto|off`` option (default ``default``, or ``$KAFANA_SANDBOX``), for every command that
+    starts bots."""
+    return click.option(
+        "--sandbox",
+        "sandbox_mode",
+        type=click.Choice(MODES),
+        default=default,
+        show_default=True,
+        envvar=SANDBOX_ENV,
+        show_envvar=True,
+        help="Run bots in the sandbox: on (refuse without it), auto (when it works here), off (trusted bots only).",
+    )
 
 
-def _sandboxed(mode: str, quiet: bool = False) -> bool:
-    """Resolve ``--sandbox``; ``auto`` says on stderr which way it went."""
+def sandboxed_by(mode: str, quiet: bool = False) -> bool:
+    """Resolve ``--sandbox`` (a usage error when ``on`` cannot work here); ``auto`` says on stderr which way it
+    went."""
     try:
         sandboxed = resolve_mode(mode)
     except SandboxUnavailable as exc:
-        raise click.UsageError(str(exc)) from None
+        raise click.UsageError(f"{exc}; for your own trusted bots use --sandbox auto or off") from None
     if mode == "auto" and not quiet:
         reason = "" if sandboxed else f" ({sandbox_problem()})"
         click.echo(f"sandbox: {'on' if sandboxed else 'off'}{reason}", err=True)
@@ -117,7 +122,7 @@ def main(verbose: int) -> None:
 @click.option("--transport", type=click.Choice(["unix", "tcp"]), default="unix", show_default=True)
 @click.option("--startup-timeout", default=STARTUP_TIMEOUT, show_default=True, type=float, help="Seconds to Hello.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per game instead of text.")
-@sandbox_option
+@sandbox_option("auto")
 def play(
     game_id: str,
     bots: tuple[str, ...],
@@ -156,7 +161,7 @@ def play(
     if len(bots) != game.num_seats:
         raise click.UsageError(f"{game.id} needs {game.num_seats} bots, {len(bots)} given")
     specs = [_built_bot(path) for path in bots]
-    sandboxed = _sandboxed(sandbox_mode if transport == "unix" or sandbox_mode == "on" else "off", quiet=as_json)
+    sandboxed = sandboxed_by(sandbox_mode if transport == "unix" or sandbox_mode == "on" else "off", quiet=as_json)
     if sandboxed and transport != "unix":
         raise click.UsageError("a sandboxed bot has no network: use --transport unix")
     records: list[GameRecord] = []
@@ -247,14 +252,14 @@ async def _unless_orphaned(work):
 @click.argument("bot")
 @click.option("--startup-timeout", default=STARTUP_TIMEOUT, show_default=True, type=float, help="Seconds to Hello.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@sandbox_option
+@sandbox_option("auto")
 def hello(bot: str, startup_timeout: float, as_json: bool, sandbox_mode: str) -> None:
     """Start BOT, print what it answers to Hello, and stop it (exit 1 if it does not answer).
 
     Example: referee hello bots/python/random_bot.py
     """
     spec = _built_bot(bot)
-    sandboxed = _sandboxed(sandbox_mode, quiet=as_json)
+    sandboxed = sandboxed_by(sandbox_mode, quiet=as_json)
     info, fault, output = trio.run(lambda: probe_hello(spec, startup_timeout=startup_timeout, sandboxed=sandboxed))
     if as_json:
         click.echo(json.dumps({"info": info.__dict__ if info else None, "fault": fault.to_json() if fault else None}))
@@ -268,7 +273,7 @@ def hello(bot: str, startup_timeout: float, as_json: bool, sandbox_mode: str) ->
 @click.argument("bot")
 @click.option("--startup-timeout", default=STARTUP_TIMEOUT, show_default=True, type=float, help="Seconds to Hello.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-@sandbox_option
+@sandbox_option("auto")
 def check_bot_command(bot: str, startup_timeout: float, as_json: bool, sandbox_mode: str) -> None:
     """Run BOT through a battery of checks and print a report; exit 0 only if everything passed.
 
@@ -282,7 +287,7 @@ def check_bot_command(bot: str, startup_timeout: float, as_json: bool, sandbox_m
         spec = resolve_bot(bot)
     except ManifestError as exc:
         raise click.UsageError(str(exc)) from None
-    sandboxed = _sandboxed(sandbox_mode, quiet=as_json)
+    sandboxed = sandboxed_by(sandbox_mode, quiet=as_json)
     report = trio.run(_unless_orphaned, partial(check_bot, spec, startup_timeout, sandboxed))
     failed = [c for c in report.checks if not c.ok]
     if as_json:
