@@ -59,9 +59,9 @@ def main(verbose: int) -> None:
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
 
 
-def _executor(mode: str) -> LocalExecutor:
+def _executor(mode: str, pause_off_turn: bool = False) -> LocalExecutor:
     """An executor running bots with the sandbox as ``mode`` says, resolved once here (``auto`` says which)."""
-    return LocalExecutor(sandbox="on" if sandboxed_by(mode) else "off")
+    return LocalExecutor(sandbox="on" if sandboxed_by(mode) else "off", pause_off_turn=pause_off_turn)
 
 
 @main.command("submit", context_settings=CONTEXT)
@@ -150,7 +150,10 @@ async def _league(
 @click.option("--clock", default="120+3/30", show_default=True, help="BANK+INC/CAP in seconds.")
 @db_option
 @sandbox_option("on")
-def league_command(arena, schedule, rounds, concurrency, challenger, league_name, clock, db_path, sandbox_mode) -> None:
+@click.option("--pause-off-turn", is_flag=True, help="Stop each bot's processes while it is not its move (fair CPU).")
+def league_command(
+    arena, schedule, rounds, concurrency, challenger, league_name, clock, db_path, sandbox_mode, pause_off_turn
+) -> None:
     """Run a league in ARENA; running the same command again resumes it.
 
     Example: ladder league --arena tabla-match --rounds 2 --concurrency 2
@@ -171,7 +174,7 @@ def league_command(arena, schedule, rounds, concurrency, challenger, league_name
     if db["arenas"].count_where("id = ?", [arena]) == 0:
         raise click.UsageError(f"no arena {arena!r} yet: submit a bot that plays it")
     try:
-        executor = _executor(sandbox_mode)
+        executor = _executor(sandbox_mode, pause_off_turn)
         trio.run(_league, db, executor, league, arena, schedule, rounds, concurrency, challenger_id, clock)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None

@@ -67,11 +67,21 @@ class Executor(Protocol):
 class LocalExecutor:
     """Runs each match in a ``referee run-match`` subprocess of this machine's Python."""
 
-    def __init__(self, timeout: float = MATCH_TIMEOUT, sandbox: str | None = None) -> None:
+    def __init__(
+        self,
+        timeout: float = MATCH_TIMEOUT,
+        sandbox: str | None = None,
+        limits: dict[str, int] | None = None,
+        pause_off_turn: bool = False,
+    ) -> None:
         self.timeout = timeout
         self.sandbox = sandbox or os.environ.get(SANDBOX_ENV, "on")
         """The referee's ``--sandbox`` mode for every bot it runs (default ``$KAFANA_SANDBOX``, else on: submitted
         bots are untrusted)."""
+        self.limits = dict(limits or {})
+        """The sandbox limits that differ from the referee's defaults, e.g. ``{"cpu_seconds": 60}``."""
+        self.pause_off_turn = pause_off_turn
+        """Stop each bot while it is not its move."""
 
     async def _referee(self, *args: str) -> subprocess.CompletedProcess:
         command = [sys.executable, "-m", "referee.cli", *args]
@@ -94,6 +104,8 @@ class LocalExecutor:
                         "clock": job.clock,
                         "replay": job.replay,
                         "sandbox": self.sandbox,
+                        "limits": self.limits,
+                        "pause_off_turn": self.pause_off_turn,
                     }
                 )
             )

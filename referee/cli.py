@@ -31,7 +31,14 @@ from referee.runtime import (
 )
 from referee.runtime.lifetime import Orphaned, exit_when_orphaned
 from referee.runtime.process import STARTUP_TIMEOUT
-from referee.runtime.sandbox import MODES, SANDBOX_ENV, SandboxUnavailable, resolve_mode, sandbox_problem
+from referee.runtime.sandbox import (
+    MODES,
+    SANDBOX_ENV,
+    SandboxUnavailable,
+    limits_from_json,
+    resolve_mode,
+    sandbox_problem,
+)
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
@@ -123,6 +130,7 @@ def main(verbose: int) -> None:
 @click.option("--startup-timeout", default=STARTUP_TIMEOUT, show_default=True, type=float, help="Seconds to Hello.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per game instead of text.")
 @sandbox_option("auto")
+@click.option("--pause-off-turn", is_flag=True, help="Stop each bot's processes while it is not its move (fair CPU).")
 def play(
     game_id: str,
     bots: tuple[str, ...],
@@ -139,6 +147,7 @@ def play(
     startup_timeout: float,
     as_json: bool,
     sandbox_mode: str,
+    pause_off_turn: bool,
 ) -> None:
     """Play GAME_ID between BOTS (.py files or bot folders), alternating seats from game to game.
 
@@ -181,6 +190,7 @@ def play(
                 transport=transport,
                 startup_timeout=startup_timeout,
                 sandboxed=sandboxed,
+                pause_off_turn=pause_off_turn,
             )
         )
         records.append(record)
@@ -198,7 +208,8 @@ def run_match(spec_path: str) -> None:
     """Play one match described by a JSON spec and print its result as one JSON line (for the ladder).
 
     The spec holds: game, options, bots (paths), seed, match_id, clock (BANK+INC/CAP), replay (path), and
-    optionally transport, startup_timeout and sandbox (on, auto or off; default on).
+    optionally transport, startup_timeout, sandbox (on, auto or off; default on), limits (the sandbox's limits
+    that differ from the defaults, e.g. {"cpu_seconds": 60}) and pause_off_turn (true or false).
 
     Example: referee run-match match.json
     """
@@ -208,6 +219,7 @@ def run_match(spec_path: str) -> None:
         bots = [resolve_bot(path) for path in spec["bots"]]
         clock = parse_clock(spec.get("clock", "120+3/30"))
         sandboxed = resolve_mode(spec.get("sandbox", "on"))
+        limits = limits_from_json(spec.get("limits") or {})
     except SandboxUnavailable as exc:
         raise click.UsageError(str(exc)) from None
     except (KeyError, TypeError, json.JSONDecodeError) as exc:
@@ -225,6 +237,8 @@ def run_match(spec_path: str) -> None:
         transport=spec.get("transport", "unix"),
         startup_timeout=float(spec.get("startup_timeout", STARTUP_TIMEOUT)),
         sandboxed=sandboxed,
+        limits=limits,
+        pause_off_turn=bool(spec.get("pause_off_turn", False)),
     )
     record = trio.run(_unless_orphaned, work)
     click.echo(json.dumps(_record_json(record)))

@@ -1,7 +1,9 @@
-"""Control groups for sandboxed bots, where the machine lets the referee make them (cgroup v1 memory and pids
-hierarchies): exact memory and process caps for a bot's whole process tree, and after a failure, which cap it hit.
+"""Control groups for bots, where the machine lets the referee make them (cgroup v1 hierarchies): exact memory and
+process caps for a sandboxed bot's whole process tree and, after a failure, which cap it hit; and a freezer that
+stops the whole tree while it is not the bot's move.
 
-Where they cannot be made (no hierarchy, read-only, not root) a bot runs without them: its rlimits still apply.
+Where they cannot be made (no hierarchy, read-only, not root) a bot runs without them: its rlimits still apply, and
+the off-turn pause falls back to signals (:mod:`referee.runtime.pause`).
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import contextlib
 import os
 import signal
 import time
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 ROOT = Path("/sys/fs/cgroup")
@@ -17,48 +20,61 @@ GROUP = "kafana"
 
 
 class BotCgroup:
-    """One bot's memory and pids cgroups."""
+    """One bot's cgroups, one folder per controller (``memory``, ``pids``, ``freezer``)."""
 
     def __init__(self, folders: dict[str, Path]) -> None:
         self.folders = folders
 
     @classmethod
-    def create(cls, name: str, memory_bytes: int, processes: int, root: Path = ROOT) -> BotCgroup | None:
-        """Make the cgroups ``kafana/NAME`` with the caps, or return None where that is not possible here."""
+    def create(cls, name: str, settings: Mapping[str, Mapping[str, str]], root: Path = ROOT) -> BotCgroup | None:
+        """Make ``kafana/NAME`` under each controller of ``settings`` ({controller: {file: value}}) and write the
+        values, or return None (leaving nothing behind) where that is not possible here.
+
+        >>> BotCgroup.create("doctest", {"memory": {"memory.limit_in_bytes": "1"}}, root=Path("/nonexistent"))
+        """
         folders: dict[str, Path] = {}
         try:
-            for controller in ("memory", "pids"):
+            for controller, values in settings.items():
                 folder = root / controller / GROUP / name
                 folder.mkdir(parents=True, exist_ok=True)
                 folders[controller] = folder
-            (folders["memory"] / "memory.limit_in_bytes").write_text(str(memory_bytes))
-            (folders["pids"] / "pids.max").write_text(str(processes))
+                for file, value in values.items():
+                    (folder / file).write_text(value)
         except OSError:
             BotCgroup(folders).remove()
             return None
         return cls(folders)
 
-    def enter_command(self) -> list[str]:
-        """A prefix that moves the command's process into the cgroups before it runs anything (no race: the
-        shell moves itself, then becomes the command)."""
-        moves = " && ".join(f"echo $$ > {folder / 'cgroup.procs'}" for folder in self.folders.values())
-        return ["sh", "-c", f'{moves} && exec "$@"', "kafana-cgroup"]
+    @classmethod
+    def caps(cls, name: str, memory_bytes: int, processes: int, root: Path = ROOT) -> BotCgroup | None:
+        """Memory and pids cgroups with these caps (see :meth:`create`)."""
+        settings = {"memory": {"memory.limit_in_bytes": str(memory_bytes)}, "pids": {"pids.max": str(processes)}}
+        return cls.create(name, settings, root)
 
     def exceeded(self) -> str | None:
         """``memory`` or ``processes`` when the bot hit that cap, else None."""
-        with contextlib.suppress(OSError, ValueError):
-            control = (self.folders["memory"] / "memory.oom_control").read_text()
-            fields = dict(line.split() for line in control.splitlines())
-            if int(fields.get("oom_kill", 0)) > 0:
-                return "memory"
-        with contextlib.suppress(OSError, ValueError):
-            events = (self.folders["pids"] / "pids.events").read_text().split()
-            if len(events) >= 2 and int(events[1]) > 0:
-                return "processes"
+        if "memory" in self.folders:
+            with contextlib.suppress(OSError, ValueError):
+                control = (self.folders["memory"] / "memory.oom_control").read_text()
+                fields = dict(line.split() for line in control.splitlines())
+                if int(fields.get("oom_kill", 0)) > 0:
+                    return "memory"
+        if "pids" in self.folders:
+            with contextlib.suppress(OSError, ValueError):
+                events = (self.folders["pids"] / "pids.events").read_text().split()
+                if len(events) >= 2 and int(events[1]) > 0:
+                    return "processes"
         return None
+
+    def freeze(self, frozen: bool) -> None:
+        """Freeze (or thaw) every process of the freezer cgroup."""
+        (self.folders["freezer"] / "freezer.state").write_text("FROZEN" if frozen else "THAWED")
 
     def remove(self, attempts: int = 100) -> None:
         """Kill whatever is still in the cgroups and remove them (blocking, up to a second or two)."""
+        if "freezer" in self.folders:
+            with contextlib.suppress(OSError):
+                self.freeze(False)  # a frozen process cannot die
         for folder in self.folders.values():
             for _ in range(attempts):
                 try:
@@ -72,3 +88,17 @@ class BotCgroup:
                             with contextlib.suppress(ProcessLookupError):
                                 os.kill(int(pid), signal.SIGKILL)
                     time.sleep(0.02)
+
+
+def enter_command(groups: Sequence[BotCgroup]) -> list[str]:
+    """A prefix that moves the command's process into ``groups`` before it runs anything (no race: the shell moves
+    itself, then becomes the command); empty without groups.
+
+    >>> enter_command([])
+    []
+    """
+    folders = [folder for group in groups for folder in group.folders.values()]
+    if not folders:
+        return []
+    moves = " && ".join(f"echo $$ > {folder / 'cgroup.procs'}" for folder in folders)
+    return ["sh", "-c", f'{moves} && exec "$@"', "kafana-cgroup"]

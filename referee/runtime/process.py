@@ -7,11 +7,13 @@ a grace period, SIGKILL, wait), even when the referee itself is being cancelled.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import signal
 import socket
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import grpc
@@ -21,11 +23,12 @@ import referee
 from referee import wire
 
 from .bridge import call_unary
-from .cgroups import BotCgroup
+from .cgroups import BotCgroup, enter_command
 from .clock import TRANSPORT_GRACE
 from .faults import BotCrashed, BotError, BotNoHello, BotProtocolError, BotResourceLimit, BotTimeout
 from .manifest import BotSpec
 from .output import OutputCapture
+from .pause import OffTurnPause
 from .sandbox import DEFAULT_LIMITS, Limits, Sandbox, seat_uid, unreadable
 
 log = logging.getLogger(__name__)
@@ -117,6 +120,7 @@ class ProcessPlayer:
         startup_timeout: float = STARTUP_TIMEOUT,
         sandboxed: bool = False,
         limits: Limits = DEFAULT_LIMITS,
+        pause_off_turn: bool = False,
     ) -> None:
         if sandboxed and not address.startswith("unix:"):
             raise ValueError("a sandboxed bot has no network: use the unix transport")
@@ -125,6 +129,9 @@ class ProcessPlayer:
         self.address = address
         self.sandbox = Sandbox(limits, seat_uid(seat)) if sandboxed else None
         self._cgroup: BotCgroup | None = None
+        self._freezer: BotCgroup | None = None
+        self.pause_off_turn = pause_off_turn
+        self._pause: OffTurnPause | None = None
         self.game_id = game_id
         self.startup_timeout = startup_timeout
         self.info = wire.BotInfo(name=spec.label)
@@ -152,6 +159,7 @@ class ProcessPlayer:
         """
         env = dict(os.environ, **{ADDRESS_ENV: self.address, "PYTHONUNBUFFERED": "1"})
         command = list(self.spec.command)
+        name = f"{os.getpid()}-{self.seat}-{id(self):x}"  # unique among live players
         if self.sandbox is not None:
             if unreadable(self.spec.cwd):
                 self._channel.close()
@@ -162,10 +170,10 @@ class ProcessPlayer:
             self.sandbox.prepare_socket_dir(socket_dir)
             command = self.sandbox.command(command, self.spec.cwd, socket_dir)
             limits = self.sandbox.limits
-            name = f"{os.getpid()}-{self.seat}-{socket_dir.parent.name}"
-            self._cgroup = BotCgroup.create(name, limits.resident_bytes, limits.processes)
-            if self._cgroup is not None:
-                command = self._cgroup.enter_command() + command
+            self._cgroup = BotCgroup.caps(name, limits.resident_bytes, limits.processes)
+        if self.pause_off_turn:
+            self._freezer = BotCgroup.create(name, {"freezer": {}})
+        command = enter_command([group for group in (self._cgroup, self._freezer) if group is not None]) + command
         try:
             self._process = await trio.lowlevel.open_process(
                 command,
@@ -186,6 +194,9 @@ class ProcessPlayer:
             nursery.start_soon(self._stderr.drain, process.stderr)
             try:
                 self.info = await self._hello()
+                if self.pause_off_turn:
+                    self._pause = OffTurnPause(process.pid, self._freezer)
+                    self._pause.pause()
                 task_status.started(self)
                 await self._closed.wait()
             except BotError as exc:
@@ -201,14 +212,17 @@ class ProcessPlayer:
         process = self._process
         assert process is not None
         self._channel.close()
+        if self._pause is not None:
+            self._pause.resume()  # a stopped process cannot act on SIGTERM
         if process.returncode is None:
             _kill_group(process.pid, signal.SIGTERM)
             with trio.move_on_after(KILL_GRACE):
                 await process.wait()
         _kill_group(process.pid, signal.SIGKILL)  # also whatever the bot spawned in its group
         await process.wait()
-        if self._cgroup is not None:
-            await trio.to_thread.run_sync(self._cgroup.remove)
+        for group in (self._cgroup, self._freezer):
+            if group is not None:
+                await trio.to_thread.run_sync(group.remove)
 
     async def _hello(self) -> wire.BotInfo:
         process = self._process
@@ -288,17 +302,32 @@ class ProcessPlayer:
         The driver holds the trio cancel scope around this call.
         """
         message = wire.act_request_to_proto(request)
-        try:
-            reply = await call_unary(self._stub.Act, message, timeout=limit + TRANSPORT_GRACE)
-        except grpc.RpcError as exc:
-            raise await self._failure(exc, limit) from None
+        with self._awake():
+            try:
+                reply = await call_unary(self._stub.Act, message, timeout=limit + TRANSPORT_GRACE)
+            except grpc.RpcError as exc:
+                raise await self._failure(exc, limit) from None
+        if (capped := self._cap_hit()) is not None:  # it answered, but its processes ran into a cap on the way
+            raise capped
         return wire.act_response_from_proto(reply)
+
+    @contextlib.contextmanager
+    def _awake(self) -> Iterator[None]:
+        """Let a paused bot run for the length of the block (its move or a notification)."""
+        if self._pause is None:
+            yield
+            return
+        self._pause.resume()
+        try:
+            yield
+        finally:
+            self._pause.pause()
 
     async def notify(self, event: wire.GameOver | wire.MatchOver, *, strict: bool = False) -> None:
         """Send a notification. Failures are logged and ignored (a bot may not implement Notify), unless
         ``strict``, when the grpc.RpcError is raised (``referee check-bot`` reports it)."""
         try:
-            with trio.move_on_after(NOTIFY_TIMEOUT + TRANSPORT_GRACE):
+            with self._awake(), trio.move_on_after(NOTIFY_TIMEOUT + TRANSPORT_GRACE):
                 await call_unary(self._stub.Notify, wire.notification_to_proto(event), timeout=NOTIFY_TIMEOUT)
         except grpc.RpcError as exc:
             if strict:

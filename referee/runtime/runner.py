@@ -33,9 +33,11 @@ async def run_game(
     startup_timeout: float = STARTUP_TIMEOUT,
     sandboxed: bool = False,
     limits: Limits = DEFAULT_LIMITS,
+    pause_off_turn: bool = False,
 ) -> GameRecord:
     """Start one process per seat (concurrently), play the game, and stop every process, whatever happens.
-    ``sandboxed`` runs every bot in the sandbox (:mod:`referee.runtime.sandbox`) under ``limits``."""
+    ``sandboxed`` runs every bot in the sandbox (:mod:`referee.runtime.sandbox`) under ``limits``;
+    ``pause_off_turn`` stops each bot while it is not its move (:mod:`referee.runtime.pause`)."""
     if len(specs) != game.num_seats:
         raise ValueError(f"{game.id} needs {game.num_seats} bots, got {len(specs)}")
     with tempfile.TemporaryDirectory(prefix="kafana-") as folder:
@@ -48,6 +50,7 @@ async def run_game(
                 startup_timeout=startup_timeout,
                 sandboxed=sandboxed,
                 limits=limits,
+                pause_off_turn=pause_off_turn,
             )
             for seat, spec in enumerate(specs)
         ]

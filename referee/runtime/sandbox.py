@@ -13,6 +13,7 @@ Modes: ``off`` (a developer's own trusted bots), ``on`` (refuse to run when the 
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import shutil
@@ -60,6 +61,24 @@ class Limits:
 
 
 DEFAULT_LIMITS = Limits()
+
+
+def limits_from_json(changes: dict) -> Limits:
+    """The default limits with ``changes`` ({field: value}) applied.
+
+    Raises:
+        ValueError: an unknown field or a value that is not a positive integer.
+
+    >>> limits_from_json({"cpu_seconds": 60}).cpu_seconds
+    60
+    """
+    known = {field.name for field in dataclasses.fields(Limits)}
+    for key, value in changes.items():
+        if key not in known:
+            raise ValueError(f"unknown limit {key!r} (known: {', '.join(sorted(known))})")
+        if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+            raise ValueError(f"limit {key} must be a positive integer, not {value!r}")
+    return dataclasses.replace(DEFAULT_LIMITS, **changes)
 
 
 @functools.cache

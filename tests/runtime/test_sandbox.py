@@ -139,7 +139,7 @@ async def test_limits_end_the_bot_with_a_resource_limit(monkeypatch, misdeed, li
 
 
 def _cgroups_here() -> bool:
-    probe = BotCgroup.create(f"probe-{os.getpid()}", 1 << 30, 64)
+    probe = BotCgroup.caps(f"probe-{os.getpid()}", 1 << 30, 64)
     if probe is None:
         return False
     probe.remove()

@@ -1,12 +1,19 @@
-"""Tries one misdeed (named by $KAFANA_TEST_MISDEED, aimed at $KAFANA_TEST_TARGET) when it starts, says on stderr
-how it went, then plays the first legal action (or, with ``huge-answer``, answers league requests with 2 MB).
-In the sandbox every escape must fail."""
+"""A hostile bot. It tries a misdeed (its first argument, else $KAFANA_TEST_MISDEED; several joined by ``+``)
+when the first request of a real game arrives (not one of check-bot's, whose match ids start with ``check-``: a
+ladder admits it first), says on stderr how it went, and plays the first legal action.
+
+Misdeeds that act on the answers: ``huge-answer`` (100 MB), ``trickle`` (the answer dribbles out a byte at a time,
+without end), ``busy-off-turn`` (a thread spins for ever; each answer's comment says the CPU time used so far), ``dawdle``
+(0.15 s a move, the busy bot's opponent).
+In the sandbox every escape must fail.
+"""
 
 import os
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
@@ -14,66 +21,131 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirna
 from bots.python.kit import serve  # noqa: E402
 from referee.wire import ActResponse  # noqa: E402
 
-MISDEED = os.environ.get("KAFANA_TEST_MISDEED", "")
+MISDEED = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("KAFANA_TEST_MISDEED", "")
 TARGET = os.environ.get("KAFANA_TEST_TARGET", "")
 MARKER = "kafana-escape-marker"
+ADDRESS = "KAFANA_BOT_ADDRESS"
 
 
-def attempt() -> str:
+def attempt(misdeed: str) -> str:
+    """Try ``misdeed`` (its target in $KAFANA_TEST_<MISDEED>, else $KAFANA_TEST_TARGET) and say how it went."""
+    target = os.environ.get(f"KAFANA_TEST_{misdeed.upper().replace('-', '_')}", TARGET)
     try:
-        if MISDEED == "write":
-            with open(TARGET, "w") as handle:
+        if misdeed == "write":
+            with open(target, "w") as handle:
                 handle.write("escaped")
             return "WROTE"
-        if MISDEED == "write-own-folder":
+        if misdeed == "write-own-folder":
             with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "escape.txt"), "w") as handle:
                 handle.write("escaped")
             return "WROTE"
-        if MISDEED == "read":
-            with open(TARGET, "rb") as handle:
+        if misdeed == "read":
+            with open(target, "rb") as handle:
                 return f"READ {handle.read(40)!r}"
-        if MISDEED == "connect":
-            host, port = TARGET.rsplit(":", 1)
+        if misdeed == "connect":
+            host, port = target.rsplit(":", 1)
             socket.create_connection((host, int(port)), timeout=2).close()
             return "CONNECTED"
-        if MISDEED == "daemon":
+        if misdeed == "daemon":
             code = "import time; time.sleep(120)"
             subprocess.Popen([sys.executable, "-c", code, MARKER], start_new_session=True, stderr=subprocess.DEVNULL)
             return "SPAWNED"
-        if MISDEED == "ignore-sigterm":
-            signal.signal(signal.SIGTERM, signal.SIG_IGN)
-            return "IGNORING"
-        if MISDEED == "burn-cpu":
+        if misdeed == "ignore-sigterm":
+            return "IGNORING"  # set up at the start: only the main thread may handle signals
+        if misdeed == "burn-cpu":
             end = time.process_time() + 30
             while time.process_time() < end:
                 pass
             return "BURNED"
-        if MISDEED == "memory-hog":
-            hoard = [bytearray(1 << 20) for _ in range(1024)]
+        if misdeed == "busy-off-turn":
+            threading.Thread(target=spin, daemon=True).start()
+            return "SPINNING"
+        if misdeed == "memory-hog":
+            hoard = [bytearray(1 << 20) for _ in range(8192)]
             return f"HOARDED {len(hoard)} MiB"
-        if MISDEED == "fork-bomb":
+        if misdeed == "fork-bomb":
             for _ in range(200):
                 if os.fork() == 0:
                     time.sleep(60)
                     os._exit(0)
             return "FORKED"
-        if MISDEED == "big-file":
-            signal.signal(signal.SIGXFSZ, signal.SIG_DFL)  # as a C or Go program has it (Python ignores it)
+        if misdeed == "big-file":
             with open("/tmp/big", "wb") as handle:
                 for _ in range(1024):
                     handle.write(b"x" * (1 << 20))
             return "WROTE BIG"
+        if misdeed == "trickle":
+            TRICKLING.set()
+            return "TRICKLING"
     except OSError as exc:
         return f"DENIED {type(exc).__name__}"
     return "NOTHING"
 
 
+def spin() -> None:
+    while True:
+        pass
+
+
+TRICKLING = threading.Event()
+
+
+def pump(source: socket.socket, sink: socket.socket, slow: bool) -> None:
+    """Copy bytes from ``source`` to ``sink``; once TRICKLING is set (and ``slow``), one byte every 0.2 s."""
+    try:
+        while data := source.recv(65536):
+            if slow and TRICKLING.is_set():
+                for index in range(len(data)):
+                    sink.sendall(data[index : index + 1])
+                    time.sleep(0.2)
+            else:
+                sink.sendall(data)
+    except OSError:
+        pass
+
+
+def trickle_proxy(outer: str, inner: str) -> None:
+    """Listen on the referee's address and relay to the real server at ``inner``, slowly once trickling."""
+    listener = socket.socket(socket.AF_UNIX)
+    listener.bind(outer)
+    listener.listen()
+    while True:
+        client, _ = listener.accept()
+        server = socket.socket(socket.AF_UNIX)
+        server.connect(inner)
+        threading.Thread(target=pump, args=(client, server, False), daemon=True).start()
+        threading.Thread(target=pump, args=(server, client, True), daemon=True).start()
+
+
+done = False
+
+
 def choose(request):
-    """The first legal action; with ``huge-answer``, in a league (not in check-bot's requests), 2 MB of comment."""
-    if MISDEED == "huge-answer" and not request.match_id.startswith("check-"):
-        return ActResponse(0, "z" * (2 << 20))
+    """The first legal action, after the misdeed at the first request of a real game."""
+    global done
+    if request.match_id.startswith("check-"):
+        return 0
+    if not done:
+        done = True
+        for misdeed in MISDEED.split("+"):
+            print(f"misdeed {misdeed}: {attempt(misdeed)}", file=sys.stderr, flush=True)
+    if MISDEED == "huge-answer":
+        return ActResponse(0, "z" * (100 << 20))
+    if MISDEED == "trickle":
+        return ActResponse(0, "t" * (64 << 10))
+    if MISDEED == "busy-off-turn":
+        return ActResponse(0, f"cpu {time.process_time():.3f}")
+    if MISDEED == "dawdle":
+        time.sleep(0.15)
     return 0
 
 
-print(f"misdeed {MISDEED}: {attempt()}", file=sys.stderr, flush=True)
-serve(choose, name="escaper", games=["tapa"])
+if "ignore-sigterm" in MISDEED:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+if "big-file" in MISDEED:
+    signal.signal(signal.SIGXFSZ, signal.SIG_DFL)  # as a C or Go program has it (Python ignores it)
+if MISDEED == "trickle":
+    outer = os.environ[ADDRESS].removeprefix("unix:")
+    os.environ[ADDRESS] = f"unix:{outer}.inner"
+    threading.Thread(target=trickle_proxy, args=(outer, f"{outer}.inner"), daemon=True).start()
+serve(choose, name=f"escaper-{MISDEED}" if MISDEED else "escaper", games=["tapa"])
