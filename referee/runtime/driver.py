@@ -128,7 +128,8 @@ async def play_game(
         )
         start = trio.current_time()
         try:
-            with trio.move_on_after(limit + TRANSPORT_GRACE) as scope:
+            # A backstop: a player's own deadline (limit + grace) ends first and says why (a cap hit, a crash…).
+            with trio.move_on_after(limit + 2 * TRANSPORT_GRACE) as scope:
                 response = await player.act(request, limit)
             if scope.cancelled_caught:
                 raise BotTimeout(seat, f"no answer within the {limit:.3f}s limit")

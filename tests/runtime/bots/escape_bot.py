@@ -28,7 +28,8 @@ ADDRESS = "KAFANA_BOT_ADDRESS"
 
 
 def attempt(misdeed: str) -> str:
-    """Try ``misdeed`` (its target in $KAFANA_TEST_<MISDEED>, else $KAFANA_TEST_TARGET) and say how it went."""
+    """Try ``misdeed`` (its target in $KAFANA_TEST_<MISDEED>, else $KAFANA_TEST_TARGET; ``read`` and ``connect``
+    take several, separated by commas) and say how it went."""
     target = os.environ.get(f"KAFANA_TEST_{misdeed.upper().replace('-', '_')}", TARGET)
     try:
         if misdeed == "write":
@@ -40,12 +41,9 @@ def attempt(misdeed: str) -> str:
                 handle.write("escaped")
             return "WROTE"
         if misdeed == "read":
-            with open(target, "rb") as handle:
-                return f"READ {handle.read(40)!r}"
+            return " ".join(read(path) for path in target.split(","))
         if misdeed == "connect":
-            host, port = target.rsplit(":", 1)
-            socket.create_connection((host, int(port)), timeout=2).close()
-            return "CONNECTED"
+            return " ".join(connect(address) for address in target.split(","))
         if misdeed == "daemon":
             code = "import time; time.sleep(120)"
             subprocess.Popen([sys.executable, "-c", code, MARKER], start_new_session=True, stderr=subprocess.DEVNULL)
@@ -80,6 +78,23 @@ def attempt(misdeed: str) -> str:
     except OSError as exc:
         return f"DENIED {type(exc).__name__}"
     return "NOTHING"
+
+
+def read(path: str) -> str:
+    try:
+        with open(path, "rb") as handle:
+            return f"READ {handle.read(40)!r}"
+    except OSError as exc:
+        return f"DENIED {type(exc).__name__}"
+
+
+def connect(address: str) -> str:
+    host, port = address.rsplit(":", 1)
+    try:
+        socket.create_connection((host, int(port)), timeout=2).close()
+    except OSError as exc:
+        return f"DENIED {type(exc).__name__}"
+    return "CONNECTED"
 
 
 def spin() -> None:
