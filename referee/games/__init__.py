@@ -25,7 +25,9 @@ from ._dice import OpeningThrow, Roll
 from ._durak_view import NO_CARD, DurakSeat, DurakView
 from ._plays import Play, Step
 from ._views import PIN_MINE, PIN_NONE, PIN_THEIRS, BackgammonView, MatchScore
+from ._gaps_view import GAP, GapsView
 from .durak import Durak, DurakAction, DurakChance
+from .gaps import Gaps, GapsChance, GapsMove
 from .gjul_bara import GjulBara
 from .tabla import Tabla
 from .tabla_match import TablaMatch
@@ -44,6 +46,11 @@ __all__ = [
     "DurakSeat",
     "DurakView",
     "NO_CARD",
+    "GAP",
+    "Gaps",
+    "GapsChance",
+    "GapsMove",
+    "GapsView",
     "Game",
     "GameOption",
     "IllegalActionError",
@@ -72,6 +79,7 @@ GAMES: Mapping[str, type[Game]] = {
     "tapa": Tapa,
     "tabla-match": TablaMatch,
     "durak": Durak,
+    "gaps": Gaps,
 }
 """Game id → game class. Read-only."""
 
@@ -84,6 +92,7 @@ _ALIASES: Mapping[str, str] = {
     "gjulbara": "gjul-bara",
     "gyulbara": "gjul-bara",
     "podkidnoy": "durak",
+    "montana": "gaps",
 }
 
 
