@@ -23,9 +23,9 @@ from ._core import (
 )
 from ._dice import OpeningThrow, Roll
 from ._durak_view import NO_CARD, DurakSeat, DurakView
+from ._gaps_view import GAP, GapsView
 from ._plays import Play, Step
 from ._views import PIN_MINE, PIN_NONE, PIN_THEIRS, BackgammonView, MatchScore
-from ._gaps_view import GAP, GapsView
 from .durak import Durak, DurakAction, DurakChance
 from .gaps import Gaps, GapsChance, GapsMove
 from .gjul_bara import GjulBara

@@ -10,6 +10,7 @@ import pytest
 from referee.games import CHANCE, GAP, make_game
 from referee.games._cards import card_text, parse_card
 
+
 def grid_text(state) -> list[list[str | None]]:
     view = state.view(0)
     cells = [None if c == GAP else card_text(c) for c in view.grid]
