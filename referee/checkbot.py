@@ -211,9 +211,10 @@ async def check_bot(spec: BotSpec, startup_timeout: float = STARTUP_TIMEOUT, san
 
         checks += await _session(spec, startup_timeout, sandboxed, requests)
         with tempfile.TemporaryDirectory(prefix="kafana-check-") as folder:
+            game = make_game(game_id)
             record = await run_game(
-                make_game(game_id),
-                [spec, resolve_bot(RANDOM_BOT)],
+                game,
+                [spec, *[resolve_bot(RANDOM_BOT)] * (game.num_seats - 1)],
                 match_id=f"check-{game_id}",
                 seed=1,
                 clock=Clock(),

@@ -345,6 +345,8 @@ def _summary(records: list[GameRecord], labels: list[str]) -> str:
             for seat, place in enumerate(places):
                 if best != worst and place in (best, worst):
                     (wins if place == best else lost)[record.bots[seat]] += 1
+        elif len(record.bots) == 1:  # a patience: a win is a win against the cards
+            wins[record.bots[0]] += record.outcome.termination == "win"
         elif record.outcome.winner is None:
             draws += 1
         else:
@@ -353,7 +355,8 @@ def _summary(records: list[GameRecord], labels: list[str]) -> str:
             faults[record.bots[fault.seat]] += 1
     names = sorted({name for record in records for name in record.bots})
     unit = "matches" if any(record.outcome.games for record in records) else "games"
-    lines = [f"summary of {len(records)} {unit} ({draws} drawn):"]
+    solo = all(len(record.bots) == 1 for record in records)
+    lines = [f"summary of {len(records)} {unit}" + ("" if solo else f" ({draws} drawn)") + ":"]
     for name in names:
         durak = f"  durak {lost[name]:>4}" if lost else ""
         lines.append(f"  {name:<20} wins {wins[name]:>4}{durak}  points {points[name]:>4}  faults {faults[name]:>3}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from referee.games import NO_CARD, PIN_MINE, PIN_THEIRS, BackgammonView, DurakView, State
+from referee.games import GAP, NO_CARD, PIN_MINE, PIN_THEIRS, BackgammonView, DurakView, GapsView, State
 from referee.games._cards import SUITS, card_text
 from referee.replay import Replay, replay_states
 
@@ -113,13 +113,72 @@ def render_durak(view: DurakView, names: tuple[str, ...] | None = None) -> str:
     return "\n".join(lines)
 
 
+def render_gaps(view: GapsView, names: tuple[str, ...] | None = None) -> str:
+    """The grid, one row a line (``--`` for a gap, ``*`` after the cards in place), then the round.
+
+    >>> from referee.games import make_game
+    >>> print(render_gaps(make_game("gaps").position([["2C", "3C", None, "KD"], ["5H", None]]).view(0)))
+    gaps (montana) round 1 of 3, 0 moves, 2 cards in place
+      0  2C* 3C* --  KD  --  --  --  --  --  --  --  --  --
+      1  5H  --  --  --  --  --  --  --  --  --  --  --  --
+      2  --  --  --  --  --  --  --  --  --  --  --  --  --
+      3  --  --  --  --  --  --  --  --  --  --  --  --  --
+    """
+    lines = [
+        f"gaps ({view.variant}) round {view.round} of {view.rounds}, {view.moves} moves, {view.placed} cards in place"
+    ]
+    for row in range(view.rows):
+        cells = view.grid[row * view.columns : (row + 1) * view.columns]
+        run = _run_length(view, cells)
+        text = "".join(
+            (card_text(c) if c != GAP else "--") + ("*" if column < run else " ") + " " for column, c in enumerate(cells)
+        )
+        lines.append(f"  {row}  {text.rstrip()}")
+    return "\n".join(lines)
+
+
+def _run_length(view: GapsView, cells: tuple[int, ...]) -> int:
+    """How many cards of a row are in place (its run from the first column), read from the view alone."""
+    first = 12 if view.row_length == 13 else 0  # the rank index of an ace, or of a 2
+    if not cells or cells[0] == GAP or cells[0] % 13 != first:
+        return 0
+    length = 1
+    while length < view.row_length:
+        previous, card = cells[length - 1], cells[length]
+        follows = previous % 13 == 12 and card == previous - 12 or previous % 13 < 11 and card == previous + 1
+        if card == GAP or not follows:
+            break
+        length += 1
+    return length
+
+
 def render_view(view: object, names: tuple[str, ...] | None = None) -> str:
     """Render any view the framework knows."""
     if isinstance(view, BackgammonView):
         return render_backgammon(view, names)  # type: ignore[arg-type]
     if isinstance(view, DurakView):
         return render_durak(view, names)
+    if isinstance(view, GapsView):
+        return render_gaps(view, names)
     raise TypeError(f"no renderer for {type(view).__name__}")
+
+
+def _compact(notations: list[str]) -> list[str]:
+    """Runs of chance steps of one kind on one line: ``deal 9C 2H …`` instead of one line per card.
+
+    >>> _compact(["deal 9C", "deal 2H", "key 3", "roll 6-1"])
+    ['deal 9C 2H', 'key 3', 'roll 6-1']
+    """
+    lines: list[str] = []
+    kind = None
+    for notation in notations:
+        word, _, rest = notation.partition(" ")
+        if word == kind and word not in ("roll", "opening") and rest:
+            lines[-1] += " " + rest
+        else:
+            lines.append(notation)
+            kind = word
+    return lines
 
 
 @dataclass(frozen=True)
@@ -163,7 +222,7 @@ def replay_pages(replay: Replay, as_seat: int | None = None) -> tuple[list[Page]
             if as_seat is None or not game.hidden_information:
                 pending.append(step["notation"])
             continue
-        lines = pending + [f"seat {step['seat']} plays {step['notation'] or '(nothing)'}  ({step.get('ms', 0):.0f} ms)"]
+        lines = _compact(pending) + [f"seat {step['seat']} plays {step['notation'] or '(nothing)'}  ({step.get('ms', 0):.0f} ms)"]
         if step.get("comment"):
             lines.append(f"  comment: {step['comment']}")
         lines.append(render_view(seen(after), names or None))
@@ -171,7 +230,7 @@ def replay_pages(replay: Replay, as_seat: int | None = None) -> tuple[list[Page]
         pending = []
     result = replay.result or {}
     games = enumerate(result.get("games", []), 1)
-    lines = pending + [f"game {n} ({g['game']}): {g['termination']} {g['points']}" for n, g in games]
+    lines = _compact(pending) + [f"game {n} ({g['game']}): {g['termination']} {g['points']}" for n, g in games]
     lines.append(f"result: {result.get('termination')} {result.get('points')}")
     lines += [f"fault: seat {f['seat']} {f['kind']}: {f['message']}" for f in result.get("faults", [])]
     pages.append(Page(states[-1].game_number, "\n".join(lines)))

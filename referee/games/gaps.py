@@ -44,20 +44,27 @@ _DEALS = {"montana": 3, "gaps_unshuffled": 3, "spaces": 3, "addiction": 4, "blue
 ACE = 12
 """The rank index (card % 13) of an ace."""
 KING = 11
+END_ROUND = 99
+"""The ``card`` of the ``end_round`` action (above every card, so that it sorts last)."""
 
 
 class GapsMove(NamedTuple):
-    """Move ``card`` from place ``src`` into the gap at place ``dst`` (places are row * columns + column);
-    :data:`END_ROUND` ends the round."""
+    """Move ``card`` from place ``src`` into the gap at place ``dst`` (places are row * columns + column), or,
+    with ``card`` = :data:`END_ROUND`, end the round."""
 
     card: int
     src: int
     dst: int
     columns: int
 
+    @property
+    def ends_round(self) -> bool:
+        """True for ``end_round``."""
+        return self.card == END_ROUND
+
     def notation(self) -> str:
         """``6H 2,5>1,4`` (card, from row,column, to row,column; 0-based) or ``end_round``."""
-        if self.card < 0:
+        if self.card == END_ROUND:
             return "end_round"
         return (
             f"{card_text(self.card)} {self.src // self.columns},{self.src % self.columns}"
@@ -102,7 +109,7 @@ class Gaps(Game):
         self.deck = tuple(range(52)) * (2 if self.variant == "paganini" else 1)
         self.shuffled_redeal = self.variant != "gaps_unshuffled"
         self.aces_in_redeal = self.variant in ("spaces", "addiction")
-        self.end_round = GapsMove(-1, -1, -1, self.columns)
+        self.end_round = GapsMove(END_ROUND, -1, -1, self.columns)
         self.max_points = self.rows * self.row_length
 
     @property
@@ -268,7 +275,7 @@ class GapsState(State):
         if action not in self.legal_actions():
             raise IllegalActionError(f"{action.notation()} is not legal here")
         self._legal = None
-        if action.card < 0:
+        if action.card == END_ROUND:
             self._end_round()
             return
         self._grid[action.dst] = action.card

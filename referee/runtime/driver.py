@@ -42,7 +42,9 @@ class GameRecord:
     def summary(self) -> str:
         """One readable line: who won, the points, and any fault."""
         outcome = self.outcome
-        if len(outcome.places) > 2:
+        if len(outcome.points) == 1:  # a patience: one player against the cards
+            text = f"{self.match_id}: {self.bots[0]} {outcome.termination}, {outcome.points[0]} points"
+        elif len(outcome.places) > 2:
             last = [seat for seat, place in enumerate(outcome.places) if place == len(outcome.places)]
             who = f"places {':'.join(map(str, outcome.places))}" + "".join(
                 f", durak {self.bots[seat]} (seat {seat})" for seat in last

@@ -10,9 +10,21 @@ from typing import Any
 
 import grpc
 
-from referee.games import NO_CARD, BackgammonView, DurakAction, DurakSeat, DurakView, MatchScore, Play
+from referee.games import (
+    GAP,
+    NO_CARD,
+    BackgammonView,
+    DurakAction,
+    DurakSeat,
+    DurakView,
+    GapsMove,
+    GapsView,
+    MatchScore,
+    Play,
+)
 from referee.games._cards import SUITS, card_text, parse_card
 from referee.games.durak import action_from_words, action_words
+from referee.games.gaps import END_ROUND
 
 from ._messages import (
     PROTOCOL,
@@ -184,6 +196,38 @@ def _durak_view_from_proto(message: pb.DurakView, seat: int) -> DurakView:
     )
 
 
+def _gaps_view_to_proto(view: GapsView) -> pb.GapsView:
+    return pb.GapsView(
+        variant=view.variant,
+        rows=view.rows,
+        columns=view.columns,
+        grid=[_CARD_TEXT[c] if c != GAP else "" for c in view.grid],
+        round=view.round,
+        rounds=view.rounds,
+        moves=view.moves,
+        move_cap=view.move_cap,
+        placed=view.placed,
+        row_length=view.row_length,
+    )
+
+
+def _gaps_view_from_proto(message: pb.GapsView) -> GapsView:
+    if len(message.grid) != message.rows * message.columns:
+        raise WireError(f"a {message.rows}x{message.columns} Gaps grid has {message.rows * message.columns} places")
+    return GapsView(
+        variant=message.variant,
+        rows=message.rows,
+        columns=message.columns,
+        grid=tuple(_cards_from_proto([text])[0] if text else GAP for text in message.grid),
+        round=message.round,
+        rounds=message.rounds,
+        moves=message.moves,
+        move_cap=message.move_cap,
+        placed=message.placed,
+        row_length=message.row_length,
+    )
+
+
 _STEP_MESSAGES = {
     (src, max(src - die, 0) if not bear else 0, die, hit): pb.BackgammonStep(
         **{"from": src, "to": max(src - die, 0) if not bear else 0, "die": die, "hit": hit}
@@ -205,10 +249,17 @@ def _legal_action_to_proto(legal: LegalAction) -> pb.LegalAction:
         kind, cards = action_words(action)
         message.durak.kind = kind
         message.durak.cards.extend(_cards_to_proto(cards))
+    elif isinstance(action, GapsMove):
+        if action.ends_round:
+            message.gaps.end_round = True
+        else:
+            message.gaps.card = _CARD_TEXT[action.card]
+            setattr(message.gaps, "from", action.src)
+            message.gaps.to = action.dst
     return message
 
 
-def _legal_action_from_proto(message: pb.LegalAction) -> LegalAction:
+def _legal_action_from_proto(message: pb.LegalAction, columns: int) -> LegalAction:
     action: Any = None
     detail = message.WhichOneof("detail")
     if detail == "backgammon":
@@ -218,6 +269,12 @@ def _legal_action_from_proto(message: pb.LegalAction) -> LegalAction:
             action = action_from_words(message.durak.kind, _cards_from_proto(message.durak.cards))
         except ValueError as exc:
             raise WireError(str(exc)) from None
+    elif detail == "gaps":
+        move = message.gaps
+        if move.end_round:
+            action = GapsMove(END_ROUND, -1, -1, columns)
+        else:
+            action = GapsMove(_cards_from_proto([move.card])[0], getattr(move, "from"), move.to, columns)
     return LegalAction(id=message.id, notation=message.notation, action=action)
 
 
@@ -242,6 +299,8 @@ def act_request_to_proto(request: ActRequest) -> pb.ActRequest:
         message.backgammon.CopyFrom(_backgammon_view_to_proto(request.view))
     elif isinstance(request.view, DurakView):
         message.durak.CopyFrom(_durak_view_to_proto(request.view))
+    elif isinstance(request.view, GapsView):
+        message.gaps.CopyFrom(_gaps_view_to_proto(request.view))
     else:
         raise WireError(f"no wire form for view {type(request.view).__name__}")
     return message
@@ -254,6 +313,8 @@ def act_request_from_proto(message: pb.ActRequest) -> ActRequest:
         view: Any = _backgammon_view_from_proto(message.backgammon, message.seat)
     elif kind == "durak":
         view = _durak_view_from_proto(message.durak, message.seat)
+    elif kind == "gaps":
+        view = _gaps_view_from_proto(message.gaps)
     else:
         raise WireError(f"unknown view kind {kind!r}")
     clock = message.clock
@@ -266,7 +327,10 @@ def act_request_from_proto(message: pb.ActRequest) -> ActRequest:
         decision=message.decision,
         view=view,
         clock=ClockInfo(clock.bank_ms, clock.increment_ms, clock.move_cap_ms, clock.move_limit_ms),
-        legal_actions=tuple(_legal_action_from_proto(legal) for legal in message.legal_actions),
+        legal_actions=tuple(
+            _legal_action_from_proto(legal, view.columns if isinstance(view, GapsView) else 0)
+            for legal in message.legal_actions
+        ),
     )
 
 

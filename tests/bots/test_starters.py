@@ -38,16 +38,17 @@ def starters():
 @pytest.mark.parametrize("first,second", PAIRINGS, ids=lambda language: language)
 async def test_starters_play_every_game(tmp_path, starters, game_id, first, second):
     replay = tmp_path / "game.jsonl"
+    game = make_game(game_id)
     record = await run_game(
-        make_game(game_id),
-        [starters[first], starters[second]],
+        game,
+        [starters[first], starters[second]][: game.num_seats],
         match_id=f"{first}-{second}-{game_id}",
         seed=2,
         clock=Clock(),
         replay_path=replay,
     )
     assert record.faults == (), record.faults
-    assert record.bots == (NAMES[first], NAMES[second])
+    assert record.bots == (NAMES[first], NAMES[second])[: game.num_seats]
     assert verify(read_replay(replay)) == []
 
 

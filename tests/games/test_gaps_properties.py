@@ -42,10 +42,10 @@ def test_random_games_keep_every_card_and_end(variant):
                     assert game.aces_in_redeal or grid[start + length] == GAP
             legal = state.legal_actions()
             assert len(set(legal)) == len(legal)
-            moves = [a for a in legal if a.card >= 0]
+            moves = [a for a in legal if not a.ends_round]
             action = moves[rng.randrange(len(moves))] if moves and rng.random() > 0.05 else legal[-1]
             after = list(grid)  # the grid the round ends with, if it ends now
-            if action.card >= 0:
+            if not action.ends_round:
                 after[action.dst], after[action.src] = action.card, GAP
             before_redeal = (view.round, after)
             state.apply(action)

@@ -19,7 +19,7 @@ def grid_text(state) -> list[list[str | None]]:
 
 def moves_into(state, row, column):
     columns = state.view(0).columns
-    return [a.notation() for a in state.legal_actions() if a.card >= 0 and a.dst == row * columns + column]
+    return [a.notation() for a in state.legal_actions() if not a.ends_round and a.dst == row * columns + column]
 
 
 def deal(game, seed=1):
@@ -69,7 +69,7 @@ def test_5_after_any_move_the_source_is_a_gap_and_four_gaps_remain():
     state, _ = deal(make_game("gaps"), seed=3)
     rng = random.Random(3)
     for _ in range(40):
-        moves = [a for a in state.legal_actions() if a.card >= 0]
+        moves = [a for a in state.legal_actions() if not a.ends_round]
         if not moves:
             break
         move = moves[rng.randrange(len(moves))]
@@ -138,7 +138,7 @@ def test_8_an_unshuffled_redeal_puts_the_gathered_cards_back_in_reading_order():
 def play_some(state, rng, moves):
     """Random moves (never end_round) until ``moves`` are made or none is left; then end the round."""
     for _ in range(moves):
-        options = [a for a in state.legal_actions() if a.card >= 0]
+        options = [a for a in state.legal_actions() if not a.ends_round]
         if not options:
             break
         state.apply(options[rng.randrange(len(options))])

@@ -51,7 +51,7 @@ class Clock(_message.Message):
     def __init__(self, bank_ms: _Optional[int] = ..., increment_ms: _Optional[int] = ..., move_cap_ms: _Optional[int] = ..., move_limit_ms: _Optional[int] = ...) -> None: ...
 
 class ActRequest(_message.Message):
-    __slots__ = ("match_id", "game_number", "game", "seat", "options", "decision", "backgammon", "durak", "clock", "legal_actions")
+    __slots__ = ("match_id", "game_number", "game", "seat", "options", "decision", "backgammon", "durak", "gaps", "clock", "legal_actions")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -67,6 +67,7 @@ class ActRequest(_message.Message):
     DECISION_FIELD_NUMBER: _ClassVar[int]
     BACKGAMMON_FIELD_NUMBER: _ClassVar[int]
     DURAK_FIELD_NUMBER: _ClassVar[int]
+    GAPS_FIELD_NUMBER: _ClassVar[int]
     CLOCK_FIELD_NUMBER: _ClassVar[int]
     LEGAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
     match_id: str
@@ -77,21 +78,24 @@ class ActRequest(_message.Message):
     decision: int
     backgammon: BackgammonView
     durak: DurakView
+    gaps: GapsView
     clock: Clock
     legal_actions: _containers.RepeatedCompositeFieldContainer[LegalAction]
-    def __init__(self, match_id: _Optional[str] = ..., game_number: _Optional[int] = ..., game: _Optional[str] = ..., seat: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., decision: _Optional[int] = ..., backgammon: _Optional[_Union[BackgammonView, _Mapping]] = ..., durak: _Optional[_Union[DurakView, _Mapping]] = ..., clock: _Optional[_Union[Clock, _Mapping]] = ..., legal_actions: _Optional[_Iterable[_Union[LegalAction, _Mapping]]] = ...) -> None: ...
+    def __init__(self, match_id: _Optional[str] = ..., game_number: _Optional[int] = ..., game: _Optional[str] = ..., seat: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., decision: _Optional[int] = ..., backgammon: _Optional[_Union[BackgammonView, _Mapping]] = ..., durak: _Optional[_Union[DurakView, _Mapping]] = ..., gaps: _Optional[_Union[GapsView, _Mapping]] = ..., clock: _Optional[_Union[Clock, _Mapping]] = ..., legal_actions: _Optional[_Iterable[_Union[LegalAction, _Mapping]]] = ...) -> None: ...
 
 class LegalAction(_message.Message):
-    __slots__ = ("id", "notation", "backgammon", "durak")
+    __slots__ = ("id", "notation", "backgammon", "durak", "gaps")
     ID_FIELD_NUMBER: _ClassVar[int]
     NOTATION_FIELD_NUMBER: _ClassVar[int]
     BACKGAMMON_FIELD_NUMBER: _ClassVar[int]
     DURAK_FIELD_NUMBER: _ClassVar[int]
+    GAPS_FIELD_NUMBER: _ClassVar[int]
     id: int
     notation: str
     backgammon: BackgammonPlay
     durak: DurakAction
-    def __init__(self, id: _Optional[int] = ..., notation: _Optional[str] = ..., backgammon: _Optional[_Union[BackgammonPlay, _Mapping]] = ..., durak: _Optional[_Union[DurakAction, _Mapping]] = ...) -> None: ...
+    gaps: GapsMove
+    def __init__(self, id: _Optional[int] = ..., notation: _Optional[str] = ..., backgammon: _Optional[_Union[BackgammonPlay, _Mapping]] = ..., durak: _Optional[_Union[DurakAction, _Mapping]] = ..., gaps: _Optional[_Union[GapsMove, _Mapping]] = ...) -> None: ...
 
 class ActResponse(_message.Message):
     __slots__ = ("action_id", "comment")
@@ -287,3 +291,38 @@ class MatchOver(_message.Message):
 class NotifyResponse(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...
+
+class GapsView(_message.Message):
+    __slots__ = ("variant", "rows", "columns", "grid", "round", "rounds", "moves", "move_cap", "placed", "row_length")
+    VARIANT_FIELD_NUMBER: _ClassVar[int]
+    ROWS_FIELD_NUMBER: _ClassVar[int]
+    COLUMNS_FIELD_NUMBER: _ClassVar[int]
+    GRID_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    ROUNDS_FIELD_NUMBER: _ClassVar[int]
+    MOVES_FIELD_NUMBER: _ClassVar[int]
+    MOVE_CAP_FIELD_NUMBER: _ClassVar[int]
+    PLACED_FIELD_NUMBER: _ClassVar[int]
+    ROW_LENGTH_FIELD_NUMBER: _ClassVar[int]
+    variant: str
+    rows: int
+    columns: int
+    grid: _containers.RepeatedScalarFieldContainer[str]
+    round: int
+    rounds: int
+    moves: int
+    move_cap: int
+    placed: int
+    row_length: int
+    def __init__(self, variant: _Optional[str] = ..., rows: _Optional[int] = ..., columns: _Optional[int] = ..., grid: _Optional[_Iterable[str]] = ..., round: _Optional[int] = ..., rounds: _Optional[int] = ..., moves: _Optional[int] = ..., move_cap: _Optional[int] = ..., placed: _Optional[int] = ..., row_length: _Optional[int] = ...) -> None: ...
+
+class GapsMove(_message.Message):
+    __slots__ = ("card", "to", "end_round")
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    FROM_FIELD_NUMBER: _ClassVar[int]
+    TO_FIELD_NUMBER: _ClassVar[int]
+    END_ROUND_FIELD_NUMBER: _ClassVar[int]
+    card: str
+    to: int
+    end_round: bool
+    def __init__(self, card: _Optional[str] = ..., to: _Optional[int] = ..., end_round: _Optional[bool] = ..., **kwargs) -> None: ...
