@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from referee.games import NO_CARD, DurakView, State
+from referee.games import GAP, NO_CARD, DurakView, GapsView, State
 from referee.games._cards import SUITS, card_text
 from referee.replay import Replay, replay_states
 
@@ -23,7 +23,7 @@ def _cards(cards: Any) -> Any:
 
 
 def view_json(view: Any) -> dict[str, Any]:
-    """A view as JSON-ready data: its fields, with Durak cards written as text (``"9C"``) and its kind."""
+    """A view as JSON-ready data: its fields, with cards written as text (``"9C"``, ``""`` for none) and its kind."""
     data = dataclasses.asdict(view)
     if isinstance(view, DurakView):
         for key in ("hand", "discard", "shown", "hands", "trump_card"):
@@ -33,6 +33,9 @@ def view_json(view: Any) -> dict[str, Any]:
         for seat in data["seats"]:
             seat["known"] = _cards(seat["known"])
         data["kind"] = "durak"
+    elif isinstance(view, GapsView):
+        data["grid"] = [card_text(c) if c != GAP else "" for c in view.grid]
+        data["kind"] = "gaps"
     else:
         data["kind"] = "backgammon"
     return data

@@ -129,27 +129,12 @@ def render_gaps(view: GapsView, names: tuple[str, ...] | None = None) -> str:
     ]
     for row in range(view.rows):
         cells = view.grid[row * view.columns : (row + 1) * view.columns]
-        run = _run_length(view, cells)
         text = "".join(
-            (card_text(c) if c != GAP else "--") + ("*" if column < run else " ") + " " for column, c in enumerate(cells)
+            (card_text(c) if c != GAP else "--") + ("*" if column < view.runs[row] else " ") + " "
+            for column, c in enumerate(cells)
         )
         lines.append(f"  {row}  {text.rstrip()}")
     return "\n".join(lines)
-
-
-def _run_length(view: GapsView, cells: tuple[int, ...]) -> int:
-    """How many cards of a row are in place (its run from the first column), read from the view alone."""
-    first = 12 if view.row_length == 13 else 0  # the rank index of an ace, or of a 2
-    if not cells or cells[0] == GAP or cells[0] % 13 != first:
-        return 0
-    length = 1
-    while length < view.row_length:
-        previous, card = cells[length - 1], cells[length]
-        follows = previous % 13 == 12 and card == previous - 12 or previous % 13 < 11 and card == previous + 1
-        if card == GAP or not follows:
-            break
-        length += 1
-    return length
 
 
 def render_view(view: object, names: tuple[str, ...] | None = None) -> str:

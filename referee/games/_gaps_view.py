@@ -24,6 +24,7 @@ class GapsView:
         move_cap: moves a round may have; then only ``end_round`` is left.
         placed: cards in place (the rows' prefixes), the score so far.
         row_length: cards in a complete row (12 from 2 to K, or 13 from A to K).
+        runs: the cards in place in each row (its run from the first column).
     """
 
     variant: str
@@ -36,3 +37,4 @@ class GapsView:
     move_cap: int
     placed: int
     row_length: int
+    runs: tuple[int, ...]

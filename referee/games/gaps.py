@@ -373,6 +373,7 @@ class GapsState(State):
             move_cap=game.move_cap,
             placed=sum(self._prefixes),
             row_length=game.row_length,
+            runs=tuple(self._prefixes) if self._prefixes else (0,) * game.rows,
         )
 
     def __repr__(self) -> str:

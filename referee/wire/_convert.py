@@ -208,6 +208,7 @@ def _gaps_view_to_proto(view: GapsView) -> pb.GapsView:
         move_cap=view.move_cap,
         placed=view.placed,
         row_length=view.row_length,
+        runs=list(view.runs),
     )
 
 
@@ -225,6 +226,7 @@ def _gaps_view_from_proto(message: pb.GapsView) -> GapsView:
         move_cap=message.move_cap,
         placed=message.placed,
         row_length=message.row_length,
+        runs=tuple(message.runs),
     )
 
 

@@ -172,8 +172,38 @@ const Viewer = (() => {
     return box;
   }
 
+  // The Gaps grid: one row of cards a line, gaps blank, the cards in place (each row's run) marked.
+  function drawGaps(view) {
+    const box = document.createElement("div");
+    box.className = "gaps";
+    const head = document.createElement("p");
+    head.textContent = `${view.variant}, round ${view.round} of ${view.rounds}, ${view.moves} moves ` +
+      `(cap ${view.move_cap}), ${view.placed} cards in place`;
+    box.appendChild(head);
+    const table = document.createElement("table");
+    table.className = "gaps-grid";
+    for (let r = 0; r < view.rows; r++) {
+      const row = table.insertRow();
+      row.dataset.row = r;
+      for (let c = 0; c < view.columns; c++) {
+        const value = view.grid[r * view.columns + c];
+        const cell = row.insertCell();
+        cell.dataset.place = r * view.columns + c;
+        if (!value) cell.className = "gap";
+        else {
+          if (c < view.runs[r]) cell.className = "placed";
+          cell.appendChild(card(value));
+        }
+      }
+    }
+    box.appendChild(table);
+    return box;
+  }
+
   function draw(view, names) {
-    return view.kind === "durak" ? drawDurak(view, names) : drawBackgammon(view, names);
+    if (view.kind === "durak") return drawDurak(view, names);
+    if (view.kind === "gaps") return drawGaps(view);
+    return drawBackgammon(view, names);
   }
 
   // Mount a viewer for `replay` (the API answer) into `root`; `onSeat(seat)` reloads with another seat's view.

@@ -293,7 +293,7 @@ class NotifyResponse(_message.Message):
     def __init__(self) -> None: ...
 
 class GapsView(_message.Message):
-    __slots__ = ("variant", "rows", "columns", "grid", "round", "rounds", "moves", "move_cap", "placed", "row_length")
+    __slots__ = ("variant", "rows", "columns", "grid", "round", "rounds", "moves", "move_cap", "placed", "row_length", "runs")
     VARIANT_FIELD_NUMBER: _ClassVar[int]
     ROWS_FIELD_NUMBER: _ClassVar[int]
     COLUMNS_FIELD_NUMBER: _ClassVar[int]
@@ -304,6 +304,7 @@ class GapsView(_message.Message):
     MOVE_CAP_FIELD_NUMBER: _ClassVar[int]
     PLACED_FIELD_NUMBER: _ClassVar[int]
     ROW_LENGTH_FIELD_NUMBER: _ClassVar[int]
+    RUNS_FIELD_NUMBER: _ClassVar[int]
     variant: str
     rows: int
     columns: int
@@ -314,7 +315,8 @@ class GapsView(_message.Message):
     move_cap: int
     placed: int
     row_length: int
-    def __init__(self, variant: _Optional[str] = ..., rows: _Optional[int] = ..., columns: _Optional[int] = ..., grid: _Optional[_Iterable[str]] = ..., round: _Optional[int] = ..., rounds: _Optional[int] = ..., moves: _Optional[int] = ..., move_cap: _Optional[int] = ..., placed: _Optional[int] = ..., row_length: _Optional[int] = ...) -> None: ...
+    runs: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, variant: _Optional[str] = ..., rows: _Optional[int] = ..., columns: _Optional[int] = ..., grid: _Optional[_Iterable[str]] = ..., round: _Optional[int] = ..., rounds: _Optional[int] = ..., moves: _Optional[int] = ..., move_cap: _Optional[int] = ..., placed: _Optional[int] = ..., row_length: _Optional[int] = ..., runs: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class GapsMove(_message.Message):
     __slots__ = ("card", "to", "end_round")
