@@ -91,7 +91,9 @@ def pairings(schedule: str, versions: Sequence[int], seats: int, challenger: int
 
 def _insert_unit(db: Database, league: str, arena: ArenaSpec, index: int, pairing: tuple[int, ...]) -> None:
     unit_id = f"{league}-{arena.id}-r{index}-{'v'.join(map(str, pairing))}"
-    seed = unit_seed(league, arena.id, index, pairing)
+    # A one-seat game (a patience) is played in duplicate: unit r of every bot, in every league of the arena, is
+    # the arena's deal r, and standings compare the bots deal by deal.
+    seed = unit_seed("", arena.id, index, ()) if arena.seats == 1 else unit_seed(league, arena.id, index, pairing)
     db["units"].insert(
         {
             "id": unit_id,

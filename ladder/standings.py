@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 
 from sqlite_utils import Database
 
-from .arenas import load_arena
+from .arenas import ArenaSpec, load_arena
 from .ratings import Pairwise, bootstrap, fit, interval, pairwise, superiority
 
 
@@ -30,48 +30,63 @@ class Standing:
     """Likelihood of superiority over the next bot down the table (share of bootstrap fits rating it higher)."""
 
 
-def _units(db: Database, arena_id: str) -> list[list[dict]]:
+def _units(db: Database, arena: ArenaSpec) -> list[list[dict]]:
+    """The matches of the arena's complete units, unit by unit; in a one-seat arena, deal by deal (the matches of
+    every bot on one deal form the unit that is compared and resampled)."""
     rows = db.query(
         """
-        select m.unit_id, m.seats, m.points, m.faults from matches m join units u on u.id = m.unit_id
+        select m.unit_id, m.seed, m.seats, m.points, m.faults from matches m join units u on u.id = m.unit_id
         where m.arena_id = ? and u.status = 'done' order by m.unit_id, m.rotation
         """,
-        [arena_id],
+        [arena.id],
     )
-    units: dict[str, list[dict]] = {}
+    units: dict[object, list[dict]] = {}
     for row in rows:
-        units.setdefault(row["unit_id"], []).append(
+        key = row["seed"] if arena.seats == 1 else row["unit_id"]
+        units.setdefault(key, []).append(
             {"seats": json.loads(row["seats"]), "points": json.loads(row["points"]), "faults": json.loads(row["faults"])}
         )
     return list(units.values())
 
 
+def _results(arena: ArenaSpec, unit: list[dict]) -> list[Pairwise]:
+    """A unit's pairwise results: within each match, or, in a one-seat arena, between the bots' scores on the
+    deal (more cards placed beats fewer; a win places them all)."""
+    if arena.seats == 1:
+        return pairwise([match["seats"][0] for match in unit], [match["points"][0] for match in unit])
+    return [r for match in unit for r in pairwise(match["seats"], match["points"])]
+
+
 def standings(db: Database, arena_id: str, samples: int = 200, seed: int = 0) -> list[Standing]:
     """Every version with results in ``arena_id``, best rating first, with 95% bootstrap intervals."""
     arena = load_arena(db, arena_id)
-    units = _units(db, arena_id)
+    units = _units(db, arena)
     players = sorted({v for unit in units for match in unit for v in match["seats"]})
     if not players:
         return []
-    unit_results: list[list[Pairwise]] = [
-        [r for match in unit for r in pairwise(match["seats"], match["points"])] for unit in units
-    ]
+    unit_results: list[list[Pairwise]] = [_results(arena, unit) for unit in units]
     ratings = fit([r for u in unit_results for r in u], players, arena.match_length)
     fits = bootstrap(unit_results, players, arena.match_length, samples=samples, seed=seed)
     tally = {p: [0, 0, 0, 0, 0] for p in players}  # games, wins, draws, losses, faults
-    for unit in units:
+    for unit, results in zip(units, unit_results, strict=True):
+        for match in unit:
+            for version in match["seats"]:
+                tally[version][0] += 1
+            for fault in match["faults"]:
+                tally[match["seats"][fault["seat"]]][4] += 1
+        if arena.seats == 1:  # wins, draws and losses against the other bots on the same deal
+            for r in results:
+                for version, score in ((r.a, r.score), (r.b, 1.0 - r.score)):
+                    tally[version][1 if score == 1.0 else 2 if score == 0.5 else 3] += 1
+            continue
         for match in unit:
             best = max(match["points"])
             leaders = match["points"].count(best)
             for seat, version in enumerate(match["seats"]):
-                line = tally[version]
-                line[0] += 1
                 if match["points"][seat] == best:
-                    line[1 if leaders == 1 else 2] += 1
+                    tally[version][1 if leaders == 1 else 2] += 1
                 else:
-                    line[3] += 1
-            for fault in match["faults"]:
-                tally[match["seats"][fault["seat"]]][4] += 1
+                    tally[version][3] += 1
     names = {
         row["id"]: (row["name"], row["number"])
         for row in db.query("select v.id, v.number, b.name from versions v join bots b on b.id = v.bot_id")
@@ -96,13 +111,13 @@ def crosstable(db: Database, arena_id: str) -> tuple[list[str], dict[tuple[str, 
     }
     table: dict[tuple[str, str], tuple[int, int]] = {}
     labels: set[str] = set()
-    for unit in _units(db, arena_id):
-        for match in unit:
-            for result in pairwise(match["seats"], match["points"]):
-                a, b = names[result.a], names[result.b]
-                labels.update((a, b))
-                wins, games = table.get((a, b), (0, 0))
-                table[(a, b)] = (wins + (result.score == 1.0), games + 1)
-                wins, games = table.get((b, a), (0, 0))
-                table[(b, a)] = (wins + (result.score == 0.0), games + 1)
+    arena = load_arena(db, arena_id)
+    for unit in _units(db, arena):
+        for result in _results(arena, unit):
+            a, b = names[result.a], names[result.b]
+            labels.update((a, b))
+            wins, games = table.get((a, b), (0, 0))
+            table[(a, b)] = (wins + (result.score == 1.0), games + 1)
+            wins, games = table.get((b, a), (0, 0))
+            table[(b, a)] = (wins + (result.score == 0.0), games + 1)
     return sorted(labels), table
