@@ -158,7 +158,7 @@ def _compact(notations: list[str]) -> list[str]:
     kind = None
     for notation in notations:
         word, _, rest = notation.partition(" ")
-        if word == kind and word not in ("roll", "opening") and rest:
+        if word == kind and word not in ("roll", "opening", "==") and rest:
             lines[-1] += " " + rest
         else:
             lines.append(notation)

@@ -25,7 +25,7 @@ def test_the_random_bot_passes_and_exits_0():
     for words in ("handshake", "the largest request", "a ladder stage", "a remainder", "ms left", "notify"):
         assert words in result.output
     assert "durak: a 6-seat throw-in poll" in result.output and "durak: a transfer" in result.output
-    assert result.output.count("a full game against the random bot") == 5
+    assert result.output.count("a full game against the random bot") == 7  # one per game id
 
 
 async def test_wrong_game_claims():

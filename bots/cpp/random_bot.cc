@@ -20,7 +20,7 @@
 
 namespace {
 
-const char* const kGames[] = {"durak", "gaps", "gjul-bara", "tabla", "tabla-match", "tapa"};
+const char* const kGames[] = {"durak", "gapa", "gaps", "gjul-bara", "tabla", "tabla-match", "tapa"};
 
 class RandomBot final : public kafana::v1::Bot::Service {
   grpc::Status Hello(grpc::ServerContext*, const kafana::v1::HelloRequest*,

@@ -22,7 +22,7 @@ import (
 	kafanav1 "kafana/v1"
 )
 
-var games = []string{"durak", "gaps", "gjul-bara", "tabla", "tabla-match", "tapa"}
+var games = []string{"durak", "gapa", "gaps", "gjul-bara", "tabla", "tabla-match", "tapa"}
 
 type randomBot struct {
 	kafanav1.UnimplementedBotServer

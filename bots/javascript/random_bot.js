@@ -10,7 +10,7 @@ const grpc = require("@grpc/grpc-js");
 const protoLoader = require("@grpc/proto-loader");
 
 const PROTO = path.join(__dirname, "proto", "kafana", "v1", "bot.proto");
-const GAMES = ["durak", "gaps", "gjul-bara", "tabla", "tabla-match", "tapa"];
+const GAMES = ["durak", "gapa", "gaps", "gjul-bara", "tabla", "tabla-match", "tapa"];
 
 const definition = protoLoader.loadSync(PROTO, { keepCase: true, longs: Number, enums: Number, defaults: true });
 const kafana = grpc.loadPackageDefinition(definition).kafana.v1;

@@ -23,10 +23,12 @@ from ._core import (
 )
 from ._dice import OpeningThrow, Roll
 from ._durak_view import NO_CARD, DurakSeat, DurakView
+from ._gapa_view import GapaHolding, GapaView
 from ._gaps_view import GAP, GapsView
 from ._plays import Play, Step
 from ._views import PIN_MINE, PIN_NONE, PIN_THEIRS, BackgammonView, MatchScore
 from .durak import Durak, DurakAction, DurakChance
+from .gapa import Gapa, GapaAction, GapaChance
 from .gaps import Gaps, GapsChance, GapsMove
 from .gjul_bara import GjulBara
 from .tabla import Tabla
@@ -47,6 +49,11 @@ __all__ = [
     "DurakView",
     "NO_CARD",
     "GAP",
+    "Gapa",
+    "GapaAction",
+    "GapaChance",
+    "GapaHolding",
+    "GapaView",
     "Gaps",
     "GapsChance",
     "GapsMove",
@@ -80,6 +87,7 @@ GAMES: Mapping[str, type[Game]] = {
     "tabla-match": TablaMatch,
     "durak": Durak,
     "gaps": Gaps,
+    "gapa": Gapa,
 }
 """Game id → game class. Read-only."""
 

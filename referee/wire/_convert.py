@@ -17,6 +17,9 @@ from referee.games import (
     DurakAction,
     DurakSeat,
     DurakView,
+    GapaAction,
+    GapaHolding,
+    GapaView,
     GapsMove,
     GapsView,
     MatchScore,
@@ -24,6 +27,8 @@ from referee.games import (
 )
 from referee.games._cards import SUITS, card_text, parse_card
 from referee.games.durak import action_from_words, action_words
+from referee.games.gapa import action_from_words as gapa_action
+from referee.games.gapa import action_words as gapa_words
 from referee.games.gaps import END_ROUND
 
 from ._messages import (
@@ -230,6 +235,67 @@ def _gaps_view_from_proto(message: pb.GapsView) -> GapsView:
     )
 
 
+def _card_or_empty(card: int) -> str:
+    return _CARD_TEXT[card] if card != NO_CARD else ""
+
+
+def _one_card(text: str) -> int:
+    return _cards_from_proto([text])[0] if text else NO_CARD
+
+
+def _gapa_view_to_proto(view: GapaView) -> pb.GapaView:
+    return pb.GapaView(
+        players=[
+            pb.GapaHolding(
+                small=p.small,
+                small_up=_cards_to_proto(p.small_up),
+                big=p.big,
+                big_known=_cards_to_proto(p.big_known),
+                big_up=_cards_to_proto(p.big_up),
+                pending=_card_or_empty(p.pending),
+                pending_from=p.pending_from,
+            )
+            for p in view.players
+        ],
+        foundations=[_card_or_empty(c) for c in view.foundations],
+        side=[pb.GapaPile(cards=_cards_to_proto(pile)) for pile in view.side],
+        turn=view.turn,
+        actions=view.actions,
+        turn_cap=view.turn_cap,
+        shifted=_cards_to_proto(view.shifted),
+        priority=view.priority,
+        mode=view.mode,
+    )
+
+
+def _gapa_view_from_proto(message: pb.GapaView, seat: int) -> GapaView:
+    if len(message.players) != 2 or len(message.foundations) != 8 or len(message.side) != 8:
+        raise WireError("a Gapa view has 2 players, 8 foundations and 8 side piles")
+    return GapaView(
+        seat=seat,
+        players=tuple(  # type: ignore[arg-type]
+            GapaHolding(
+                small=p.small,
+                small_up=_cards_from_proto(p.small_up),
+                big=p.big,
+                big_known=_cards_from_proto(p.big_known),
+                big_up=_cards_from_proto(p.big_up),
+                pending=_one_card(p.pending),
+                pending_from=p.pending_from,
+            )
+            for p in message.players
+        ),
+        foundations=tuple(_one_card(c) for c in message.foundations),
+        side=tuple(_cards_from_proto(pile.cards) for pile in message.side),
+        turn=message.turn,
+        actions=message.actions,
+        turn_cap=message.turn_cap,
+        shifted=_cards_from_proto(message.shifted),
+        priority=message.priority,
+        mode=message.mode,
+    )
+
+
 _STEP_MESSAGES = {
     (src, max(src - die, 0) if not bear else 0, die, hit): pb.BackgammonStep(
         **{"from": src, "to": max(src - die, 0) if not bear else 0, "die": die, "hit": hit}
@@ -251,6 +317,12 @@ def _legal_action_to_proto(legal: LegalAction) -> pb.LegalAction:
         kind, cards = action_words(action)
         message.durak.kind = kind
         message.durak.cards.extend(_cards_to_proto(cards))
+    elif isinstance(action, GapaAction):
+        kind, card, src, dst = gapa_words(action)
+        message.gapa.kind = kind
+        message.gapa.card = _card_or_empty(card)
+        setattr(message.gapa, "from", src)
+        message.gapa.to = dst
     elif isinstance(action, GapsMove):
         if action.ends_round:
             message.gaps.end_round = True
@@ -269,6 +341,12 @@ def _legal_action_from_proto(message: pb.LegalAction, columns: int) -> LegalActi
     elif detail == "durak":
         try:
             action = action_from_words(message.durak.kind, _cards_from_proto(message.durak.cards))
+        except ValueError as exc:
+            raise WireError(str(exc)) from None
+    elif detail == "gapa":
+        move = message.gapa
+        try:
+            action = gapa_action(move.kind, _one_card(move.card), getattr(move, "from"), move.to)
         except ValueError as exc:
             raise WireError(str(exc)) from None
     elif detail == "gaps":
@@ -301,6 +379,8 @@ def act_request_to_proto(request: ActRequest) -> pb.ActRequest:
         message.backgammon.CopyFrom(_backgammon_view_to_proto(request.view))
     elif isinstance(request.view, DurakView):
         message.durak.CopyFrom(_durak_view_to_proto(request.view))
+    elif isinstance(request.view, GapaView):
+        message.gapa.CopyFrom(_gapa_view_to_proto(request.view))
     elif isinstance(request.view, GapsView):
         message.gaps.CopyFrom(_gaps_view_to_proto(request.view))
     else:
@@ -315,6 +395,8 @@ def act_request_from_proto(message: pb.ActRequest) -> ActRequest:
         view: Any = _backgammon_view_from_proto(message.backgammon, message.seat)
     elif kind == "durak":
         view = _durak_view_from_proto(message.durak, message.seat)
+    elif kind == "gapa":
+        view = _gapa_view_from_proto(message.gapa, message.seat)
     elif kind == "gaps":
         view = _gaps_view_from_proto(message.gaps)
     else:

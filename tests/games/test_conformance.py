@@ -59,7 +59,7 @@ async def test_replays_of_every_game_verify(tmp_path, game_id):
 
 
 def test_registry_errors():
-    with pytest.raises(UnknownGameError, match="known: durak, gaps, gjul-bara, tabla, tabla-match, tapa"):
+    with pytest.raises(UnknownGameError, match="known: durak, gapa, gaps, gjul-bara, tabla, tabla-match, tapa"):
         make_game("chess")
     with pytest.raises(InvalidOptionError, match="positive integer"):
         make_game("tabla", {"stuck_limit": "0"})

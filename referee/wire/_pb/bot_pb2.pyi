@@ -51,7 +51,7 @@ class Clock(_message.Message):
     def __init__(self, bank_ms: _Optional[int] = ..., increment_ms: _Optional[int] = ..., move_cap_ms: _Optional[int] = ..., move_limit_ms: _Optional[int] = ...) -> None: ...
 
 class ActRequest(_message.Message):
-    __slots__ = ("match_id", "game_number", "game", "seat", "options", "decision", "backgammon", "durak", "gaps", "clock", "legal_actions")
+    __slots__ = ("match_id", "game_number", "game", "seat", "options", "decision", "backgammon", "durak", "gaps", "gapa", "clock", "legal_actions")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -68,6 +68,7 @@ class ActRequest(_message.Message):
     BACKGAMMON_FIELD_NUMBER: _ClassVar[int]
     DURAK_FIELD_NUMBER: _ClassVar[int]
     GAPS_FIELD_NUMBER: _ClassVar[int]
+    GAPA_FIELD_NUMBER: _ClassVar[int]
     CLOCK_FIELD_NUMBER: _ClassVar[int]
     LEGAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
     match_id: str
@@ -79,23 +80,26 @@ class ActRequest(_message.Message):
     backgammon: BackgammonView
     durak: DurakView
     gaps: GapsView
+    gapa: GapaView
     clock: Clock
     legal_actions: _containers.RepeatedCompositeFieldContainer[LegalAction]
-    def __init__(self, match_id: _Optional[str] = ..., game_number: _Optional[int] = ..., game: _Optional[str] = ..., seat: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., decision: _Optional[int] = ..., backgammon: _Optional[_Union[BackgammonView, _Mapping]] = ..., durak: _Optional[_Union[DurakView, _Mapping]] = ..., gaps: _Optional[_Union[GapsView, _Mapping]] = ..., clock: _Optional[_Union[Clock, _Mapping]] = ..., legal_actions: _Optional[_Iterable[_Union[LegalAction, _Mapping]]] = ...) -> None: ...
+    def __init__(self, match_id: _Optional[str] = ..., game_number: _Optional[int] = ..., game: _Optional[str] = ..., seat: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., decision: _Optional[int] = ..., backgammon: _Optional[_Union[BackgammonView, _Mapping]] = ..., durak: _Optional[_Union[DurakView, _Mapping]] = ..., gaps: _Optional[_Union[GapsView, _Mapping]] = ..., gapa: _Optional[_Union[GapaView, _Mapping]] = ..., clock: _Optional[_Union[Clock, _Mapping]] = ..., legal_actions: _Optional[_Iterable[_Union[LegalAction, _Mapping]]] = ...) -> None: ...
 
 class LegalAction(_message.Message):
-    __slots__ = ("id", "notation", "backgammon", "durak", "gaps")
+    __slots__ = ("id", "notation", "backgammon", "durak", "gaps", "gapa")
     ID_FIELD_NUMBER: _ClassVar[int]
     NOTATION_FIELD_NUMBER: _ClassVar[int]
     BACKGAMMON_FIELD_NUMBER: _ClassVar[int]
     DURAK_FIELD_NUMBER: _ClassVar[int]
     GAPS_FIELD_NUMBER: _ClassVar[int]
+    GAPA_FIELD_NUMBER: _ClassVar[int]
     id: int
     notation: str
     backgammon: BackgammonPlay
     durak: DurakAction
     gaps: GapsMove
-    def __init__(self, id: _Optional[int] = ..., notation: _Optional[str] = ..., backgammon: _Optional[_Union[BackgammonPlay, _Mapping]] = ..., durak: _Optional[_Union[DurakAction, _Mapping]] = ..., gaps: _Optional[_Union[GapsMove, _Mapping]] = ...) -> None: ...
+    gapa: GapaAction
+    def __init__(self, id: _Optional[int] = ..., notation: _Optional[str] = ..., backgammon: _Optional[_Union[BackgammonPlay, _Mapping]] = ..., durak: _Optional[_Union[DurakAction, _Mapping]] = ..., gaps: _Optional[_Union[GapsMove, _Mapping]] = ..., gapa: _Optional[_Union[GapaAction, _Mapping]] = ...) -> None: ...
 
 class ActResponse(_message.Message):
     __slots__ = ("action_id", "comment")
@@ -328,3 +332,60 @@ class GapsMove(_message.Message):
     to: int
     end_round: bool
     def __init__(self, card: _Optional[str] = ..., to: _Optional[int] = ..., end_round: _Optional[bool] = ..., **kwargs) -> None: ...
+
+class GapaView(_message.Message):
+    __slots__ = ("players", "foundations", "side", "turn", "actions", "turn_cap", "shifted", "priority", "mode")
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    FOUNDATIONS_FIELD_NUMBER: _ClassVar[int]
+    SIDE_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    TURN_CAP_FIELD_NUMBER: _ClassVar[int]
+    SHIFTED_FIELD_NUMBER: _ClassVar[int]
+    PRIORITY_FIELD_NUMBER: _ClassVar[int]
+    MODE_FIELD_NUMBER: _ClassVar[int]
+    players: _containers.RepeatedCompositeFieldContainer[GapaHolding]
+    foundations: _containers.RepeatedScalarFieldContainer[str]
+    side: _containers.RepeatedCompositeFieldContainer[GapaPile]
+    turn: int
+    actions: int
+    turn_cap: int
+    shifted: _containers.RepeatedScalarFieldContainer[str]
+    priority: int
+    mode: str
+    def __init__(self, players: _Optional[_Iterable[_Union[GapaHolding, _Mapping]]] = ..., foundations: _Optional[_Iterable[str]] = ..., side: _Optional[_Iterable[_Union[GapaPile, _Mapping]]] = ..., turn: _Optional[int] = ..., actions: _Optional[int] = ..., turn_cap: _Optional[int] = ..., shifted: _Optional[_Iterable[str]] = ..., priority: _Optional[int] = ..., mode: _Optional[str] = ...) -> None: ...
+
+class GapaHolding(_message.Message):
+    __slots__ = ("small", "small_up", "big", "big_known", "big_up", "pending", "pending_from")
+    SMALL_FIELD_NUMBER: _ClassVar[int]
+    SMALL_UP_FIELD_NUMBER: _ClassVar[int]
+    BIG_FIELD_NUMBER: _ClassVar[int]
+    BIG_KNOWN_FIELD_NUMBER: _ClassVar[int]
+    BIG_UP_FIELD_NUMBER: _ClassVar[int]
+    PENDING_FIELD_NUMBER: _ClassVar[int]
+    PENDING_FROM_FIELD_NUMBER: _ClassVar[int]
+    small: int
+    small_up: _containers.RepeatedScalarFieldContainer[str]
+    big: int
+    big_known: _containers.RepeatedScalarFieldContainer[str]
+    big_up: _containers.RepeatedScalarFieldContainer[str]
+    pending: str
+    pending_from: str
+    def __init__(self, small: _Optional[int] = ..., small_up: _Optional[_Iterable[str]] = ..., big: _Optional[int] = ..., big_known: _Optional[_Iterable[str]] = ..., big_up: _Optional[_Iterable[str]] = ..., pending: _Optional[str] = ..., pending_from: _Optional[str] = ...) -> None: ...
+
+class GapaPile(_message.Message):
+    __slots__ = ("cards",)
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    cards: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, cards: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class GapaAction(_message.Message):
+    __slots__ = ("kind", "card", "to")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    FROM_FIELD_NUMBER: _ClassVar[int]
+    TO_FIELD_NUMBER: _ClassVar[int]
+    kind: str
+    card: str
+    to: str
+    def __init__(self, kind: _Optional[str] = ..., card: _Optional[str] = ..., to: _Optional[str] = ..., **kwargs) -> None: ...
