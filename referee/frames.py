@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from referee.games import GAP, NO_CARD, DurakView, GapsView, State
+from referee.games import GAP, NO_CARD, DurakView, GapaView, GapsView, State
 from referee.games._cards import SUITS, card_text
 from referee.replay import Replay, replay_states
 
@@ -33,6 +33,14 @@ def view_json(view: Any) -> dict[str, Any]:
         for seat in data["seats"]:
             seat["known"] = _cards(seat["known"])
         data["kind"] = "durak"
+    elif isinstance(view, GapaView):
+        for holding in data["players"]:
+            for key in ("small_up", "big_known", "big_up", "pending"):
+                holding[key] = _cards(holding[key])
+        data["foundations"] = _cards(view.foundations)
+        data["side"] = [_cards(pile) for pile in view.side]
+        data["shifted"] = _cards(view.shifted)
+        data["kind"] = "gapa"
     elif isinstance(view, GapsView):
         data["grid"] = [card_text(c) if c != GAP else "" for c in view.grid]
         data["kind"] = "gaps"

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from referee.games import GAP, NO_CARD, PIN_MINE, PIN_THEIRS, BackgammonView, DurakView, GapsView, State
+from referee.games import (
+    GAP,
+    NO_CARD,
+    PIN_MINE,
+    PIN_THEIRS,
+    BackgammonView,
+    DurakView,
+    GapaView,
+    GapsView,
+    State,
+)
 from referee.games._cards import SUITS, card_text
 from referee.replay import Replay, replay_states
 
@@ -137,6 +147,39 @@ def render_gaps(view: GapsView, names: tuple[str, ...] | None = None) -> str:
     return "\n".join(lines)
 
 
+def render_gapa(view: GapaView, names: tuple[str, ...] | None = None) -> str:
+    """The Gapa table as ``view.seat`` sees it (the spectator, seat -1, sees both drawn cards): each player's
+    piles, the foundations and the side piles (bottom to top).
+
+    >>> from referee.games import make_game
+    >>> state = make_game("gapa").position(0, {"small_up": ["2D"], "big": ["9C"]}, {"small_up": ["3H"]},
+    ...                                    foundations=["AD"], side=[["3D"], ["4H"]], pending=("KS", "big"))
+    >>> print(render_gapa(state.view(1)))
+    gapa (strict) seen by seat 1, to act: seat 0 (priority 2), 0 actions this turn
+      seat 0  small 0  small_up 2D  big 1  big_up -  pending (from big)
+      seat 1  small 0  small_up 3H  big 0  big_up -
+    foundations: AD -- -- -- -- -- -- --
+    side: s0 3D | s1 4H | s2 - | s3 - | s4 - | s5 - | s6 - | s7 -
+    """
+    who = "the spectator" if view.seat < 0 else f"seat {view.seat}"
+    turn = f"to act: seat {view.turn} (priority {view.priority})" if view.turn >= 0 else "over"
+    lines = [f"gapa ({view.mode}) seen by {who}, {turn}, {view.actions} actions this turn"]
+    for number, p in enumerate(view.players):
+        name = f" {names[number]}" if names and number < len(names) else ""
+        pending = ""
+        if p.pending_from:
+            shown = card_text(p.pending) + " " if p.pending != NO_CARD else ""
+            pending = f"  pending {shown}(from {p.pending_from})"
+        known = f" ({_cards(p.big_known)} known)" if p.big_known else ""
+        lines.append(
+            f"  seat {number}{name}  small {p.small}  small_up {_cards(p.small_up)}  big {p.big}{known}"
+            f"  big_up {_cards(p.big_up)}{pending}"
+        )
+    lines.append("foundations: " + " ".join(card_text(c) if c != NO_CARD else "--" for c in view.foundations))
+    lines.append("side: " + " | ".join(f"s{i} {_cards(pile)}" for i, pile in enumerate(view.side)))
+    return "\n".join(lines)
+
+
 def render_view(view: object, names: tuple[str, ...] | None = None) -> str:
     """Render any view the framework knows."""
     if isinstance(view, BackgammonView):
@@ -145,6 +188,8 @@ def render_view(view: object, names: tuple[str, ...] | None = None) -> str:
         return render_durak(view, names)
     if isinstance(view, GapsView):
         return render_gaps(view, names)
+    if isinstance(view, GapaView):
+        return render_gapa(view, names)
     raise TypeError(f"no renderer for {type(view).__name__}")
 
 

@@ -1,6 +1,6 @@
 """A heuristic bot for the Tabla family (tabla, gjul-bara, tapa and the tabla-match) and Durak.
 
-Durak: see :mod:`bots.python.durak_heuristic`. Gaps: the search of :mod:`bots.python.gaps_search_bot` with a
+Durak: see :mod:`bots.python.durak_heuristic`; Gapa: :mod:`bots.python.gapa_greedy`. Gaps: the search of :mod:`bots.python.gaps_search_bot` with a
 small budget (a short look ahead for each round). The Tabla family: for every legal play it rebuilds the resulting board from the view and the play's steps, scores it with
 :mod:`bots.python.evaluation` (race, safety of lone checkers, made points and primes, hits and pins), and picks
 the best; ties go to the lowest id, so it is deterministic.
@@ -14,13 +14,13 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from bots.python import durak_heuristic  # noqa: E402
+from bots.python import durak_heuristic, gapa_greedy  # noqa: E402
 from bots.python.evaluation import after, evaluate  # noqa: E402
 from bots.python.gaps_search_bot import GapsPlayer  # noqa: E402
 from bots.python.kit import serve  # noqa: E402
 from referee.wire import ActRequest, ActResponse  # noqa: E402
 
-GAMES = ["tabla", "gjul-bara", "tapa", "tabla-match", "durak", "gaps"]
+GAMES = ["tabla", "gjul-bara", "tapa", "tabla-match", "durak", "gaps", "gapa"]
 GAPS = GapsPlayer(nodes=2_000)
 
 
@@ -36,6 +36,8 @@ def choose(request: ActRequest) -> ActResponse:
     """The best-scoring legal action."""
     if request.game == "durak":
         return durak_heuristic.choose(request)
+    if request.game == "gapa":
+        return gapa_greedy.choose(request)
     if request.game == "gaps":
         legal = [entry.action for entry in request.legal_actions]
         return ActResponse(GAPS.decide(request.view, legal, request.clock.move_limit_ms / 2000))

@@ -12,7 +12,11 @@ UNLIMITED = Clock(bank=1e9, increment=0, cap=1e9)
 
 
 async def wins_of(game_id: str, strong, weak, count: int) -> int:
-    game = make_game(game_id)
+    return await wins_of_with(game_id, {}, strong, weak, count)
+
+
+async def wins_of_with(game_id: str, options: dict[str, str], strong, weak, count: int) -> int:
+    game = make_game(game_id, options)
     wins = 0
     for index in range(count):
         seat = index % 2
@@ -53,3 +57,11 @@ def test_random_bot_plays_every_game_id():
     from referee.games import GAMES
 
     assert random_bot.GAMES == sorted(GAMES)
+
+
+async def test_heuristic_beats_random_at_gapa():
+    assert await wins_of("gapa", heuristic_bot, random_bot, 50) >= 40
+
+
+async def test_heuristic_beats_random_at_gapa_with_the_penalty():
+    assert await wins_of_with("gapa", {"gapa": "penalty"}, heuristic_bot, random_bot, 20) >= 16

@@ -200,8 +200,50 @@ const Viewer = (() => {
     return box;
   }
 
+  // The Gapa table: each player's piles (face-down piles as counts), the foundations and the side piles.
+  function drawGapa(view, names) {
+    const box = document.createElement("div");
+    box.className = "gapa";
+    const head = document.createElement("p");
+    head.textContent = `${view.mode}` + (view.turn >= 0 ? `, to act: seat ${view.turn}` +
+      (view.priority ? ` (priority ${view.priority})` : "") + `, ${view.actions} actions this turn` : "");
+    box.appendChild(head);
+    const table = document.createElement("table");
+    table.className = "gapa-players";
+    view.players.forEach((p, number) => {
+      const row = table.insertRow();
+      row.className = "seat";
+      row.dataset.seat = number;
+      row.insertCell().textContent = `seat ${number}${names && names[number] ? " " + names[number] : ""}`;
+      const small = row.insertCell();
+      small.append(`small `, backs(p.small), ` up `, cards(p.small_up));
+      const big = row.insertCell();
+      big.append(`big `, p.big_known.length ? cards(p.big_known) : backs(p.big), ` up `, cards(p.big_up));
+      const pending = row.insertCell();
+      if (p.pending_from) pending.append(`pending (${p.pending_from}) `, p.pending ? card(p.pending) : backs(1));
+    });
+    box.appendChild(table);
+    const foundations = document.createElement("div");
+    foundations.className = "foundations";
+    foundations.append("foundations: ");
+    view.foundations.forEach((top) => foundations.append(top ? card(top) : backs(0), " "));
+    box.appendChild(foundations);
+    const side = document.createElement("div");
+    side.className = "side";
+    view.side.forEach((pile, number) => {
+      const line = document.createElement("div");
+      line.className = "side-pile";
+      line.dataset.pile = number;
+      line.append(`s${number}: `, cards(pile));
+      side.appendChild(line);
+    });
+    box.appendChild(side);
+    return box;
+  }
+
   function draw(view, names) {
     if (view.kind === "durak") return drawDurak(view, names);
+    if (view.kind === "gapa") return drawGapa(view, names);
     if (view.kind === "gaps") return drawGaps(view);
     return drawBackgammon(view, names);
   }
