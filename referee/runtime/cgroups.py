@@ -30,7 +30,7 @@ class BotCgroup:
         """Make ``kafana/NAME`` under each controller of ``settings`` ({controller: {file: value}}) and write the
         values, or return None (leaving nothing behind) where that is not possible here.
 
-        >>> BotCgroup.create("doctest", {"memory": {"memory.limit_in_bytes": "1"}}, root=Path("/nonexistent"))
+        >>> BotCgroup.create("doctest", {"memory": {"memory.limit_in_bytes": "1"}}, root=Path("/proc/version"))
         """
         folders: dict[str, Path] = {}
         try:
@@ -90,15 +90,20 @@ class BotCgroup:
                     time.sleep(0.02)
 
 
-def enter_command(groups: Sequence[BotCgroup]) -> list[str]:
+def enter_command(groups: Sequence[BotCgroup], stay: bool = False) -> list[str]:
     """A prefix that moves the command's process into ``groups`` before it runs anything (no race: the shell moves
-    itself, then becomes the command); empty without groups.
+    itself, then runs the command). The shell becomes the command, unless ``stay``: then it stays as the command's
+    parent until the command ends (a sandbox needs that: bubblewrap's ``--die-with-parent`` fires when the *thread*
+    that started it ends, and the referee starts processes from worker threads that come and go). Empty when there
+    is nothing to do.
 
     >>> enter_command([])
     []
+    >>> enter_command([], stay=True)
+    ['sh', '-c', '"$@"', 'kafana-bot']
     """
     folders = [folder for group in groups for folder in group.folders.values()]
-    if not folders:
+    if not folders and not stay:
         return []
-    moves = " && ".join(f"echo $$ > {folder / 'cgroup.procs'}" for folder in folders)
-    return ["sh", "-c", f'{moves} && exec "$@"', "kafana-cgroup"]
+    moves = "".join(f"echo $$ > {folder / 'cgroup.procs'} && " for folder in folders)
+    return ["sh", "-c", moves + ('"$@"' if stay else 'exec "$@"'), "kafana-bot"]

@@ -173,7 +173,8 @@ class ProcessPlayer:
             self._cgroup = BotCgroup.caps(name, limits.resident_bytes, limits.processes)
         if self.pause_off_turn:
             self._freezer = BotCgroup.create(name, {"freezer": {}})
-        command = enter_command([group for group in (self._cgroup, self._freezer) if group is not None]) + command
+        groups = [group for group in (self._cgroup, self._freezer) if group is not None]
+        command = enter_command(groups, stay=self.sandbox is not None) + command
         try:
             self._process = await trio.lowlevel.open_process(
                 command,

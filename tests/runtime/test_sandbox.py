@@ -4,9 +4,11 @@ resource_limit fault, the shipped bots play inside it, and ``--sandbox on`` refu
 from __future__ import annotations
 
 import os
+import random
 import signal
 import socket
 import stat
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -14,11 +16,13 @@ import trio
 from click.testing import CliRunner
 
 from referee.cli import main
-from referee.games import make_game
+from referee.games import CHANCE, make_game
 from referee.runtime import Clock, resolve_bot, run_game
 from referee.runtime import sandbox as sandbox_module
 from referee.runtime.cgroups import BotCgroup
+from referee.runtime.process import ProcessPlayer, bot_address
 from referee.runtime.sandbox import Limits, sandbox_problem
+from referee.wire import ActRequest, ClockInfo, LegalAction
 
 ROOT = Path(__file__).resolve().parents[2]
 ESCAPER = resolve_bot(Path(__file__).parent / "bots" / "escape_bot.py")
@@ -194,3 +198,26 @@ def test_on_refuses_and_auto_falls_back_where_the_sandbox_cannot_work(monkeypatc
     fallback = runner.invoke(main, ["play", "tapa", *bots, "--sandbox", "auto", "--out", str(tmp_path)])
     assert fallback.exit_code == 0 and "sandbox: off (missing bwrap" in fallback.output
     assert os.path.exists(tmp_path / "tapa-s1-001.jsonl")
+
+
+@needs_sandbox
+async def test_a_sandboxed_bot_outlives_the_thread_that_started_it(monkeypatch):
+    """bubblewrap's --die-with-parent fires when the thread that forked it ends; trio forks from worker threads
+    that retire after idling (10 s). A shell stays as bubblewrap's parent, so the bot lives on."""
+    from trio._core import _thread_cache
+
+    monkeypatch.setattr(_thread_cache, "IDLE_TIMEOUT", 0.1)
+    player = ProcessPlayer(0, RANDOM, bot_address("unix", Path(tempfile.mkdtemp()), 0), "tapa", sandboxed=True)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(player.run)
+        await trio.sleep(1.5)  # the worker thread that started it has retired
+        state = make_game("tapa").new_state()
+        while state.current_player == CHANCE:
+            state.apply(state.sample_chance(random.Random(1)))
+        request = ActRequest("idle", 1, "tapa", state.current_player, {}, 0, state.view(state.current_player),
+                             ClockInfo(5000, 0, 5000, 5000),
+                             tuple(LegalAction(i, a.notation(), a) for i, a in enumerate(state.legal_actions())))
+        player.seat = state.current_player
+        answer = await player.act(request, 5.0)
+        assert 0 <= answer.action_id < len(request.legal_actions)
+        player.close()
