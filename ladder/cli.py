@@ -36,7 +36,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 DEFAULT_DB = "kafana.db"
 SHIPPED = Path(__file__).resolve().parents[1] / "bots" / "python"
 DEMO_BOTS = ("random_bot.py", "heuristic_bot.py", "expectimax_bot.py", "gaps_search_bot.py")
-DEMO_ARENAS = ("tabla-match", "tabla", "gjul-bara", "tapa", "durak-2", "gaps")
+DEMO_ARENAS = ("tabla-match", "tabla", "gjul-bara", "tapa", "durak-2", "gapa", "gaps")
 
 db_option = click.option(
     "--db",

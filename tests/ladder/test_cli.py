@@ -63,7 +63,8 @@ def test_demo_runs_a_whole_league(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(main, ["demo"])
     assert result.exit_code == 0, result.output
-    for arena in ("tabla-match", "tabla", "gjul-bara", "tapa", "durak-2"):
+    for arena in ("tabla-match", "tabla", "gjul-bara", "tapa", "durak-2", "gapa", "gaps"):
         assert f"\n{arena}\n" in result.output
-    assert result.output.count("v1 ") >= 14  # three bots in four arenas, two of them in durak-2
+    # three bots in four arenas, two in durak-2 and gapa, three in gaps (the Gaps search bot plays only there)
+    assert result.output.count("v1 ") >= 14 + 2 + 3
     assert "Watch one:  referee show" in result.output and (tmp_path / "kafana-demo.db").exists()

@@ -42,12 +42,18 @@ class InProcessExecutor:
         raise NotImplementedError
 
 
-ARENAS: list[ArenaSpec] = [arena_for_game("tapa"), arena_for_game("tabla-match"), *arenas_for_game("durak")[1:2]]
-"""tapa, tabla-match and durak-4."""
+ARENAS: list[ArenaSpec] = [
+    arena_for_game("tapa"),
+    arena_for_game("tabla-match"),
+    *arenas_for_game("durak")[1:2],
+    arena_for_game("gapa"),
+    arena_for_game("gaps"),
+]
+"""tapa, tabla-match, durak-4, gapa and gaps (played in duplicate)."""
 
 
 async def build_league(path: Path) -> dict[str, str]:
-    """Four bots in tapa, tabla-match and durak-4, one round each; returns a match id per arena."""
+    """Four bots in every arena of :data:`ARENAS`, one round each; returns a match id per arena."""
     db = open_store(path)
     with db.atomic():
         for spec in ARENAS:
@@ -56,7 +62,7 @@ async def build_league(path: Path) -> dict[str, str]:
             bot_id = db["bots"].insert({"name": name, "created_at": now(), "retired": 0}).last_pk
             version = db["versions"].insert(
                 {"bot_id": bot_id, "number": 1, "version": "1", "hash": f"{index:064d}", "path": f"/bots/{name}",
-                 "language": "python", "author": "", "games": '["tapa", "tabla-match", "durak"]', "created_at": now()}
+                 "language": "python", "author": "", "games": '["tapa", "tabla-match", "durak", "gapa", "gaps"]', "created_at": now()}
             ).last_pk
             for spec in ARENAS:
                 db["entries"].insert({"arena_id": spec.id, "version_id": version, "joined_at": now()})

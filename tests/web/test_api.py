@@ -19,7 +19,10 @@ def get(server, path, status=200):
 
 def test_arenas_standings_and_crosstable(server):
     arenas = {a["id"]: a for a in get(server, "/api/arenas")}
-    assert set(arenas) == {"tapa", "tabla-match", "durak-4"} and arenas["tapa"]["done"] == 12
+    assert set(arenas) == {"tapa", "tabla-match", "durak-4", "gapa", "gaps"} and arenas["tapa"]["done"] == 12
+    gaps = get(server, "/api/arenas/gaps/standings")  # each bot alone on the same deal, compared in pairs
+    assert len(gaps) == 4 and all(line["games"] == 1 and line["wins"] + line["draws"] + line["losses"] == 3
+                                  for line in gaps)
     standings = get(server, "/api/arenas/tapa/standings")
     assert len(standings) == 4 and sum(line["games"] for line in standings) == 24
     assert all(len(line["trend"]) == 6 and set(line["trend"]) <= set("WDL") for line in standings)

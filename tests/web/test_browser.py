@@ -125,6 +125,42 @@ def test_durak_table_spectator_and_seat(page, server, league):
     assert page.query_selector("select.seat-select").input_value() == "1"
 
 
+def test_gapa_table_spectator_and_seat(page, server, league):
+    match_id = league[1]["gapa"]
+    frames = frames_of(server, match_id)
+    step = next(k for k, f in enumerate(frames) if f["type"] == "action" and f["view"]["players"][0]["pending"]
+                and sum(len(pile) for pile in f["view"]["side"]) >= 10)
+    open_step(page, server, match_id, step)
+    view = frames[step]["view"]
+    rows = page.query_selector_all("tr.seat")
+    assert len(rows) == 2
+    for number, row in enumerate(rows):
+        p = view["players"][number]
+        expected = p["small_up"] + (p["big_known"] or []) + p["big_up"] + ([p["pending"]] if p["pending"] else [])
+        assert cards_in(row) == expected
+    for number, pile in enumerate(view["side"]):
+        assert cards_in(page.query_selector(f'.side-pile[data-pile="{number}"]')) == pile
+    page.screenshot(path=str(ARTIFACTS / "viewer-gapa.png"), full_page=True)
+
+    open_step(page, server, match_id, step, seat=1)
+    secret = view["players"][0]["pending"]
+    assert secret not in cards_in(page.query_selector_all("tr.seat")[0])
+    assert page.query_selector_all("tr.seat")[0].query_selector(".back[data-hidden='1']")
+
+
+def test_gaps_grid(page, server, league):
+    match_id = league[1]["gaps"]
+    frames = frames_of(server, match_id)
+    step = next(k for k, f in enumerate(frames) if f["type"] == "action" and f["view"]["placed"] >= 1)
+    open_step(page, server, match_id, step)
+    view = frames[step]["view"]
+    cells = page.query_selector_all(".gaps-grid td")
+    assert [cell.get_attribute("data-place") for cell in cells] == [str(i) for i in range(len(view["grid"]))]
+    assert [cards_in(cell)[0] if cards_in(cell) else "" for cell in cells] == view["grid"]
+    assert len(page.query_selector_all(".gaps-grid td.placed")) == view["placed"] == sum(view["runs"])
+    page.screenshot(path=str(ARTIFACTS / "viewer-gaps.png"), full_page=True)
+
+
 def test_running_matches_appear_without_a_reload(page, server, league):
     db = Database(league[0])
     page.goto(f"{server}/matches?arena=tapa")

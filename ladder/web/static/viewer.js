@@ -226,7 +226,7 @@ const Viewer = (() => {
     const foundations = document.createElement("div");
     foundations.className = "foundations";
     foundations.append("foundations: ");
-    view.foundations.forEach((top) => foundations.append(top ? card(top) : backs(0), " "));
+    view.foundations.forEach((top) => foundations.append(top ? card(top) : "--", " "));
     box.appendChild(foundations);
     const side = document.createElement("div");
     side.className = "side";
