@@ -22,8 +22,9 @@ from bots.python.gaps_search_bot import GapsPlayer  # noqa: E402
 from referee.games import CHANCE, make_game  # noqa: E402
 
 
-def run(variant: str, deals: int, games: int, nodes: int) -> dict:
-    """Play ``games`` seeded games; return the win rate, the mean cards in place and the seconds per game."""
+def run(variant: str, deals: int, games: int, nodes: int, progress: bool = False) -> dict:
+    """Play ``games`` seeded games; return the win rate, the mean cards in place and the seconds per game (with
+    ``progress``, the figures so far go to stderr every 100 games)."""
     game = make_game("gaps", {"variant": variant, "deals": str(deals)})
     wins = placed = 0
     start = time.perf_counter()
@@ -40,6 +41,8 @@ def run(variant: str, deals: int, games: int, nodes: int) -> dict:
         outcome = state.outcome()
         wins += outcome.termination == "win"
         placed += outcome.points[0]
+        if progress and (seed + 1) % 100 == 0:
+            print(f"{seed + 1} games: {wins} wins, {placed / (seed + 1):.1f} cards in place", file=sys.stderr, flush=True)
     seconds = time.perf_counter() - start
     return {
         "variant": variant,
@@ -59,7 +62,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--nodes", type=int, default=100_000)
     args = parser.parse_args()
-    print(json.dumps(run(args.variant, args.deals_per_game, args.games, args.nodes)))
+    print(json.dumps(run(args.variant, args.deals_per_game, args.games, args.nodes, progress=True)))
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ from referee.render import replay_pages
 from referee.replay import read_replay
 
 from .arenas import load_arena
-from .executor import LocalExecutor
+from .executor import Executor, LocalExecutor
 from .league import (
     SCHEDULES,
     Progress,
@@ -59,9 +59,19 @@ def main(verbose: int) -> None:
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
 
 
-def _executor(mode: str, pause_off_turn: bool = False) -> LocalExecutor:
-    """An executor running bots with the sandbox as ``mode`` says, resolved once here (``auto`` says which)."""
-    return LocalExecutor(sandbox="on" if sandboxed_by(mode) else "off", pause_off_turn=pause_off_turn)
+def _executor(mode: str, pause_off_turn: bool = False, scheduler: str | None = None) -> Executor:
+    """An executor running bots with the sandbox as ``mode`` says, resolved once here (``auto`` says which): on this
+    machine, or on the Dask cluster of ``scheduler`` (where each worker applies the same sandbox mode)."""
+    if scheduler is None:
+        return LocalExecutor(sandbox="on" if sandboxed_by(mode) else "off", pause_off_turn=pause_off_turn)
+    try:
+        from .dask_executor import DaskExecutor
+    except ImportError:
+        raise click.UsageError("--executor dask needs Dask: pip install 'kafana[dask]'") from None
+    try:
+        return DaskExecutor(scheduler, sandbox=mode, pause_off_turn=pause_off_turn)
+    except OSError as exc:
+        raise click.UsageError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
 
 
 @main.command("submit", context_settings=CONTEXT)
@@ -151,13 +161,20 @@ async def _league(
 @db_option
 @sandbox_option("on")
 @click.option("--pause-off-turn", is_flag=True, help="Stop each bot's processes while it is not its move (fair CPU).")
+@click.option("--executor", "executor_kind", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+              help="Where matches run: this machine, or a Dask cluster (docs/scaling.md).")
+@click.option("--scheduler", help="The Dask scheduler, e.g. tcp://10.0.0.5:8786 (with --executor dask).")
 def league_command(
-    arena, schedule, rounds, concurrency, challenger, league_name, clock, db_path, sandbox_mode, pause_off_turn
+    arena, schedule, rounds, concurrency, challenger, league_name, clock, db_path, sandbox_mode, pause_off_turn,
+    executor_kind, scheduler,
 ) -> None:
     """Run a league in ARENA; running the same command again resumes it.
 
     Example: ladder league --arena tabla-match --rounds 2 --concurrency 2
+    (on a cluster: --executor dask --scheduler tcp://HOST:8786 --concurrency 8)
     """
+    if (executor_kind == "dask") != (scheduler is not None):
+        raise click.UsageError("--executor dask and --scheduler go together")
     db = open_store(db_path)
     league = league_name or f"{arena}-{schedule}"
     challenger_id = None
@@ -174,7 +191,7 @@ def league_command(
     if db["arenas"].count_where("id = ?", [arena]) == 0:
         raise click.UsageError(f"no arena {arena!r} yet: submit a bot that plays it")
     try:
-        executor = _executor(sandbox_mode, pause_off_turn)
+        executor = _executor(sandbox_mode, pause_off_turn, scheduler)
         trio.run(_league, db, executor, league, arena, schedule, rounds, concurrency, challenger_id, clock)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None

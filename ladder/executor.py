@@ -88,50 +88,33 @@ class LocalExecutor:
         with trio.fail_after(self.timeout):
             return await trio.run_process(command, capture_stdout=True, capture_stderr=True, check=False)
 
+    def spec(self, job: MatchJob) -> dict:
+        """The ``referee run-match`` spec of ``job`` with this executor's sandbox settings."""
+        return {
+            "match_id": job.match_id,
+            "game": job.game,
+            "options": job.options,
+            "bots": list(job.bots),
+            "seed": job.seed,
+            "clock": job.clock,
+            "replay": job.replay,
+            "sandbox": self.sandbox,
+            "limits": self.limits,
+            "pause_off_turn": self.pause_off_turn,
+        }
+
     async def run(self, job: MatchJob) -> MatchResult:
         """Write the spec, run the referee, read its JSON line."""
         start = time.monotonic()
         with tempfile.TemporaryDirectory(prefix="kafana-job-") as folder:
             spec = Path(folder) / "spec.json"
-            spec.write_text(
-                json.dumps(
-                    {
-                        "match_id": job.match_id,
-                        "game": job.game,
-                        "options": job.options,
-                        "bots": list(job.bots),
-                        "seed": job.seed,
-                        "clock": job.clock,
-                        "replay": job.replay,
-                        "sandbox": self.sandbox,
-                        "limits": self.limits,
-                        "pause_off_turn": self.pause_off_turn,
-                    }
-                )
-            )
+            spec.write_text(json.dumps(self.spec(job)))
             try:
                 done = await self._referee("run-match", str(spec))
             except trio.TooSlowError:
                 return MatchResult(error=f"executor_error: the match took more than {self.timeout:g}s")
-        seconds = time.monotonic() - start
-        lines = done.stdout.decode(errors="replace").strip().splitlines()
-        if done.returncode != 0 or not lines:
-            tail = done.stderr.decode(errors="replace").strip()[-1500:]
-            return MatchResult(error=f"executor_error: referee exited with {done.returncode}: {tail}")
-        try:
-            raw = json.loads(lines[-1])
-        except json.JSONDecodeError:
-            return MatchResult(error=f"executor_error: unreadable referee output {lines[-1][:200]!r}")
-        return MatchResult(
-            termination=raw["termination"],
-            points=tuple(raw["points"]),
-            games=tuple(raw.get("games", ())),
-            faults=tuple(raw.get("faults", ())),
-            decisions=raw.get("decisions", 0),
-            bots=tuple(raw.get("bots", ())),
-            seconds=seconds,
-            raw=raw,
-        )
+        return referee_result(done.returncode, done.stdout.decode(errors="replace"),
+                              done.stderr.decode(errors="replace"), time.monotonic() - start)
 
     async def check(self, bot: str, startup_timeout: float) -> dict:
         """Run ``referee check-bot --json``."""
@@ -144,3 +127,25 @@ class LocalExecutor:
         except (IndexError, json.JSONDecodeError):
             message = done.stderr.decode(errors="replace").strip()[-800:] or f"exit code {done.returncode}"
             return {"info": None, "passed": False, "checks": [{"name": "check-bot", "ok": False, "detail": message}]}
+
+
+def referee_result(returncode: int, stdout: str, stderr: str, seconds: float) -> MatchResult:
+    """The result of a ``referee run-match`` run from its exit code and output (an executor error when it failed
+    or printed nothing readable)."""
+    lines = stdout.strip().splitlines()
+    if returncode != 0 or not lines:
+        return MatchResult(error=f"executor_error: referee exited with {returncode}: {stderr.strip()[-1500:]}")
+    try:
+        raw = json.loads(lines[-1])
+    except json.JSONDecodeError:
+        return MatchResult(error=f"executor_error: unreadable referee output {lines[-1][:200]!r}")
+    return MatchResult(
+        termination=raw["termination"],
+        points=tuple(raw["points"]),
+        games=tuple(raw.get("games", ())),
+        faults=tuple(raw.get("faults", ())),
+        decisions=raw.get("decisions", 0),
+        bots=tuple(raw.get("bots", ())),
+        seconds=seconds,
+        raw=raw,
+    )

@@ -209,7 +209,8 @@ def run_match(spec_path: str) -> None:
 
     The spec holds: game, options, bots (paths), seed, match_id, clock (BANK+INC/CAP), replay (path), and
     optionally transport, startup_timeout, sandbox (on, auto or off; default on), limits (the sandbox's limits
-    that differ from the defaults, e.g. {"cpu_seconds": 60}) and pause_off_turn (true or false).
+    that differ from the defaults, e.g. {"cpu_seconds": 60}), pause_off_turn (true or false) and
+    recorded_paths (the bots' paths to write in the replay, when the bots run from a copy).
 
     Example: referee run-match match.json
     """
@@ -239,6 +240,7 @@ def run_match(spec_path: str) -> None:
         sandboxed=sandboxed,
         limits=limits,
         pause_off_turn=bool(spec.get("pause_off_turn", False)),
+        recorded_paths=spec.get("recorded_paths"),
     )
     record = trio.run(_unless_orphaned, work)
     click.echo(json.dumps(_record_json(record)))

@@ -34,10 +34,12 @@ async def run_game(
     sandboxed: bool = False,
     limits: Limits = DEFAULT_LIMITS,
     pause_off_turn: bool = False,
+    recorded_paths: Sequence[str] | None = None,
 ) -> GameRecord:
     """Start one process per seat (concurrently), play the game, and stop every process, whatever happens.
     ``sandboxed`` runs every bot in the sandbox (:mod:`referee.runtime.sandbox`) under ``limits``;
-    ``pause_off_turn`` stops each bot while it is not its move (:mod:`referee.runtime.pause`)."""
+    ``pause_off_turn`` stops each bot while it is not its move (:mod:`referee.runtime.pause`); ``recorded_paths``
+    are the bots' paths to write in the replay (where the bots came from, when they run from a copy)."""
     if len(specs) != game.num_seats:
         raise ValueError(f"{game.id} needs {game.num_seats} bots, got {len(specs)}")
     with tempfile.TemporaryDirectory(prefix="kafana-") as folder:
@@ -74,7 +76,8 @@ async def run_game(
                 try:
                     header = {
                         "seats": [
-                            _seat_header(seat, spec, players[seat]) for seat, spec in enumerate(specs)
+                            _seat_header(seat, spec, players[seat], recorded_paths[seat] if recorded_paths else None)
+                            for seat, spec in enumerate(specs)
                         ],
                         "referee_version": referee.__version__,
                     }
@@ -115,7 +118,7 @@ async def probe_hello(
         return (None if fault else player.info), fault, player.output()
 
 
-def _seat_header(seat: int, spec: BotSpec, player: ProcessPlayer | None) -> dict:
+def _seat_header(seat: int, spec: BotSpec, player: ProcessPlayer | None, path: str | None) -> dict:
     info = player.info if player is not None else None
     return {
         "seat": seat,
@@ -123,6 +126,6 @@ def _seat_header(seat: int, spec: BotSpec, player: ProcessPlayer | None) -> dict
         "version": info.version if info else "",
         "author": info.author if info else "",
         "language": info.language if info else "",
-        "path": str(spec.path),
+        "path": path or str(spec.path),
         "hash": spec.content_hash,
     }

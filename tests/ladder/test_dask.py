@@ -1,0 +1,143 @@
+"""A league on a real Dask cluster on loopback (a `dask scheduler` and two `dask worker` processes): one worker is
+killed in the middle of a match, its match is played again elsewhere and counted once, and the stored results and
+replays equal those of a local run of the same league (timings and the bots' storage paths aside)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from ladder.dask_executor import DaskExecutor
+from ladder.executor import LocalExecutor, MatchJob
+from ladder.league import plan, run_units
+from ladder.registry import submit
+from ladder.store import open_store
+
+from ._fakes import random_bot_folder
+
+DASK = str(Path(sys.executable).parent / "dask")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture
+def cluster(tmp_path):
+    """A scheduler and two workers (no nanny: killing a worker kills it), as separate processes."""
+    from distributed import Client
+
+    address = f"tcp://127.0.0.1:{free_port()}"
+    logs = tmp_path / "cluster-logs"
+    logs.mkdir()
+    quiet = ["--no-dashboard"]
+    scheduler = subprocess.Popen(
+        [DASK, "scheduler", "--host", "127.0.0.1", "--port", address.rsplit(":", 1)[1], *quiet],
+        stdout=subprocess.DEVNULL, stderr=(logs / "scheduler.log").open("w"),
+    )
+    workers = {
+        name: subprocess.Popen(
+            [DASK, "worker", address, "--nthreads", "1", "--no-nanny", "--name", name, *quiet],
+            stdout=subprocess.DEVNULL, stderr=(logs / f"{name}.log").open("w"),
+        )
+        for name in ("w0", "w1")
+    }
+    try:
+        with Client(address, timeout="30s") as client:
+            client.wait_for_workers(2, timeout=60)
+        yield address, workers
+    finally:
+        for process in [*workers.values(), scheduler]:
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+        for process in [*workers.values(), scheduler]:
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+def stored(db) -> list[tuple]:
+    """Every stored match: id, status, result and its replay without timings and storage paths."""
+    rows = []
+    for row in db.query("select * from matches order by id"):
+        replay = []
+        for line in Path(row["replay_path"]).read_text().splitlines():
+            record = json.loads(line)
+            record.pop("ms", None)
+            for seat in record.get("seats", []):
+                seat.pop("path", None)
+            replay.append(record)
+        rows.append((row["id"], row["status"], row["termination"], row["points"], row["games"], row["faults"],
+                     row["decisions"], replay))
+    return rows
+
+
+async def league(folder: Path, executor, on_progress=None):
+    db_path = folder / "league.db"
+    db = open_store(db_path)
+    for name in ("calm", "quiet"):
+        assert (await submit(db, db_path, str(random_bot_folder(folder, name)), executor)).accepted
+    plan(db, "same", "tapa", "round-robin", 3)  # one pairing, three seeds, both seatings: 6 matches
+    progress = await run_units(db, "same", executor, concurrency=2, on_progress=on_progress)
+    assert progress.done == progress.total == 6 and progress.errors == 0
+    return db
+
+
+async def test_a_league_on_dask_survives_a_dead_worker_and_equals_a_local_run(tmp_path, cluster):
+    address, workers = cluster
+    local = await league(tmp_path / "local", LocalExecutor())
+    executor = DaskExecutor(address)
+    killed: list[str] = []
+
+    def kill_a_busy_worker(progress) -> None:
+        if killed or progress.done < 1:
+            return
+        info = executor.client.scheduler_info()["workers"]
+        busy = [info[addr]["name"] for addr, keys in executor.client.processing().items() if keys and addr in info]
+        if busy:
+            workers[busy[0]].send_signal(signal.SIGKILL)
+            killed.append(busy[0])
+
+    try:
+        remote = await league(tmp_path / "dask", executor, kill_a_busy_worker)
+    finally:
+        executor.close()
+    assert killed, "no match was running when the first one finished"
+    assert workers[killed[0]].wait(timeout=10) == -signal.SIGKILL
+    assert stored(remote) == stored(local)
+
+
+async def test_a_worker_without_the_bots_runtime_is_an_executor_error(tmp_path, cluster):
+    address, _ = cluster
+    bot = tmp_path / "exotic"
+    bot.mkdir()
+    bot.chmod(0o755)
+    (bot / "bot.toml").write_text('name = "exotic"\nversion = "1"\ncommand = ["kafana-no-such-runtime", "bot.x"]\n')
+    (bot / "bot.x").write_text("")
+    executor = DaskExecutor(address)
+    try:
+        job = MatchJob("exotic-1", "tapa", {}, (str(bot), str(random_bot_folder(tmp_path, "calm"))), 1,
+                       str(tmp_path / "replay.jsonl"))
+        result = await executor.run(job)
+    finally:
+        executor.close()
+    assert result.error.startswith("executor_error: cannot start") and "kafana-no-such-runtime" in result.error
+    assert result.faults == () and not (tmp_path / "replay.jsonl").exists()
+
+
+def test_no_stray_processes_after_the_cluster(tmp_path):
+    """The referees of a killed worker stop by themselves (they watch for their parent's death)."""
+    time.sleep(0.5)
+    left = subprocess.run(["pgrep", "-f", "referee.cli run-match"], capture_output=True, text=True).stdout.split()
+    assert [pid for pid in left if int(pid) != os.getpid()] == []
