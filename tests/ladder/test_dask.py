@@ -7,14 +7,13 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
+from ladder.dask_cluster import loopback_cluster
 from ladder.dask_executor import DaskExecutor
 from ladder.executor import LocalExecutor, MatchJob
 from ladder.league import plan, run_units
@@ -23,48 +22,12 @@ from ladder.store import open_store
 
 from ._fakes import random_bot_folder
 
-DASK = str(Path(sys.executable).parent / "dask")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
 
 @pytest.fixture
 def cluster(tmp_path):
-    """A scheduler and two workers (no nanny: killing a worker kills it), as separate processes."""
-    from distributed import Client
-
-    address = f"tcp://127.0.0.1:{free_port()}"
-    logs = tmp_path / "cluster-logs"
-    logs.mkdir()
-    quiet = ["--no-dashboard"]
-    scheduler = subprocess.Popen(
-        [DASK, "scheduler", "--host", "127.0.0.1", "--port", address.rsplit(":", 1)[1], *quiet],
-        stdout=subprocess.DEVNULL, stderr=(logs / "scheduler.log").open("w"),
-    )
-    workers = {
-        name: subprocess.Popen(
-            [DASK, "worker", address, "--nthreads", "1", "--no-nanny", "--name", name, *quiet],
-            stdout=subprocess.DEVNULL, stderr=(logs / f"{name}.log").open("w"),
-        )
-        for name in ("w0", "w1")
-    }
-    try:
-        with Client(address, timeout="30s") as client:
-            client.wait_for_workers(2, timeout=60)
-        yield address, workers
-    finally:
-        for process in [*workers.values(), scheduler]:
-            if process.poll() is None:
-                process.send_signal(signal.SIGTERM)
-        for process in [*workers.values(), scheduler]:
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
+    """A scheduler and two workers as separate processes; yields the address and the workers by name."""
+    with loopback_cluster(2, tmp_path / "cluster-logs") as running:
+        yield running.address, running.workers
 
 
 def stored(db) -> list[tuple]:
