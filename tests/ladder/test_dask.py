@@ -8,6 +8,7 @@ import json
 import os
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -104,3 +105,21 @@ def test_no_stray_processes_after_the_cluster(tmp_path):
     time.sleep(0.5)
     left = subprocess.run(["pgrep", "-f", "referee.cli run-match"], capture_output=True, text=True).stdout.split()
     assert [pid for pid in left if int(pid) != os.getpid()] == []
+
+
+def test_the_league_command_on_dask(tmp_path, cluster):
+    address, _ = cluster
+    ladder = str(Path(sys.executable).parent / "ladder")
+    db = str(tmp_path / "cli.db")
+    for name in ("calm", "quiet"):
+        done = subprocess.run([ladder, "submit", str(random_bot_folder(tmp_path, name)), "--db", db],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stdout + done.stderr
+    done = subprocess.run([ladder, "league", "--arena", "tapa", "--executor", "dask", "--scheduler", address,
+                           "--db", db], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "2/2 matches done, 0 running, 0 faults, 0 errors" in done.stdout + done.stderr
+    assert "calm v1" in done.stdout and "quiet v1" in done.stdout
+    wrong = subprocess.run([ladder, "league", "--arena", "tapa", "--executor", "dask", "--db", db],
+                           capture_output=True, text=True, timeout=60)
+    assert wrong.returncode == 2 and "--executor dask and --scheduler go together" in wrong.stderr
