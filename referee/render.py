@@ -162,7 +162,7 @@ def render_gapa(view: GapaView, names: tuple[str, ...] | None = None) -> str:
     side: s0 3D | s1 4H | s2 - | s3 - | s4 - | s5 - | s6 - | s7 -
     """
     who = "the spectator" if view.seat < 0 else f"seat {view.seat}"
-    turn = f"to act: seat {view.turn} (priority {view.priority})" if view.turn >= 0 else "over"
+    turn = f"to act: seat {view.turn} (priority {view.priority})" if view.turn >= 0 else "nobody to act"
     lines = [f"gapa ({view.mode}) seen by {who}, {turn}, {view.actions} actions this turn"]
     for number, p in enumerate(view.players):
         name = f" {names[number]}" if names and number < len(names) else ""
