@@ -33,6 +33,7 @@ class BotCgroup:
         >>> BotCgroup.create("doctest", {"memory": {"memory.limit_in_bytes": "1"}}, root=Path("/proc/version"))
         """
         folders: dict[str, Path] = {}
+        sweep_stale(root, list(settings))
         try:
             for controller, values in settings.items():
                 folder = root / controller / GROUP / name
@@ -88,6 +89,22 @@ class BotCgroup:
                             with contextlib.suppress(ProcessLookupError):
                                 os.kill(int(pid), signal.SIGKILL)
                     time.sleep(0.02)
+
+
+def sweep_stale(root: Path, controllers: Sequence[str]) -> None:
+    """Remove the empty cgroups left by referees that died without cleaning up (a SIGKILLed referee cannot): a
+    group's name starts with its referee's pid; groups of live referees, and groups still holding processes, stay.
+    """
+    for controller in controllers:
+        try:
+            groups = list((root / controller / GROUP).iterdir())
+        except OSError:
+            continue
+        for group in groups:
+            owner = group.name.split("-", 1)[0]
+            if owner.isdigit() and not Path(f"/proc/{owner}").exists():
+                with contextlib.suppress(OSError):
+                    os.rmdir(group)
 
 
 def enter_command(groups: Sequence[BotCgroup], stay: bool = False) -> list[str]:

@@ -221,3 +221,13 @@ async def test_a_sandboxed_bot_outlives_the_thread_that_started_it(monkeypatch):
         answer = await player.act(request, 5.0)
         assert 0 <= answer.action_id < len(request.legal_actions)
         player.close()
+
+
+def test_cgroups_of_dead_referees_are_swept(tmp_path):
+    from referee.runtime.cgroups import GROUP, sweep_stale
+
+    dead, alive, other = (tmp_path / "memory" / GROUP / name for name in ("99999999-0-a", f"{os.getpid()}-0-b", "x"))
+    for folder in (dead, alive, other):
+        folder.mkdir(parents=True)
+    sweep_stale(tmp_path, ["memory", "pids"])
+    assert not dead.exists() and alive.exists() and other.exists()
