@@ -21,13 +21,14 @@ from ladder.league import plan, run_units
 from ladder.registry import submit
 from ladder.store import open_store
 
-from ._fakes import random_bot_folder
+from ._fakes import FakeExecutor, random_bot_folder
 
 
-@pytest.fixture
-def cluster(tmp_path):
-    """A scheduler and two workers as separate processes; yields the address and the workers by name."""
-    with loopback_cluster(2, tmp_path / "cluster-logs") as running:
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    """A scheduler and two workers as separate processes; yields the address and the workers by name (the test
+    that kills a worker runs last)."""
+    with loopback_cluster(2, tmp_path_factory.mktemp("cluster-logs")) as running:
         yield running.address, running.workers
 
 
@@ -47,15 +48,54 @@ def stored(db) -> list[tuple]:
     return rows
 
 
-async def league(folder: Path, executor, on_progress=None):
+async def enter_bots(folder: Path):
+    """A league database with two random bots entered in tapa (their conformance runs are not under test here)."""
     db_path = folder / "league.db"
     db = open_store(db_path)
     for name in ("calm", "quiet"):
-        assert (await submit(db, db_path, str(random_bot_folder(folder, name)), executor)).accepted
+        assert (await submit(db, db_path, str(random_bot_folder(folder, name)), FakeExecutor())).accepted
+    return db, db_path
+
+
+async def league(folder: Path, executor, on_progress=None):
+    db, _ = await enter_bots(folder)
     plan(db, "same", "tapa", "round-robin", 3)  # one pairing, three seeds, both seatings: 6 matches
     progress = await run_units(db, "same", executor, concurrency=2, on_progress=on_progress)
     assert progress.done == progress.total == 6 and progress.errors == 0
     return db
+
+
+async def test_a_worker_without_the_bots_runtime_is_an_executor_error(tmp_path, cluster):
+    address, _ = cluster
+    bot = tmp_path / "exotic"
+    bot.mkdir()
+    bot.chmod(0o755)
+    (bot / "bot.toml").write_text('name = "exotic"\nversion = "1"\ncommand = ["kafana-no-such-runtime", "bot.x"]\n')
+    (bot / "bot.x").write_text("")
+    executor = DaskExecutor(address)
+    try:
+        job = MatchJob("exotic-1", "tapa", {}, (str(bot), str(random_bot_folder(tmp_path, "calm"))), 1,
+                       str(tmp_path / "replay.jsonl"))
+        result = await executor.run(job)
+    finally:
+        executor.close()
+    assert result.error.startswith("executor_error: cannot start") and "kafana-no-such-runtime" in result.error
+    assert result.faults == () and not (tmp_path / "replay.jsonl").exists()
+
+
+async def test_the_league_command_on_dask(tmp_path, cluster):
+    address, _ = cluster
+    ladder = str(Path(sys.executable).parent / "ladder")
+    _, db_path = await enter_bots(tmp_path)
+    db = str(db_path)
+    done = subprocess.run([ladder, "league", "--arena", "tapa", "--executor", "dask", "--scheduler", address,
+                           "--db", db], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "2/2 matches done, 0 running, 0 faults, 0 errors" in done.stdout + done.stderr
+    assert "calm v1" in done.stdout and "quiet v1" in done.stdout
+    wrong = subprocess.run([ladder, "league", "--arena", "tapa", "--executor", "dask", "--db", db],
+                           capture_output=True, text=True, timeout=60)
+    assert wrong.returncode == 2 and "--executor dask and --scheduler go together" in wrong.stderr
 
 
 async def test_a_league_on_dask_survives_a_dead_worker_and_equals_a_local_run(tmp_path, cluster):
@@ -82,44 +122,8 @@ async def test_a_league_on_dask_survives_a_dead_worker_and_equals_a_local_run(tm
     assert stored(remote) == stored(local)
 
 
-async def test_a_worker_without_the_bots_runtime_is_an_executor_error(tmp_path, cluster):
-    address, _ = cluster
-    bot = tmp_path / "exotic"
-    bot.mkdir()
-    bot.chmod(0o755)
-    (bot / "bot.toml").write_text('name = "exotic"\nversion = "1"\ncommand = ["kafana-no-such-runtime", "bot.x"]\n')
-    (bot / "bot.x").write_text("")
-    executor = DaskExecutor(address)
-    try:
-        job = MatchJob("exotic-1", "tapa", {}, (str(bot), str(random_bot_folder(tmp_path, "calm"))), 1,
-                       str(tmp_path / "replay.jsonl"))
-        result = await executor.run(job)
-    finally:
-        executor.close()
-    assert result.error.startswith("executor_error: cannot start") and "kafana-no-such-runtime" in result.error
-    assert result.faults == () and not (tmp_path / "replay.jsonl").exists()
-
-
 def test_no_stray_processes_after_the_cluster(tmp_path):
     """The referees of a killed worker stop by themselves (they watch for their parent's death)."""
     time.sleep(0.5)
     left = subprocess.run(["pgrep", "-f", "referee.cli run-match"], capture_output=True, text=True).stdout.split()
     assert [pid for pid in left if int(pid) != os.getpid()] == []
-
-
-def test_the_league_command_on_dask(tmp_path, cluster):
-    address, _ = cluster
-    ladder = str(Path(sys.executable).parent / "ladder")
-    db = str(tmp_path / "cli.db")
-    for name in ("calm", "quiet"):
-        done = subprocess.run([ladder, "submit", str(random_bot_folder(tmp_path, name)), "--db", db],
-                              capture_output=True, text=True, timeout=120)
-        assert done.returncode == 0, done.stdout + done.stderr
-    done = subprocess.run([ladder, "league", "--arena", "tapa", "--executor", "dask", "--scheduler", address,
-                           "--db", db], capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "2/2 matches done, 0 running, 0 faults, 0 errors" in done.stdout + done.stderr
-    assert "calm v1" in done.stdout and "quiet v1" in done.stdout
-    wrong = subprocess.run([ladder, "league", "--arena", "tapa", "--executor", "dask", "--db", db],
-                           capture_output=True, text=True, timeout=60)
-    assert wrong.returncode == 2 and "--executor dask and --scheduler go together" in wrong.stderr
