@@ -21,7 +21,7 @@ OPTIONS = [
     {"own_big_up_playable": "true", "margin": "true"},
     {"turn_cap": "5", "idle_turns": "20"},
 ]
-GAMES_PER_OPTION = 150
+GAMES_PER_OPTION = 100
 TWO_DECKS = Counter({card: 2 for card in range(52)})
 
 

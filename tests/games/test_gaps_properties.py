@@ -12,7 +12,7 @@ import pytest
 from referee.games import CHANCE, GAP, make_game
 from referee.games.gaps import VARIANTS, _prefixes
 
-GAMES_PER_VARIANT = 1000
+GAMES_PER_VARIANT = 600
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

@@ -10,6 +10,7 @@ import socket
 from pathlib import Path
 
 import pytest
+import trio
 
 from ladder.executor import LocalExecutor
 from ladder.league import plan, run_units
@@ -86,10 +87,15 @@ async def test_hostile_bots_cannot_spoil_a_league(tmp_path, monkeypatch):
         calm_copy = next(db.query("select path from versions v join bots b on b.id = v.bot_id where b.name = 'calm'"))
         monkeypatch.setenv("KAFANA_TEST_READ", f"{db_path},{calm_copy['path']}/bot.py")
         hostile = {}
-        for misdeed in EXPECTED:
+
+        async def enter(misdeed: str) -> None:
             report = await submit(db, db_path, str(hostile_folder(tmp_path / "hostile", misdeed)), executor)
             assert report.accepted, report.text()
             hostile[report.version_id] = misdeed
+
+        async with trio.open_nursery() as nursery:  # the conformance runs side by side, as in ladder demo
+            for misdeed in EXPECTED:
+                nursery.start_soon(enter, misdeed)
         calm = next(db.query("select v.id from versions v join bots b on b.id = v.bot_id where b.name = 'calm'"))["id"]
         plan(db, "hostile", "tapa", "gauntlet", 1, challenger=calm)
         progress = await run_units(db, "hostile", executor, concurrency=2, clock="60+0/3")

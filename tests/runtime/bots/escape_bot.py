@@ -4,7 +4,7 @@ ladder admits it first), says on stderr how it went, and plays the first legal a
 
 Misdeeds that act on the answers: ``huge-answer`` (100 MB), ``trickle`` (the answer dribbles out a byte at a time,
 without end), ``busy-off-turn`` (a thread spins for ever; each answer's comment says the CPU time used so far), ``dawdle``
-(0.15 s a move, the busy bot's opponent).
+(0.08 s a move, the busy bot's opponent).
 In the sandbox every escape must fail.
 """
 
@@ -119,6 +119,22 @@ def pump(source: socket.socket, sink: socket.socket, slow: bool) -> None:
         pass
 
 
+def relay(client: socket.socket, inner: str) -> None:
+    """Connect ``client`` to the real server (which may still be starting) and pump both ways."""
+    server = socket.socket(socket.AF_UNIX)
+    for _ in range(200):
+        try:
+            server.connect(inner)
+            break
+        except OSError:
+            time.sleep(0.05)
+    else:
+        client.close()
+        return
+    threading.Thread(target=pump, args=(client, server, False), daemon=True).start()
+    pump(server, client, True)
+
+
 def trickle_proxy(outer: str, inner: str) -> None:
     """Listen on the referee's address and relay to the real server at ``inner``, slowly once trickling."""
     listener = socket.socket(socket.AF_UNIX)
@@ -126,10 +142,7 @@ def trickle_proxy(outer: str, inner: str) -> None:
     listener.listen()
     while True:
         client, _ = listener.accept()
-        server = socket.socket(socket.AF_UNIX)
-        server.connect(inner)
-        threading.Thread(target=pump, args=(client, server, False), daemon=True).start()
-        threading.Thread(target=pump, args=(server, client, True), daemon=True).start()
+        threading.Thread(target=relay, args=(client, inner), daemon=True).start()
 
 
 done = False
@@ -151,7 +164,7 @@ def choose(request):
     if MISDEED == "busy-off-turn":
         return ActResponse(0, f"cpu {time.process_time():.3f}")
     if MISDEED == "dawdle":
-        time.sleep(0.15)
+        time.sleep(0.08)
     return 0
 
 
