@@ -98,6 +98,29 @@ async def test_the_league_command_on_dask(tmp_path, cluster):
     assert wrong.returncode == 2 and "--executor dask and --scheduler go together" in wrong.stderr
 
 
+async def test_a_killed_ladder_resumes_its_dask_league(tmp_path, cluster):
+    """SIGKILL the ladder while the cluster plays its matches; the same command finishes the league, and every
+    match is stored once."""
+    address, _ = cluster
+    ladder = str(Path(sys.executable).parent / "ladder")
+    db, db_path = await enter_bots(tmp_path)
+    command = [ladder, "league", "--arena", "tapa", "--rounds", "3", "--league", "resumed", "--executor", "dask",
+               "--scheduler", address, "--db", str(db_path)]
+    first = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not db.execute("select count(*) from units where status = 'done'").fetchone()[0]:
+        time.sleep(0.2)
+    first.send_signal(signal.SIGKILL)
+    first.wait()
+    done_before = db.execute("select count(*) from units where status = 'done'").fetchone()[0]
+    assert 1 <= done_before < 3
+    again = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stdout + again.stderr
+    rows = list(db.query("select id, status from matches"))
+    assert len(rows) == 6 and {row["status"] for row in rows} == {"done"}
+    assert db.execute("select count(*) from units where status = 'done'").fetchone()[0] == 3
+
+
 async def test_a_league_on_dask_survives_a_dead_worker_and_equals_a_local_run(tmp_path, cluster):
     address, workers = cluster
     local = await league(tmp_path / "local", LocalExecutor())
