@@ -2,8 +2,8 @@
 table of the grids already seen) for a win, else for the most cards in place, and then follows the best line it
 found; when the line is played out it ends the round.
 
-Pruning (sound for reaching a win within a round): a card already in place never moves, and a row's first card is
-never moved from one first column to another. Moves that extend a row's run are tried first.
+Pruning: a card already in place never moves (a row's first card therefore never moves from one first column to
+another, which can miss the wins that need such a move). Moves that extend a row's run are tried first.
 """
 
 from __future__ import annotations
