@@ -47,7 +47,8 @@ class DaskExecutor:
         except Exception as exc:  # noqa: BLE001 - a bot folder that cannot be packed is this match's error
             return MatchResult(error=f"executor_error: cannot pack the bots: {exc}")
         spec = self.local.spec(job)
-        future = self.client.submit(play_packed_match, spec, bots, self.timeout, pure=False, key=f"match-{job.match_id}-{time.time_ns()}")
+        key = f"match-{job.match_id}-{time.time_ns()}"  # a fresh key: a resumed league plays the match afresh
+        future = self.client.submit(play_packed_match, spec, bots, self.timeout, key=key)
         try:
             answer: dict[str, Any] = await trio.to_thread.run_sync(future.result, abandon_on_cancel=True)
         except Exception as exc:  # noqa: BLE001 - the cluster gave up on the task (e.g. its workers kept dying)

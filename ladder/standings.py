@@ -43,9 +43,8 @@ def _units(db: Database, arena: ArenaSpec) -> list[list[dict]]:
     units: dict[object, list[dict]] = {}
     for row in rows:
         key = row["seed"] if arena.seats == 1 else row["unit_id"]
-        units.setdefault(key, []).append(
-            {"seats": json.loads(row["seats"]), "points": json.loads(row["points"]), "faults": json.loads(row["faults"])}
-        )
+        match = {field: json.loads(row[field]) for field in ("seats", "points", "faults")}
+        units.setdefault(key, []).append(match)
     return list(units.values())
 
 

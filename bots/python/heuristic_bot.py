@@ -1,7 +1,8 @@
-"""A heuristic bot for the Tabla family (tabla, gjul-bara, tapa and the tabla-match) and Durak.
+"""A heuristic bot for the Tabla family (tabla, gjul-bara, tapa and the tabla-match), Durak, Gapa and Gaps.
 
-Durak: see :mod:`bots.python.durak_heuristic`; Gapa: :mod:`bots.python.gapa_greedy`. Gaps: the search of :mod:`bots.python.gaps_search_bot` with a
-small budget (a short look ahead for each round). The Tabla family: for every legal play it rebuilds the resulting board from the view and the play's steps, scores it with
+Durak: see :mod:`bots.python.durak_heuristic`; Gapa: :mod:`bots.python.gapa_greedy`. Gaps: the search of
+:mod:`bots.python.gaps_search_bot` with a small budget (a short look ahead for each round). The Tabla family: for
+every legal play it rebuilds the resulting board from the view and the play's steps, scores it with
 :mod:`bots.python.evaluation` (race, safety of lone checkers, made points and primes, hits and pins), and picks
 the best; ties go to the lowest id, so it is deterministic.
 """

@@ -188,7 +188,8 @@ class Gapa(Game):
             for name in ("small", "small_up", "big", "big_up"):
                 holding[name] = [parse_card(text) for text in places.get(name, ())]
         state._foundations = [parse_card(text) for text in foundations] + [NO_CARD] * (FOUNDATIONS - len(foundations))
-        state._side = [[parse_card(text) for text in pile] for pile in side] + [[] for _ in range(SIDE_PILES - len(side))]
+        state._side = [[parse_card(text) for text in pile] for pile in side]
+        state._side += [[] for _ in range(SIDE_PILES - len(side))]
         if pending is not None:
             state._players[mover]["pending"] = parse_card(pending[0])
             state._players[mover]["pending_from"] = pending[1]
@@ -209,7 +210,8 @@ class Gapa(Game):
                 action = _SIMPLE[_WORDS.index(words)]
             elif words.startswith("pile ") and ">" in words:
                 src, dst = (PLACE_NAMES.index(name) for name in words[5:].split(">"))
-                action = GapaAction(PILE, state._side[src][0] if isinstance(state, GapaState) and state._side[src] else NO_CARD, src, dst)
+                pile = state._side[src] if isinstance(state, GapaState) else []
+                action = GapaAction(PILE, pile[0] if pile else NO_CARD, src, dst)
             elif " " in words and ">" in words:
                 card, places = words.split(" ", 1)
                 src, dst = (PLACE_NAMES.index(name) for name in places.split(">"))
@@ -348,13 +350,13 @@ class GapaState(State):
         other: list[GapaAction] = []
         for src, card in own:  # build down in alternating colour, or fill an empty place
             for dst, pile in enumerate(self._side):
-                if not pile or value(card) == value(pile[-1]) - 1 and red(card) != red(pile[-1]):
+                if not pile or _builds(card, pile[-1]):
                     other.append(GapaAction(MOVE, card, src, dst))
         for src, pile in enumerate(self._side):  # whole piles onto piles
             if not pile:
                 continue
             for dst, target in enumerate(self._side):
-                if dst != src and target and value(pile[0]) == value(target[-1]) - 1 and red(pile[0]) != red(target[-1]):
+                if dst != src and target and _builds(pile[0], target[-1]):
                     other.append(GapaAction(PILE, pile[0], src, dst))
         for src, card in own + sides:  # load the opponent
             for dst, name in ((THEIR_SMALL_UP, "small_up"), (THEIR_BIG_UP, "big_up")):
@@ -362,7 +364,8 @@ class GapaState(State):
                     other.append(GapaAction(MOVE, card, src, dst))
         for src, dst, name, onto in ((THEIR_SMALL_UP, THEIR_BIG_UP, "small_up", "big_up"),
                                      (THEIR_BIG_UP, THEIR_SMALL_UP, "big_up", "small_up")):
-            if them[name] and them[onto] and them[name][-1] not in self._shifted and _loads(them[name][-1], them[onto][-1]):
+            top = them[name][-1] if them[name] else NO_CARD
+            if top != NO_CARD and them[onto] and top not in self._shifted and _loads(top, them[onto][-1]):
                 other.append(GapaAction(MOVE, them[name][-1], src, dst))
         return p1, p2, p3, other
 
@@ -576,6 +579,11 @@ class GapaState(State):
 
     def __repr__(self) -> str:
         return f"<GapaState {self._phase} turn={self._turn} actions={self._actions} foundations={self._foundations}>"
+
+
+def _builds(card: int, onto: int) -> bool:
+    """Whether ``card`` may go onto a side pile topped by ``onto``: one rank lower, the other colour."""
+    return value(card) == value(onto) - 1 and red(card) != red(onto)
 
 
 def _loads(card: int, onto: int) -> bool:
