@@ -27,10 +27,11 @@ Move = tuple[int, int, int]
 
 
 class Round:
-    """The search of one round, from the grid of a view."""
+    """The search of one round, from the grid of a view (and its rows' runs, which the view gives)."""
 
     def __init__(self, view: GapsView) -> None:
         self.rows, self.columns, self.length = view.rows, view.columns, view.row_length
+        self.start_runs = list(view.runs)
         self.aces_lead = view.row_length == 13
         self.head = 12 if self.aces_lead else 0  # the rank index (card % 13) of a row's first card
         self.goal = view.rows * view.row_length
@@ -42,20 +43,6 @@ class Round:
             return card - 12 if self.aces_lead else -1
         return card + 1 if rank < 11 else -1
 
-    def runs(self, grid: list[int]) -> list[int]:
-        """The cards in place in each row."""
-        out = []
-        for start in range(0, len(grid), self.columns):
-            card = grid[start]
-            length = 0
-            if card != GAP and card % 13 == self.head:
-                length = 1
-                while length < self.length and grid[start + length] == self.follower(card):
-                    card = grid[start + length]
-                    length += 1
-            out.append(length)
-        return out
-
     def search(self, grid: list[int], nodes: int = NODES, seconds: float = 60.0) -> tuple[int, list[Move]]:
         """The most cards in place found within ``nodes`` positions and ``seconds`` (a win stops the search), and
         the line to it.
@@ -64,7 +51,7 @@ class Round:
         place never moves, so a run only grows while the search goes down). Moves that extend a run come first.
         """
         columns, length, head, follower = self.columns, self.length, self.head, self.follower
-        runs = self.runs(grid)
+        runs = list(self.start_runs)
         gaps = [place for place, card in enumerate(grid) if card == GAP]
         where: dict[int, list[int]] = {}
         for place, card in enumerate(grid):
