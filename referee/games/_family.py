@@ -21,14 +21,12 @@ from ._core import (
     resolve_options,
 )
 from ._dice import OPENING_OUTCOMES, ROLL_OUTCOMES, OpeningThrow, Roll, parse_dice
+from ._ends import stage_ends
 from ._movegen import BAR_POINT, BOARD_MASK, Stage, count, pack
-from ._plays import Play, parse_steps
+from ._plays import Play, Plays, Raw, parse_steps
 from ._views import PIN_NONE, BackgammonView, MatchScore
 
 OPENING, ROLL, MOVE, OVER = "opening", "roll", "move", "over"
-
-_new_play = tuple.__new__
-"""Builds a Play at C speed (a Play is a one-field named tuple)."""
 
 STUCK_OPTION = GameOption("stuck_limit", "100", (), "rolls in a row with no checker moved before the game is drawn")
 
@@ -118,10 +116,34 @@ class FamilyGame(Game):
                 return action
         stage, board = state._stage()
         end = stage.follow(board, state._dice, steps)
-        for raw, legal_end in state._legal().items():
-            if legal_end == end:
-                return Play(raw)
+        if end is not None and end in state._legal():
+            return Play(None, end, state._source)
         raise IllegalActionError(f"{text!r} is not a legal play with {'-'.join(map(str, state._dice))}")
+
+
+class StageSteps:
+    """The stage a list of plays was made in: the steps of its plays, built on first use."""
+
+    __slots__ = ("stage", "board", "dice", "_steps")
+
+    def __init__(self, stage: Stage, board: int, dice: tuple[int, ...]) -> None:
+        self.stage = stage
+        self.board = board
+        self.dice = dice
+        self._steps: dict[int, Raw] | None = None
+
+    def _all(self) -> dict[int, Raw]:
+        if self._steps is None:
+            self._steps = self.stage.plays(self.board, self.dice)[0]
+        return self._steps
+
+    def steps(self, end: int) -> Raw:
+        """The steps of the legal play ending in ``end``."""
+        return self._all()[end]
+
+    def end_of(self, raw: Raw) -> int | None:
+        """The end of the legal play with exactly these steps, if there is one."""
+        return next((end for end, steps in self._all().items() if steps == raw), None)
 
 
 class FamilyState(State):
@@ -144,8 +166,9 @@ class FamilyState(State):
         self._stuck = 0
         self._moved = False
         self._outcome: Outcome | None = None
-        self._plays: dict[tuple, int] | None = None
+        self._ends: set[int] | None = None
         self._used = 0
+        self._source: StageSteps | None = None
 
     def clone(self) -> FamilyState:
         """An independent copy."""
@@ -174,19 +197,19 @@ class FamilyState(State):
             return list(ROLL_OUTCOMES)
         return []
 
-    def legal_actions(self) -> list[Play]:
-        """The whole plays of the stage at hand, sorted, one per distinct end position."""
+    def legal_actions(self) -> Plays | list[Play]:
+        """The whole plays of the stage at hand, one per distinct end position, in end-position order."""
         if self._phase != MOVE:
             return []
-        return [_new_play(Play, (raw,)) for raw in sorted(self._legal())]
+        return Plays(sorted(self._legal()), self._source)  # type: ignore[arg-type]
 
-    def _legal(self) -> dict[tuple, int]:
-        """{raw steps: end board} of the legal plays of the current stage."""
-        if self._plays is None:
+    def _legal(self) -> set[int]:
+        """The end boards (with hit bits) of the legal plays of the current stage."""
+        if self._ends is None:
             stage, board = self._stage()
-            plays, self._used = stage.plays(board, self._dice)
-            self._plays = {steps: end for end, steps in plays.items()}
-        return self._plays
+            self._ends, self._used = stage_ends(stage, board, self._dice)
+            self._source = StageSteps(stage, board, self._dice)
+        return self._ends
 
     @abstractmethod
     def _stage(self) -> tuple[Stage, int]:
@@ -211,7 +234,9 @@ class FamilyState(State):
             self._roll(action)
             self._advance()
         elif self._phase == MOVE and isinstance(action, Play):
-            end = self._legal().get(action.raw)
+            end = action.key
+            if action._source is not self._source or end not in self._legal():
+                end = self._source.end_of(action.raw) if self._legal() else None  # a play made elsewhere
             if end is None:
                 raise IllegalActionError(f"seat {self._turn}: {action.notation()} is not legal with {self._dice}")
             used = self._used
@@ -236,7 +261,7 @@ class FamilyState(State):
         """Go to the next stage with a legal play; stages without one are done with 0 dice; then pass."""
         while self._stages and self._phase != OVER:
             self._dice = self._stages[0]
-            self._plays = None
+            self._ends = None
             self._phase = MOVE
             if self._legal():
                 return
@@ -255,7 +280,7 @@ class FamilyState(State):
         self._turn = seat
         self._dice = ()
         self._stages = []
-        self._plays = None
+        self._ends = None
         self._phase = ROLL
 
     def _finish(self, outcome: Outcome) -> None:
@@ -263,7 +288,7 @@ class FamilyState(State):
         self._phase = OVER
         self._dice = ()
         self._stages = []
-        self._plays = None
+        self._ends = None
 
     def _win(self, seat: int, termination: str | None = None) -> None:
         """``seat`` bore off its last checker (or won otherwise): 1 point, or 2 (mars) if the loser has none off."""

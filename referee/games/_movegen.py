@@ -64,6 +64,9 @@ def unpack(board: int) -> dict[int, int]:
 _POINT_NIBBLES = int("1" * 24 + "0", 16)
 """Bit 4p for the points p = 1..24."""
 
+POINTS = _POINT_NIBBLES * 15
+"""The nibbles of the points 1..24 (neither the bar nor the borne-off count)."""
+
 _SOURCE_NIBBLES = int("1" * 25 + "0", 16)
 """Bit 4p for the points and the bar, p = 1..25."""
 
@@ -94,6 +97,27 @@ def _outside_home(board: int) -> int:
     6
     """
     return (((board & BOARD_MASK) >> HOME_SHIFT) * _ONES >> 72) & 15
+
+
+_SWAP_NIBBLES = bytes(((byte & 15) << 4) | (byte >> 4) for byte in range(256))
+
+
+def mirror(board: int) -> int:
+    """The board numbered from the other end: nibble p moves to 25 − p (the bar to 0, off to 25).
+
+    >>> unpack(mirror(pack({24: 2, 0: 3, 25: 1})))
+    {0: 1, 1: 2, 25: 3}
+    """
+    return int.from_bytes((board & BOARD_MASK).to_bytes(13, "little")[::-1].translate(_SWAP_NIBBLES), "little")
+
+
+def stacked(board: int) -> int:
+    """A mask with bit ``4p`` set for every point p holding two checkers or more.
+
+    >>> stacked(pack({3: 1, 5: 2})) == 1 << 20
+    True
+    """
+    return (board >> 1 | board >> 2 | board >> 3) & _LOW_BITS
 
 
 def occupied_points(board: int) -> list[int]:
@@ -393,10 +417,48 @@ def _equal_dice_canonical(stage: Stage, board: int, die: int, n: int) -> tuple[d
     return deepest, depth
 
 
-_LANES = [[0] * 7] + [
-    [sum(1 << (p << 2) for p in range(residue, 25, die)) for residue in range(1, die + 1)] for die in range(1, 7)
-]
-"""_LANES[die]: the nibble-masks of the points a checker can reach from one another with ``die`` (p, p−die, …)."""
+_LANES = [[]] + [[tuple(range(top, 0, -die)) for top in range(24, 24 - die, -1)] for die in range(1, 7)]
+"""_LANES[die]: the points a checker can reach from one another with ``die`` (p, p−die, …), highest first."""
+
+
+def _lane_options(stage: Stage, board: int, die: int, n: int, lane: tuple[int, ...]) -> list[list[tuple[int, tuple]]]:
+    """The ways to play up to ``n`` steps of ``die`` inside one lane, by step count: (board delta, steps).
+
+    Points are taken from the top down and each decides how many of its checkers (its own and those that just
+    arrived) move on, so steps come in non-increasing source order and each way gives its own end position.
+    """
+    movable, singles, track = stage.movable[die], stage.singles, stage.track_hits
+    states: list[tuple[int, int, int, tuple]] = [(0, 0, 0, ())]  # (arrived here, steps used, delta, steps)
+    arrivals = False  # some state has checkers arriving at the current point
+    for src in lane:
+        shift = src << 2
+        here = (board >> shift) & 15
+        if not (here or arrivals):
+            continue
+        if not (movable >> shift) & 1:
+            if arrivals:
+                states = [(0, used, delta, steps) for _, used, delta, steps in states]
+                arrivals = False
+            continue
+        dst = src - die
+        move = (1 << (dst << 2)) - (1 << shift)
+        hit = bool((singles >> (dst << 2)) & 1)
+        first = (src, dst, die, hit)
+        plain = (src, dst, die, False) if hit else first
+        hit_delta = 1 << (BOARD_BITS + dst) if hit and track else 0
+        grown = []
+        for arrived, used, delta, steps in states:
+            grown.append((0, used, delta, steps))
+            for k in range(1, min(here + arrived, n - used) + 1):
+                grown.append((k, used + k, delta + k * move + hit_delta, steps + (first,) + (plain,) * (k - 1)))
+        arrivals = len(grown) > len(states)
+        states = grown
+    by_count: list[list[tuple[int, tuple]]] = [[] for _ in range(n + 1)]
+    for _, used, delta, steps in states:
+        by_count[used].append((delta, steps))
+    while len(by_count) > 1 and not by_count[-1]:
+        by_count.pop()
+    return by_count
 
 
 def _equal_dice_lanes(stage: Stage, board: int, die: int, n: int) -> tuple[dict[int, tuple[Raw, ...]], int]:
@@ -405,22 +467,11 @@ def _equal_dice_lanes(stage: Stage, board: int, die: int, n: int) -> tuple[dict[
     sequences are enumerated alone (non-increasing sources) and the plays are the combinations of lane options
     that use the most dice. Distinct combinations give distinct end positions."""
     options: list[list[list[tuple[int, tuple[Raw, ...]]]]] = []  # per lane, per step count: (delta, steps)
-    occ = occupied(board)
+    occ = occupied(board) & stage.movable[die]
     for lane in _LANES[die]:
-        if not occ & lane & stage.movable[die]:
+        if not any((occ >> (point << 2)) & 1 for point in lane):
             continue
-        by_count: list[list[tuple[int, tuple[Raw, ...]]]] = [[(0, ())]]
-        stack = [(board, (), 25)]
-        while stack:
-            start, steps, ceiling = stack.pop()
-            if len(steps) == n:
-                continue
-            for step, end in stage.moves(start, die, ceiling, lane):
-                chain = steps + (step,)
-                if len(by_count) <= len(chain):
-                    by_count.append([])
-                by_count[len(chain)].append((end - board, chain))
-                stack.append((end, chain, step[0]))
+        by_count = _lane_options(stage, board, die, n, lane)
         if len(by_count) > 1:
             options.append(by_count)
     used = min(n, sum(len(by_count) - 1 for by_count in options))

@@ -6,8 +6,9 @@ Points are numbered in the mover's own direction of travel: 24..1, 25 is the bar
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Protocol, overload
 
 from ._core import InvalidActionError
 
@@ -35,15 +36,41 @@ class Step:
         return f"{src}/{dst}{'*' if self.hit else ''}"
 
 
-class Play(NamedTuple):
+Raw = tuple[tuple[int, int, int, bool], ...]
+"""A play's steps, each as ``(src, dst, die, hit)``."""
+
+
+class StepSource(Protocol):
+    """Where a play listed by end position finds its steps (the stage it was listed in)."""
+
+    def steps(self, end: int) -> Raw:
+        """The steps of the play that ends in ``end``."""
+        ...
+
+
+class Play:
     """The ordered steps of one stage (two dice, four equal dice or one Gjul Bara ladder stage).
 
-    ``raw`` holds each step as a ``(src, dst, die, hit)`` tuple. Plays are immutable named tuples rather than
-    dataclasses because the engines make tens of thousands per second: creating, hashing and sorting them then runs
-    at C speed.
+    ``raw`` holds each step as a ``(src, dst, die, hit)`` tuple. ``key`` is the engine's end position of the play
+    (an int; -1 for a play read from the wire): plays of one stage are ordered by it, and equal plays have equal
+    steps. A play listed by an engine has only its key and the stage it came from until its steps are read.
     """
 
-    raw: tuple[tuple[int, int, int, bool], ...]
+    __slots__ = ("key", "_raw", "_source")
+
+    def __init__(self, raw: Raw | None = None, key: int = -1, source: StepSource | None = None) -> None:
+        if raw is None and source is None:
+            raise ValueError("a play needs its steps or the stage it was listed in")
+        self._raw = raw
+        self.key = key
+        self._source = source
+
+    @property
+    def raw(self) -> Raw:
+        """The steps as ``(src, dst, die, hit)`` tuples."""
+        if self._raw is None:
+            self._raw = self._source.steps(self.key)  # type: ignore[union-attr]
+        return self._raw
 
     @property
     def steps(self) -> tuple[Step, ...]:
@@ -57,6 +84,59 @@ class Play(NamedTuple):
         '24/18 18/13'
         """
         return " ".join([_step_text(step) for step in self.raw])
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Play) and self.raw == other.raw
+
+    def __hash__(self) -> int:
+        return hash(self.raw)
+
+    def __lt__(self, other: Play) -> bool:
+        return (self.key, self.raw) < (other.key, other.raw)
+
+    def __repr__(self) -> str:
+        return f"Play({self.notation()!r})"
+
+    def __reduce__(self) -> tuple:
+        return Play, (self.raw, self.key)
+
+
+class Plays(Sequence[Play]):
+    """The legal plays of one stage in end-position order; each :class:`Play` is made only when it is read.
+
+    A random playout reads one play of dozens (hundreds after doubles), so the engines keep their plays as end
+    positions and hand out this view of them.
+    """
+
+    __slots__ = ("_ends", "_source")
+
+    def __init__(self, ends: list[int], source: StepSource) -> None:
+        self._ends = ends
+        self._source = source
+
+    def __len__(self) -> int:
+        return len(self._ends)
+
+    @overload
+    def __getitem__(self, index: int) -> Play: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Play]: ...
+
+    def __getitem__(self, index: int | slice) -> Play | list[Play]:
+        if isinstance(index, slice):
+            return [Play(None, end, self._source) for end in self._ends[index]]
+        return Play(None, self._ends[index], self._source)
+
+    def __iter__(self) -> Iterator[Play]:
+        source = self._source
+        return (Play(None, end, source) for end in self._ends)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    def __repr__(self) -> str:
+        return f"Plays({list(self)!r})"
 
 
 _POINT_TEXT = ["off", *map(str, range(1, BAR)), "bar"]

@@ -22,7 +22,7 @@ Outcomes: ``normal`` 1 point, ``mars`` 2 (the loser has borne off none), ``mothe
 >>> state.apply(OpeningThrow((5, 2)))
 >>> state.apply(Roll(6, 3))
 >>> [a.notation() for a in state.legal_actions()]
-['24/18 18/15', '24/18 24/21']
+['24/18 24/21', '24/18 18/15']
 """
 
 from __future__ import annotations

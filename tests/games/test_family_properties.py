@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from referee.games import PIN_MINE, PIN_THEIRS, make_game
+from referee.games._ends import stage_ends
 from referee.playouts import random_decisions
 
 from ._oracle import end_positions, engine_end
@@ -37,8 +38,9 @@ def test_invariants_over_random_decisions(game_id, count):
             finished += 1
             assert sum(state.outcome().points) <= 2
             continue
-        keys = [action.raw for action in legal]
-        assert keys == sorted(keys) and len(set(keys)) == len(keys)
+        plays = list(legal)
+        assert plays == sorted(plays) and len({action.raw for action in plays}) == len(plays)
+        assert [action.key for action in plays] == sorted({action.key for action in plays})
         if game_id == "gjul-bara":
             dice = state.view(state.current_player).dice
             assert len(set(dice)) == 1 or len(dice) == 2
@@ -63,6 +65,27 @@ def test_legal_plays_equal_the_oracle(game_id):
         assert set(got) == end_positions(view, view.dice), f"{state!r}"
         checked += 1
     assert checked > 300
+
+
+ALL_DICE = [(high, low) for high in range(1, 7) for low in range(1, high)] + [
+    (die,) * n for die in range(1, 7) for n in range(1, 5)
+]
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_end_generator_equals_the_step_generator(game_id):
+    """The fast end-position generator and the step generator list the same plays with the same dice count, for
+    every dice of every stage size at positions of random games."""
+    checked = 0
+    for index, (state, legal) in enumerate(random_decisions(make_game(game_id), 6, seed=21)):
+        if legal is None or index % 2:
+            continue
+        stage, board = state._stage()
+        for dice in ALL_DICE:
+            plays, used = stage.plays(board, dice)
+            assert stage_ends(stage, board, dice) == (set(plays), used), f"{state!r} {dice}"
+            checked += 1
+    assert checked > 5_000
 
 
 def test_tapa_strict_pins_equal_the_oracle():

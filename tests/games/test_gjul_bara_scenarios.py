@@ -131,8 +131,8 @@ def test_13_full_prime_is_legal_and_shuts_the_opponent_in():
 
 def test_14_ladder_in_bear_off_ends_at_the_fifteenth():
     state = GAME.position(0, {2: 3, 3: 4, 4: 4, 5: 4}, {12: 15}, dice=(2, 2), rolls=(4, 4))
-    while state.current_player == 0:
-        state.apply(state.legal_actions()[0])
+    while state.current_player == 0:  # each stage bears off as many checkers as it can
+        state.apply(max(state.legal_actions(), key=lambda action: sum(dst == 0 for _, dst, _, _ in action.raw)))
     assert state.outcome() == Outcome("mars", (2, 0))
 
 

@@ -1,0 +1,246 @@
+"""The fast twin of the step generator: the legal end positions of a stage, without their steps.
+
+Engines list, check and apply plays by end position (a packed board with the hit bits of :mod:`._movegen`);
+the steps of a play are needed only to show or send it, and :meth:`Stage.plays` builds them then. Both
+generators follow the same cases (open two-dice play as a product, equal dice lane by lane or in non-increasing
+source order, the general sequential search) and give the same keys: a test checks them against each other and
+against an independent brute-force enumerator. Keep :func:`stage_ends` as the one entry point, so that a
+compiled core can replace it under the same tests.
+"""
+
+from __future__ import annotations
+
+from ._movegen import _BAR_BIT, _BAR_SHIFT, _LANES, BOARD_BITS, BOARD_MASK, HOME_SHIFT, Stage, _outside_home
+
+_LOW_BITS = int("1" * 26, 16)
+
+
+def stage_ends(stage: Stage, board: int, dice: tuple[int, ...]) -> tuple[set[int], int]:
+    """The end positions of every legal play of ``dice`` from ``board``, and how many dice they use.
+
+    The same end positions as ``stage.plays(board, dice)``, in a set.
+    """
+    if len(dice) == 2 and dice[0] != dice[1]:
+        if stage.canonical and not board >> _BAR_SHIFT & 15 and _outside_home(board) >= 3:
+            ends = _open_two_dice(stage, board, dice[0], dice[1])
+            if ends:
+                return ends, 2
+        return _two_dice(stage, board, dice[0], dice[1])
+    die, n = dice[0], len(dice)
+    if stage.canonical:
+        if not board >> _BAR_SHIFT & 15 and _outside_home(board) >= n:
+            return _lanes(stage, board, die, n)
+        return _canonical(stage, board, die, n)
+    return _equal_dice(stage, board, die, n)
+
+
+def _moves(stage: Stage, board: int, die: int, ceiling: int = -1) -> list[tuple[int, int]]:
+    """Every single step with ``die``: (source nibble bit, end board), sources within the nibble-mask
+    ``ceiling``. The rules of :meth:`Stage.moves`."""
+    out = []
+    occ = (board | board >> 1 | board >> 2 | board >> 3) & _LOW_BITS
+    cand = occ & stage.movable[die] & ceiling
+    if occ & _BAR_BIT:  # checkers on the bar must enter first
+        cand &= _BAR_BIT
+    shift = die << 2
+    singles = stage.singles
+    while cand:
+        low = cand & -cand
+        cand ^= low
+        land = low >> shift
+        end = board - low + land
+        if singles & land and not occ & land:
+            if stage.track_hits:
+                hit = land << (BOARD_BITS - ((land.bit_length() - 1) * 3 >> 2))
+                if not board & hit:
+                    end += hit
+        out.append((low, end))
+    if stage.can_bear_off and not (board & BOARD_MASK) >> HOME_SHIFT:
+        src = 1 << shift
+        sources = stage.bear_sources & ceiling
+        if board & (src * 15):
+            if sources & src:
+                out.append((src, board - src + 1))
+        else:
+            top = (occ & BOARD_MASK) >> 4  # a die larger than the highest point bears off from it
+            if top and top.bit_length() < shift - 3:
+                src = 1 << (top.bit_length() + 3)
+                if sources & src:
+                    out.append((src, board - src + 1))
+    return out
+
+
+def _two_dice(stage: Stage, board: int, high: int, low: int) -> tuple[set[int], int]:
+    full: set[int] = set()
+    alone: tuple[set[int], set[int]] = (set(), set())
+    terminal = stage.terminal
+    for first, second, only in ((high, low, alone[0]), (low, high, alone[1])):
+        for _, end1 in _moves(stage, board, first):
+            if terminal is not None and terminal(end1):
+                full.add(end1)
+                continue
+            after = _moves(stage, end1, second)
+            if after:
+                full.update([end for _, end in after])
+            else:
+                only.add(end1)
+    if full:
+        return full, 2
+    if alone[0]:
+        return alone[0], 1
+    return alone[1], (1 if alone[1] else 0)
+
+
+def _open_two_dice(stage: Stage, board: int, high: int, low: int) -> set[int]:
+    """Nothing on the bar, nothing to bear off this turn: two checkers (the product of the single steps) or one
+    checker moving twice."""
+    highs = _moves(stage, board, high)
+    lows = _moves(stage, board, low)
+    lone = ~(board >> 1 | board >> 2 | board >> 3)  # bit 4p set where the mover has at most one checker
+    ends: set[int] = set()
+    low_ends = [end for _, end in lows]
+    low_of = dict(lows)
+    track = stage.track_hits
+    for src, end_h in highs:
+        delta = end_h - board
+        if track and end_h >> BOARD_BITS:  # it hit: a low step to the same point then does not
+            hit = delta - ((src >> (high << 2)) - src)
+            skip = low_of.get(src) if src & lone else None
+            ends.update([delta + end - (end & hit) for end in low_ends if end != skip])
+        elif src & lone and src in low_of:
+            skip = low_of[src]
+            ends.update([delta + end for end in low_ends if end != skip])
+        else:
+            ends.update([delta + end for end in low_ends])
+    movable, singles = stage.movable, stage.singles
+    for steps, second in ((highs, low), (lows, high)):
+        for src, end1 in steps:
+            mid = src >> ((high if second == low else low) << 2)
+            if not movable[second] & mid:
+                continue
+            land = mid >> (second << 2)
+            end = end1 - mid + land
+            if singles & land and not (end1 >> ((land.bit_length() - 1))) & 15:
+                if track:
+                    hit = land << (BOARD_BITS - ((land.bit_length() - 1) * 3 >> 2))
+                    if not end1 & hit:
+                        end += hit
+            ends.add(end)
+    return ends
+
+
+def _equal_dice(stage: Stage, board: int, die: int, n: int) -> tuple[set[int], int]:
+    frontier = {board}
+    finished: set[int] = set()
+    terminal = stage.terminal
+    depth = 0
+    for _ in range(n):
+        layer: set[int] = set()
+        for start in frontier:
+            for _, end in _moves(stage, start, die):
+                if terminal is not None and terminal(end):
+                    finished.add(end)
+                else:
+                    layer.add(end)
+        if not layer:
+            break
+        frontier = layer
+        depth += 1
+    if finished:
+        if depth == n:
+            finished |= frontier
+        return finished, n
+    return (frontier, depth) if depth else (set(), 0)
+
+
+def _canonical(stage: Stage, board: int, die: int, n: int) -> tuple[set[int], int]:
+    """Equal dice expanded with non-increasing sources: each end position once."""
+    finished: set[int] = set()
+    deepest: set[int] = set()
+    depth = 0
+    terminal = stage.terminal
+    stack = [(board, 0, -1)]
+    while stack:
+        start, taken, ceiling = stack.pop()
+        moved = False
+        if taken < n:
+            for src, end in _moves(stage, start, die, ceiling):
+                moved = True
+                if terminal is not None and terminal(end):
+                    finished.add(end)
+                else:
+                    stack.append((end, taken + 1, (src << 1) - 1))
+        if not moved and taken:
+            if taken > depth:
+                depth = taken
+                deepest = {start}
+            elif taken == depth:
+                deepest.add(start)
+    if finished:
+        if depth == n:
+            finished |= deepest
+        return finished, n
+    return deepest, depth
+
+
+def _lanes(stage: Stage, board: int, die: int, n: int) -> tuple[set[int], int]:
+    """Equal dice in open play, lane by lane (see ``_equal_dice_lanes`` of :mod:`._movegen`)."""
+    movable, singles = stage.movable[die], stage.singles
+    track = stage.track_hits
+    options = []  # per lane: {steps used: [deltas]}
+    for lane in _LANES[die]:
+        # Partial plays of the lane grouped by (checkers arriving at the current point, steps used): the plays of
+        # one group grow alike, so each point costs a few list comprehensions.
+        states: dict[tuple[int, int], list[int]] = {(0, 0): [0]}
+        arrivals = False
+        for src in lane:
+            shift = src << 2
+            here = (board >> shift) & 15
+            if not (here or arrivals):
+                continue
+            grown: dict[tuple[int, int], list[int]] = {}
+            if not (movable >> shift) & 1:
+                for (_, used), deltas in states.items():
+                    grown.setdefault((0, used), []).extend(deltas)
+                states, arrivals = grown, False
+                continue
+            dst = src - die
+            move = (1 << (dst << 2)) - (1 << shift)
+            hit = 1 << (BOARD_BITS + dst) if track and (singles >> (dst << 2)) & 1 else 0
+            arrivals = False
+            for (arrived, used), deltas in states.items():
+                grown.setdefault((0, used), []).extend(deltas)
+                for k in range(1, min(here + arrived, n - used) + 1):
+                    offset = k * move + hit
+                    grown.setdefault((k, used + k), []).extend([delta + offset for delta in deltas])
+                    arrivals = True
+            states = grown
+        if len(states) > 1:
+            by_count: dict[int, list[int]] = {}
+            for (_, used), deltas in states.items():
+                by_count.setdefault(used, []).extend(deltas)
+            options.append(by_count)
+    used = min(n, sum(max(by_count) for by_count in options))
+    if not used:
+        return set(), 0
+    capacity = [0] * (len(options) + 1)  # capacity[i]: the most steps lanes i.. can take
+    for index in range(len(options) - 1, -1, -1):
+        capacity[index] = capacity[index + 1] + max(options[index])
+    partial = {0: [board]}  # steps taken: boards
+    for index, by_count in enumerate(options):
+        rest = capacity[index + 1]
+        grown: dict[int, list[int]] = {}
+        for taken, boards in partial.items():
+            for count, deltas in by_count.items():
+                total = taken + count
+                if total > used or total + rest < used:
+                    continue
+                target = grown.setdefault(total, [])
+                if len(deltas) < len(boards):
+                    for delta in deltas:
+                        target.extend([start + delta for start in boards])
+                else:
+                    for start in boards:
+                        target.extend([start + delta for delta in deltas])
+        partial = grown
+    return set(partial.get(used, ())), used
