@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import random
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
+from itertools import accumulate
 
 from ._core import InvalidActionError
 
@@ -48,6 +51,19 @@ ROLL_OUTCOMES: tuple[tuple[Roll, float], ...] = tuple(
     (Roll(high, low), (1 if high == low else 2) / 36) for high in range(1, 7) for low in range(1, high + 1)
 )
 """The 21 distinct rolls with their probabilities."""
+
+_ROLL_BOUNDS = list(accumulate(probability for _, probability in ROLL_OUTCOMES))
+
+
+def draw_roll(rng: random.Random) -> Roll:
+    """A roll drawn from ``rng`` exactly as ``draw_chance(ROLL_OUTCOMES, rng)`` draws it, by bisection.
+
+    >>> from referee.games._core import draw_chance
+    >>> [draw_roll(random.Random(seed)) == draw_chance(ROLL_OUTCOMES, random.Random(seed)) for seed in range(3)]
+    [True, True, True]
+    """
+    return ROLL_OUTCOMES[min(bisect_right(_ROLL_BOUNDS, rng.random()), len(ROLL_OUTCOMES) - 1)][0]
+
 
 OPENING_OUTCOMES: tuple[tuple[OpeningThrow, float], ...] = tuple(
     (OpeningThrow((a, b)), 1 / 36) for a in range(1, 7) for b in range(1, 7)

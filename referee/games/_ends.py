@@ -91,40 +91,58 @@ def _two_dice(stage: Stage, board: int, high: int, low: int) -> tuple[set[int], 
     return alone[1], (1 if alone[1] else 0)
 
 
+def _single_steps(stage: Stage, board: int, occ: int, die: int) -> dict[int, int]:
+    """Open play: {source nibble bit: board delta} of every single step with ``die`` (hit bits included)."""
+    cand = occ & stage.movable[die]
+    shift = die << 2
+    steps = {}
+    hits = cand & (stage.singles << shift) if stage.track_hits else 0
+    cand ^= hits
+    while cand:
+        low = cand & -cand
+        cand ^= low
+        steps[low] = (low >> shift) - low
+    while hits:
+        low = hits & -hits
+        hits ^= low
+        land = low >> shift
+        steps[low] = land - low + (land << (BOARD_BITS - ((land.bit_length() - 1) * 3 >> 2)))
+    return steps
+
+
 def _open_two_dice(stage: Stage, board: int, high: int, low: int) -> set[int]:
     """Nothing on the bar, nothing to bear off this turn: two checkers (the product of the single steps) or one
     checker moving twice."""
-    highs = _moves(stage, board, high)
-    lows = _moves(stage, board, low)
-    lone = ~(board >> 1 | board >> 2 | board >> 3)  # bit 4p set where the mover has at most one checker
-    ends: set[int] = set()
-    low_ends = [end for _, end in lows]
-    low_of = dict(lows)
-    track = stage.track_hits
-    for src, end_h in highs:
-        delta = end_h - board
-        if track and end_h >> BOARD_BITS:  # it hit: a low step to the same point then does not
-            hit = delta - ((src >> (high << 2)) - src)
-            skip = low_of.get(src) if src & lone else None
-            ends.update([delta + end - (end & hit) for end in low_ends if end != skip])
-        elif src & lone and src in low_of:
-            skip = low_of[src]
-            ends.update([delta + end for end in low_ends if end != skip])
-        else:
-            ends.update([delta + end for end in low_ends])
-    movable, singles = stage.movable, stage.singles
-    for steps, second in ((highs, low), (lows, high)):
-        for src, end1 in steps:
-            mid = src >> ((high if second == low else low) << 2)
-            if not movable[second] & mid:
-                continue
-            land = mid >> (second << 2)
-            end = end1 - mid + land
-            if singles & land and not (end1 >> ((land.bit_length() - 1))) & 15:
-                if track:
-                    hit = land << (BOARD_BITS - ((land.bit_length() - 1) * 3 >> 2))
-                    if not end1 & hit:
-                        end += hit
+    occ = (board | board >> 1 | board >> 2 | board >> 3) & _LOW_BITS
+    highs = _single_steps(stage, board, occ, high)
+    lows = _single_steps(stage, board, occ, low)
+    high_shift, low_shift = high << 2, low << 2
+    low_ends = [board + delta for delta in lows.values()]
+    ends = {end + delta for delta in highs.values() for end in low_ends}
+    # Two pairs of the product are wrong (and match no legal end): one lone checker making both steps, and two
+    # steps onto one blot, which hit it once only.
+    for src in highs.keys() & lows.keys():
+        if not (board >> (src.bit_length() - 1)) & 14:
+            ends.discard(board + highs[src] + lows[src])
+    if stage.track_hits:
+        blots = (sum(highs) >> high_shift) & (sum(lows) >> low_shift) & stage.singles
+        while blots:
+            land = blots & -blots
+            blots ^= land
+            wrong = board + highs[land << high_shift] + lows[land << low_shift]
+            ends.discard(wrong)
+            ends.add(wrong - (land << (BOARD_BITS - ((land.bit_length() - 1) * 3 >> 2))))
+    singles, track = stage.singles, stage.track_hits
+    for first, shift, second, second_shift in ((highs, high_shift, low, low_shift), (lows, low_shift, high, high_shift)):
+        # One checker moving twice; through a point the mover holds it equals a pair of the product.
+        mids = (sum(first) >> shift) & stage.movable[second] & ~occ
+        while mids:
+            mid = mids & -mids
+            mids ^= mid
+            land = mid >> second_shift
+            end = board + first[mid << shift] - mid + land
+            if singles & land and track:
+                end += land << (BOARD_BITS - ((land.bit_length() - 1) * 3 >> 2))
             ends.add(end)
     return ends
 

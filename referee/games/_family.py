@@ -7,6 +7,7 @@ and how stages follow one another (``_roll`` and ``_stage_done``).
 
 from __future__ import annotations
 
+import random
 from abc import abstractmethod
 from collections.abc import Mapping
 
@@ -20,7 +21,7 @@ from ._core import (
     State,
     resolve_options,
 )
-from ._dice import OPENING_OUTCOMES, ROLL_OUTCOMES, OpeningThrow, Roll, parse_dice
+from ._dice import OPENING_OUTCOMES, ROLL_OUTCOMES, OpeningThrow, Roll, draw_roll, parse_dice
 from ._ends import stage_ends
 from ._movegen import BAR_POINT, BOARD_MASK, Stage, count, pack
 from ._plays import Play, Plays, Raw, parse_steps
@@ -117,7 +118,7 @@ class FamilyGame(Game):
         stage, board = state._stage()
         end = stage.follow(board, state._dice, steps)
         if end is not None and end in state._legal():
-            return Play(None, end, state._source)
+            return Play(None, end, state._steps_source())
         raise IllegalActionError(f"{text!r} is not a legal play with {'-'.join(map(str, state._dice))}")
 
 
@@ -166,9 +167,10 @@ class FamilyState(State):
         self._stuck = 0
         self._moved = False
         self._outcome: Outcome | None = None
-        self._ends: set[int] | None = None
+        self._ends: set[int] | None = None  # the current stage's legal end positions, once listed
         self._used = 0
-        self._source: StageSteps | None = None
+        self._facts: tuple[Stage, int] | None = None  # the stage and board they were listed from
+        self._source: StageSteps | None = None  # made from them when a play is handed out
 
     def clone(self) -> FamilyState:
         """An independent copy."""
@@ -197,19 +199,33 @@ class FamilyState(State):
             return list(ROLL_OUTCOMES)
         return []
 
+    def sample_chance(self, rng: random.Random) -> OpeningThrow | Roll:
+        """A chance outcome drawn as :meth:`State.sample_chance` draws it (rolls by bisection)."""
+        if self._phase == ROLL:
+            return draw_roll(rng)
+        return super().sample_chance(rng)
+
     def legal_actions(self) -> Plays | list[Play]:
         """The whole plays of the stage at hand, one per distinct end position, in end-position order."""
         if self._phase != MOVE:
             return []
-        return Plays(sorted(self._legal()), self._source)  # type: ignore[arg-type]
+        return Plays(sorted(self._legal()), self._source or self._steps_source())
 
     def _legal(self) -> set[int]:
         """The end boards (with hit bits) of the legal plays of the current stage."""
         if self._ends is None:
-            stage, board = self._stage()
+            stage, board = self._facts = self._stage()
             self._ends, self._used = stage_ends(stage, board, self._dice)
-            self._source = StageSteps(stage, board, self._dice)
+            self._source = None
         return self._ends
+
+    def _steps_source(self) -> StageSteps:
+        """Where the current stage's plays find their steps (made once per stage)."""
+        self._legal()
+        if self._source is None:
+            stage, board = self._facts  # type: ignore[misc]
+            self._source = StageSteps(stage, board, self._dice)
+        return self._source
 
     @abstractmethod
     def _stage(self) -> tuple[Stage, int]:
@@ -221,7 +237,19 @@ class FamilyState(State):
 
     def apply(self, action: OpeningThrow | Roll | Play) -> None:
         """Apply an opening throw, a roll or a play."""
-        if self._phase == OPENING and isinstance(action, OpeningThrow):
+        if self._phase == MOVE and isinstance(action, Play):
+            end = action.key
+            if action._source is not self._source or end not in self._legal():
+                end = self._steps_source().end_of(action.raw)  # a play made elsewhere
+            if end is None:
+                raise IllegalActionError(f"seat {self._turn}: {action.notation()} is not legal with {self._dice}")
+            self._boards[self._turn] = end & BOARD_MASK
+            self._moved = True
+            self._after_play(end)
+            if self._phase != OVER:
+                self._stage_done(self._used)
+                self._advance()
+        elif self._phase == OPENING and isinstance(action, OpeningThrow):
             first, second = action.dice
             if first != second:
                 self._turn = 0 if first > second else 1
@@ -233,19 +261,6 @@ class FamilyState(State):
             self._moved = False
             self._roll(action)
             self._advance()
-        elif self._phase == MOVE and isinstance(action, Play):
-            end = action.key
-            if action._source is not self._source or end not in self._legal():
-                end = self._source.end_of(action.raw) if self._legal() else None  # a play made elsewhere
-            if end is None:
-                raise IllegalActionError(f"seat {self._turn}: {action.notation()} is not legal with {self._dice}")
-            used = self._used
-            self._boards[self._turn] = end & BOARD_MASK
-            self._moved = True
-            self._after_play(end)
-            if self._phase != OVER:
-                self._stage_done(used)
-                self._advance()
         else:
             raise IllegalActionError(f"{action!r} cannot be applied in phase {self._phase}")
 
