@@ -201,15 +201,33 @@ def _canonical(stage: Stage, board: int, die: int, n: int) -> tuple[set[int], in
     return deepest, depth
 
 
+_LANE_MASKS = [[(lane, sum(1 << (point << 2) for point in lane)) for lane in lanes] for lanes in _LANES]
+"""Per die: each lane's points and their nibble-mask."""
+
+
+def _settled(states: dict[tuple[int, int], list[int]]) -> dict[tuple[int, int], list[int]]:
+    """The groups with nothing arriving any more: merged by steps used (their lists are reused)."""
+    settled: dict[tuple[int, int], list[int]] = {}
+    for (_, used), ends in states.items():
+        group = settled.get((0, used))
+        if group is None:
+            settled[0, used] = ends
+        else:
+            group.extend(ends)
+    return settled
+
+
 def _lanes(stage: Stage, board: int, die: int, n: int) -> tuple[set[int], int]:
     """Equal dice in open play, lane by lane (see ``_equal_dice_lanes`` of :mod:`._movegen`)."""
     movable, singles = stage.movable[die], stage.singles
     track = stage.track_hits
-    options = []  # per lane: {steps used: [deltas]}
-    for lane in _LANES[die]:
-        # Partial plays of the lane grouped by (checkers arriving at the current point, steps used): the plays of
-        # one group grow alike, so each point costs a few list comprehensions.
-        states: dict[tuple[int, int], list[int]] = {(0, 0): [0]}
+    sources = (board | board >> 1 | board >> 2 | board >> 3) & movable
+    # Partial plays grouped by (checkers arriving at the current point, steps used): the plays of one group grow
+    # alike, so each point costs a few list comprehensions. Lanes follow one another; nothing arrives across.
+    states: dict[tuple[int, int], list[int]] = {(0, 0): [board]}
+    for lane, mask in _LANE_MASKS[die]:
+        if not sources & mask:
+            continue
         arrivals = False
         for src in lane:
             shift = src << 2
@@ -218,47 +236,26 @@ def _lanes(stage: Stage, board: int, die: int, n: int) -> tuple[set[int], int]:
                 continue
             grown: dict[tuple[int, int], list[int]] = {}
             if not (movable >> shift) & 1:
-                for (_, used), deltas in states.items():
-                    grown.setdefault((0, used), []).extend(deltas)
-                states, arrivals = grown, False
+                states, arrivals = _settled(states), False
                 continue
             dst = src - die
             move = (1 << (dst << 2)) - (1 << shift)
             hit = 1 << (BOARD_BITS + dst) if track and (singles >> (dst << 2)) & 1 else 0
             arrivals = False
-            for (arrived, used), deltas in states.items():
-                grown.setdefault((0, used), []).extend(deltas)
+            for (arrived, used), ends in states.items():
+                staying = grown.get((0, used))
+                if staying is None:
+                    grown[0, used] = ends  # the old groups are done with: their lists may be reused
+                else:
+                    staying.extend(ends)
                 for k in range(1, min(here + arrived, n - used) + 1):
                     offset = k * move + hit
-                    grown.setdefault((k, used + k), []).extend([delta + offset for delta in deltas])
+                    grown.setdefault((k, used + k), []).extend([end + offset for end in ends])
                     arrivals = True
             states = grown
-        if len(states) > 1:
-            by_count: dict[int, list[int]] = {}
-            for (_, used), deltas in states.items():
-                by_count.setdefault(used, []).extend(deltas)
-            options.append(by_count)
-    used = min(n, sum(max(by_count) for by_count in options))
+        if arrivals:
+            states = _settled(states)
+    used = max(used for _, used in states)
     if not used:
         return set(), 0
-    capacity = [0] * (len(options) + 1)  # capacity[i]: the most steps lanes i.. can take
-    for index in range(len(options) - 1, -1, -1):
-        capacity[index] = capacity[index + 1] + max(options[index])
-    partial = {0: [board]}  # steps taken: boards
-    for index, by_count in enumerate(options):
-        rest = capacity[index + 1]
-        grown: dict[int, list[int]] = {}
-        for taken, boards in partial.items():
-            for count, deltas in by_count.items():
-                total = taken + count
-                if total > used or total + rest < used:
-                    continue
-                target = grown.setdefault(total, [])
-                if len(deltas) < len(boards):
-                    for delta in deltas:
-                        target.extend([start + delta for start in boards])
-                else:
-                    for start in boards:
-                        target.extend([start + delta for delta in deltas])
-        partial = grown
-    return set(partial.get(used, ())), used
+    return set(states[0, used]), used
