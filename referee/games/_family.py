@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import random
 from abc import abstractmethod
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
+from typing import overload
 
 from ._core import (
     CHANCE,
@@ -24,7 +25,7 @@ from ._core import (
 from ._dice import OPENING_OUTCOMES, ROLL_OUTCOMES, OpeningThrow, Roll, draw_roll, parse_dice
 from ._ends import stage_ends
 from ._movegen import BAR_POINT, BOARD_MASK, Stage, count, pack
-from ._plays import Play, Plays, Raw, parse_steps
+from ._plays import Play, Raw, parse_steps
 from ._views import PIN_NONE, BackgammonView, MatchScore
 
 OPENING, ROLL, MOVE, OVER = "opening", "roll", "move", "over"
@@ -118,33 +119,62 @@ class FamilyGame(Game):
         stage, board = state._stage()
         end = stage.follow(board, state._dice, steps)
         if end is not None and end in state._legal():
-            return Play(None, end, state._steps_source())
+            return Play(None, end, state._listed())
         raise IllegalActionError(f"{text!r} is not a legal play with {'-'.join(map(str, state._dice))}")
 
 
-class StageSteps:
-    """The stage a list of plays was made in: the steps of its plays, built on first use."""
+class Plays(Sequence[Play]):
+    """The legal plays of one stage in end-position order; each :class:`Play` is made only when it is read, and
+    the steps of all of them are built together the first time one play's steps are.
 
-    __slots__ = ("stage", "board", "dice", "_steps")
+    A random playout reads one play of dozens (hundreds after doubles), so the engines keep their plays as end
+    positions and hand out this view of them (one per stage, however often it is asked for).
+    """
 
-    def __init__(self, stage: Stage, board: int, dice: tuple[int, ...]) -> None:
-        self.stage = stage
-        self.board = board
-        self.dice = dice
+    __slots__ = ("_ends", "_stage", "_board", "_dice", "_steps")
+
+    def __init__(self, ends: list[int], stage: Stage, board: int, dice: tuple[int, ...]) -> None:
+        self._ends = ends
+        self._stage = stage
+        self._board = board
+        self._dice = dice
         self._steps: dict[int, Raw] | None = None
 
-    def _all(self) -> dict[int, Raw]:
+    def __len__(self) -> int:
+        return len(self._ends)
+
+    @overload
+    def __getitem__(self, index: int) -> Play: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Play]: ...
+
+    def __getitem__(self, index: int | slice) -> Play | list[Play]:
+        if isinstance(index, slice):
+            return [Play(None, end, self) for end in self._ends[index]]
+        return Play(None, self._ends[index], self)
+
+    def __iter__(self) -> Iterator[Play]:
+        return (Play(None, end, self) for end in self._ends)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    def __repr__(self) -> str:
+        return f"Plays({list(self)!r})"
+
+    def _all_steps(self) -> dict[int, Raw]:
         if self._steps is None:
-            self._steps = self.stage.plays(self.board, self.dice)[0]
+            self._steps = self._stage.plays(self._board, self._dice)[0]
         return self._steps
 
     def steps(self, end: int) -> Raw:
         """The steps of the legal play ending in ``end``."""
-        return self._all()[end]
+        return self._all_steps()[end]
 
     def end_of(self, raw: Raw) -> int | None:
         """The end of the legal play with exactly these steps, if there is one."""
-        return next((end for end, steps in self._all().items() if steps == raw), None)
+        return next((end for end, steps in self._all_steps().items() if steps == raw), None)
 
 
 class FamilyState(State):
@@ -170,7 +200,7 @@ class FamilyState(State):
         self._ends: set[int] | None = None  # the current stage's legal end positions, once listed
         self._used = 0
         self._facts: tuple[Stage, int] | None = None  # the stage and board they were listed from
-        self._source: StageSteps | None = None  # made from them when a play is handed out
+        self._plays: Plays | None = None  # made from them when the plays are asked for
 
     def clone(self) -> FamilyState:
         """An independent copy."""
@@ -209,23 +239,23 @@ class FamilyState(State):
         """The whole plays of the stage at hand, one per distinct end position, in end-position order."""
         if self._phase != MOVE:
             return []
-        return Plays(sorted(self._legal()), self._source or self._steps_source())
+        return self._listed()
 
     def _legal(self) -> set[int]:
         """The end boards (with hit bits) of the legal plays of the current stage."""
         if self._ends is None:
             stage, board = self._facts = self._stage()
             self._ends, self._used = stage_ends(stage, board, self._dice)
-            self._source = None
+            self._plays = None
         return self._ends
 
-    def _steps_source(self) -> StageSteps:
-        """Where the current stage's plays find their steps (made once per stage)."""
-        self._legal()
-        if self._source is None:
+    def _listed(self) -> Plays:
+        """The current stage's plays (made once per stage)."""
+        ends = self._legal()
+        if self._plays is None:
             stage, board = self._facts  # type: ignore[misc]
-            self._source = StageSteps(stage, board, self._dice)
-        return self._source
+            self._plays = Plays(sorted(ends), stage, board, self._dice)
+        return self._plays
 
     @abstractmethod
     def _stage(self) -> tuple[Stage, int]:
@@ -239,8 +269,8 @@ class FamilyState(State):
         """Apply an opening throw, a roll or a play."""
         if self._phase == MOVE and isinstance(action, Play):
             end = action.key
-            if action._source is not self._source or end not in self._legal():
-                end = self._steps_source().end_of(action.raw)  # a play made elsewhere
+            if action._source is not self._plays or end not in self._legal():
+                end = self._listed().end_of(action.raw)  # a play made elsewhere
             if end is None:
                 raise IllegalActionError(f"seat {self._turn}: {action.notation()} is not legal with {self._dice}")
             self._boards[self._turn] = end & BOARD_MASK

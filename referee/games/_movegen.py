@@ -185,7 +185,8 @@ class Stage:
         # movable[die]: nibble-mask of sources whose step with die lands on an open point of the board.
         open_points = ~closed & _POINT_NIBBLES
         sources = ~frozen & _SOURCE_NIBBLES
-        self.movable = [0] + [(open_points << (die << 2)) & sources for die in range(1, 7)]
+        o, s = open_points, sources  # a list display: no comprehension frame per stage
+        self.movable = [0, o << 4 & s, o << 8 & s, o << 12 & s, o << 16 & s, o << 20 & s, o << 24 & s]
         self.bear_sources = sources & _HOME_NIBBLES
 
     def plays(self, board: int, dice: tuple[int, ...]) -> tuple[dict[int, tuple[Raw, ...]], int]:

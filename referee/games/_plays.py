@@ -6,9 +6,8 @@ Points are numbered in the mover's own direction of travel: 24..1, 25 is the bar
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Protocol, overload
+from typing import Protocol
 
 from ._core import InvalidActionError
 
@@ -99,44 +98,6 @@ class Play:
 
     def __reduce__(self) -> tuple:
         return Play, (self.raw, self.key)
-
-
-class Plays(Sequence[Play]):
-    """The legal plays of one stage in end-position order; each :class:`Play` is made only when it is read.
-
-    A random playout reads one play of dozens (hundreds after doubles), so the engines keep their plays as end
-    positions and hand out this view of them.
-    """
-
-    __slots__ = ("_ends", "_source")
-
-    def __init__(self, ends: list[int], source: StepSource) -> None:
-        self._ends = ends
-        self._source = source
-
-    def __len__(self) -> int:
-        return len(self._ends)
-
-    @overload
-    def __getitem__(self, index: int) -> Play: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[Play]: ...
-
-    def __getitem__(self, index: int | slice) -> Play | list[Play]:
-        if isinstance(index, slice):
-            return [Play(None, end, self._source) for end in self._ends[index]]
-        return Play(None, self._ends[index], self._source)
-
-    def __iter__(self) -> Iterator[Play]:
-        source = self._source
-        return (Play(None, end, source) for end in self._ends)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Sequence) and list(self) == list(other)
-
-    def __repr__(self) -> str:
-        return f"Plays({list(self)!r})"
 
 
 _POINT_TEXT = ["off", *map(str, range(1, BAR)), "bar"]
