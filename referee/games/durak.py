@@ -23,7 +23,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from ._cards import beats, card_text, cards_of, deck, mask_of, parse_card, rank_of, suit_of
+from ._cards import card_text, cards_of, deck, mask_of, parse_card, rank_of, suit_of
 from ._core import (
     CHANCE,
     TERMINAL,
@@ -101,20 +101,33 @@ class DurakChance(NamedTuple):
 
 _DEALS = tuple(DurakChance("deck", c) for c in range(52))
 _SINGLES = {kind: tuple(DurakAction(kind, (c,)) for c in range(52)) for kind in (THROW, TRANSFER, SHOW)}
-_BEATS = {(a, d): DurakAction(BEAT, (a, d)) for a in range(52) for d in range(52)}
+_BEATS = tuple(tuple(DurakAction(BEAT, (a, d)) for d in range(52)) for a in range(52))
+"""``_BEATS[a][d]``: beat attack card ``a`` with ``d``."""
 _NO_CARDS = {kind: DurakAction(kind) for kind in (TAKE, PASS, DONE)}
 
 
-def _lead_subsets(cards: tuple[int, ...]) -> tuple[DurakAction, ...]:
-    """Every lead made of a non-empty subset of ``cards`` (the cards of one rank in a hand)."""
-    leads = [
-        DurakAction(LEAD, tuple(c for i, c in enumerate(cards) if bits >> i & 1)) for bits in range(1, 1 << len(cards))
-    ]
-    return tuple(leads)
+_RANK_MASKS = tuple(sum(1 << (suit * 13 + rank) for suit in range(4)) for rank in range(13))
+"""The four cards of each rank (indexed by ``card % 13``)."""
+
+_SUIT_MASKS = tuple(((1 << 13) - 1) << (13 * suit) for suit in range(4))
+
+_HIGHER = tuple(_SUIT_MASKS[c // 13] & ~((2 << c) - 1) for c in range(52))
+"""The cards of the same suit above each card."""
 
 
-_LEADS: dict[tuple[int, ...], tuple[DurakAction, ...]] = {}
-"""Leads by the cards of one rank in a hand, filled on first use."""
+def _lead_subsets(group: int) -> tuple[tuple[DurakAction, ...], ...]:
+    """The leads made of the cards of the bitmask ``group`` (one rank in a hand), by how many cards they have
+    (index 0 empty)."""
+    cards = cards_of(group)
+    by_size: list[list[DurakAction]] = [[] for _ in range(len(cards) + 1)]
+    for bits in range(1, 1 << len(cards)):
+        lead = tuple(c for i, c in enumerate(cards) if bits >> i & 1)
+        by_size[len(lead)].append(DurakAction(LEAD, lead))
+    return tuple(tuple(leads) for leads in by_size)
+
+
+_LEADS: dict[int, tuple[tuple[DurakAction, ...], ...]] = {}
+"""Leads by size, per bitmask of the cards of one rank in a hand, filled on first use."""
 
 
 def _flag(value: str) -> bool:
@@ -153,6 +166,8 @@ class Durak(Game):
         self.teams = o["teams"] == "2v2"
         self.transfers = o["variant"] == "perevodnoy"
         self.deck = tuple(deck(_LOWEST_RANK[o["deck"]]))
+        self.ranks = tuple(_RANK_MASKS[rank - 2] for rank in range(_LOWEST_RANK[o["deck"]], 15))
+        """The bitmask of each rank in the deck, lowest first."""
         self.bout_limit = int(o["bout_limit"])
         self.first_bout_limit = min(int(o["first_bout_limit"]), self.bout_limit)
         self.multi_card_lead = _flag(o["multi_card_lead"])
@@ -307,6 +322,10 @@ class DurakState(State):
             return TERMINAL
         return self._poll[self._poll_at]
 
+    def is_terminal(self) -> bool:
+        """True once the game is over."""
+        return self._phase == "over"
+
     def chance_outcomes(self) -> list[tuple[DurakChance, float]]:
         """The shuffle's next card (every card not yet placed, equally likely) or the lot's seat."""
         if self._phase == "deal":
@@ -345,36 +364,38 @@ class DurakState(State):
     def apply(self, action: DurakAction | DurakChance) -> None:
         """Play a decision or a chance outcome. Raises IllegalActionError if it is not legal here."""
         if isinstance(action, DurakChance):
-            if not self._chance_is_possible(action):
-                raise IllegalActionError(f"{action.notation()} is not a chance outcome here")
-            self._legal = None
-            if action.kind == "deck":
-                self._order.append(action.value)
-                self._unplaced.remove(action.value)
-                if len(self._order) == len(self._game.deck):
-                    self._deal()
-            else:
-                self._start_game(action.value)
+            self._apply_chance(action)
             return
         if action not in (self._legal if self._legal is not None else self._list_legal()):
             raise IllegalActionError(f"{action.notation()} is not legal here")
         self._legal = None
         kind, cards = action
         seat = self.current_player
-        for c in cards[-1:] if kind == BEAT else cards if kind != SHOW else ():
-            self._hands[seat] &= ~(1 << c)
-            self._known[seat] &= ~(1 << c)
         if kind == LEAD:
+            played = 0
+            for c in cards:
+                played |= 1 << c
             self._table = [[c, NO_CARD] for c in cards]
             self._phase = "defend"
         elif kind == BEAT:
-            next(pair for pair in self._table if pair[0] == cards[0])[1] = cards[1]
-            if all(pair[1] != NO_CARD for pair in self._table):
+            attack, played = cards[0], 1 << cards[1]
+            uncovered = False
+            for pair in self._table:
+                if pair[0] == attack:
+                    pair[1] = cards[1]
+                elif pair[1] == NO_CARD:
+                    uncovered = True
+            if not uncovered:
+                self._hands[seat] &= ~played
+                self._known[seat] &= ~played
                 self._covered()
-        elif kind in (TRANSFER, SHOW):
+                return
+        elif kind == TRANSFER or kind == SHOW:
             if kind == TRANSFER:
+                played = 1 << cards[0]
                 self._table.append([cards[0], NO_CARD])
             else:
+                played = 0
                 self._shown |= 1 << cards[0]
                 self._known[seat] |= 1 << cards[0]
             target = self._next_defender()
@@ -384,18 +405,34 @@ class DurakState(State):
         elif kind == TAKE:
             self._phase = "take_throw"
             self._start_poll()
+            return
         elif kind == THROW:
+            played = 1 << cards[0]
             self._table.append([cards[0], NO_CARD])
             if self._phase == "throw_in":
                 self._phase = "defend"
         else:  # PASS or DONE
             self._poll_at += 1
             self._skip_empty()
+            return
+        self._hands[seat] &= ~played
+        self._known[seat] &= ~played
 
-    def _chance_is_possible(self, action: DurakChance) -> bool:
-        if action.kind == "deck":
-            return self._phase == "deal" and action.value in self._unplaced
-        return self._phase == "lot" and 0 <= action.value < self._game.seats
+    def _apply_chance(self, action: DurakChance) -> None:
+        if action.kind == "deck" and self._phase == "deal":
+            try:
+                self._unplaced.remove(action.value)
+            except ValueError:
+                raise IllegalActionError(f"{action.notation()} is not a chance outcome here") from None
+            self._legal = None
+            self._order.append(action.value)
+            if not self._unplaced:
+                self._deal()
+        elif action.kind == "lot" and self._phase == "lot" and 0 <= action.value < self._game.seats:
+            self._legal = None
+            self._start_game(action.value)
+        else:
+            raise IllegalActionError(f"{action.notation()} is not a chance outcome here")
 
     def outcome(self) -> Outcome:
         """Places per seat (1 = first out, ties share) and points (seats finishing worse)."""
@@ -547,24 +584,34 @@ class DurakState(State):
 
     def _leads(self) -> list[DurakAction]:
         most = self._cap() if self._game.multi_card_lead else 1
-        by_rank: dict[int, list[int]] = {}
-        for c in cards_of(self._hands[self._attacker]):
-            by_rank.setdefault(c % 13, []).append(c)
-        leads = []
-        for group in by_rank.values():
-            key = tuple(group)
-            subsets = _LEADS.get(key)
-            if subsets is None:
-                subsets = _LEADS[key] = _lead_subsets(key)
-            leads += [lead for lead in subsets if len(lead.cards) <= most]
+        hand = self._hands[self._attacker]
+        leads: list[DurakAction] = []
+        for rank in self._game.ranks:
+            group = hand & rank
+            if group:
+                by_size = _LEADS.get(group)
+                if by_size is None:
+                    by_size = _LEADS[group] = _lead_subsets(group)
+                for leads_of_size in by_size[1 : most + 1]:
+                    leads += leads_of_size
         leads.sort()
         return leads
 
     def _defences(self) -> list[DurakAction]:
         g = self._game
         trump = self._trump
-        hand = cards_of(self._hands[self._defender])
-        actions = [_BEATS[a, c] for a, d in self._table if d == NO_CARD for c in hand if beats(a, c, trump)]
+        hand = self._hands[self._defender]
+        trumps = hand & _SUIT_MASKS[trump]
+        actions = []
+        for a, d in self._table:
+            if d != NO_CARD:
+                continue
+            beaters = hand & _HIGHER[a] | (trumps if a // 13 != trump else 0)
+            beat = _BEATS[a]
+            while beaters:
+                low = beaters & -beaters
+                beaters ^= low
+                actions.append(beat[low.bit_length() - 1])
         actions.append(_NO_CARDS[TAKE])
         if g.transfers and (self._bout > 1 or g.transfer_in_first_bout) and all(d == NO_CARD for _, d in self._table):
             rank = rank_of(self._table[0][0])
@@ -572,9 +619,7 @@ class DurakState(State):
             target = self._next_defender()
             room = self._hands[target].bit_count()
             if target != self._defender:
-                for c in hand:
-                    if rank_of(c) != rank:
-                        continue
+                for c in cards_of(hand & _RANK_MASKS[rank - 2]):
                     if count + 1 <= self._limit() and room >= count + 1:
                         actions.append(_SINGLES[TRANSFER][c])
                     if g.show_trump and suit_of(c) == trump and not self._shown >> c & 1 and room >= count:
@@ -585,9 +630,11 @@ class DurakState(State):
     def _throws(self) -> list[DurakAction]:
         if len(self._table) >= self._cap():
             return []
-        ranks = {c % 13 for pair in self._table for c in pair if c != NO_CARD}
+        ranks = 0
+        for a, d in self._table:
+            ranks |= _RANK_MASKS[a % 13] | (_RANK_MASKS[d % 13] if d != NO_CARD else 0)
         throw = _SINGLES[THROW]
-        return [throw[c] for c in cards_of(self._hands[self._poll[self._poll_at]]) if c % 13 in ranks]
+        return [throw[c] for c in cards_of(self._hands[self._poll[self._poll_at]] & ranks)]
 
     def _covered(self) -> None:
         """Every attack card is covered: the bout is beaten off, or the throwers are polled."""
@@ -613,30 +660,38 @@ class DurakState(State):
         g = self._game
         n = g.seats
         d = self._defender
-        table = mask_of(c for pair in self._table for c in pair if c != NO_CARD)
+        table = 0
+        for a, c in self._table:
+            table |= 1 << a | (1 << c if c != NO_CARD else 0)
         self._table = []
+        hands = self._hands
         if taken:
-            self._hands[d] |= table
+            hands[d] |= table
             self._known[d] |= table
             self._virtual += 2
         else:
             self._discard |= table
             self._virtual += 1
-        order = [self._leader] if self._leader != d else []
-        order += [(self._leader + step) % n for step in range(1, n) if (self._leader + step) % n != d] + [d]
-        for seat in order:
-            while self._stock and self._hands[seat].bit_count() < HAND:
-                c = self._stock.pop(0)
-                self._hands[seat] |= 1 << c
-                if c == self._trump_card:
-                    self._known[seat] |= 1 << c
-        if not self._stock:
-            gone = [s for s in range(n) if self._active(s) and not self._hands[s]]
-            place = 1 + sum(1 for p in self._places if p)
-            for s in gone:
-                self._places[s] = place
-        if self._finished():
-            return
+        stock = self._stock
+        if stock:  # draw up to six: the leader, the others clockwise, the defender last
+            leader = self._leader
+            order = [leader] if leader != d else []
+            order += [(leader + step) % n for step in range(1, n) if (leader + step) % n != d] + [d]
+            for seat in order:
+                while stock and hands[seat].bit_count() < HAND:
+                    c = stock.pop(0)
+                    hands[seat] |= 1 << c
+                    if c == self._trump_card:
+                        self._known[seat] |= 1 << c
+        if not stock:
+            places = self._places
+            gone = [s for s in range(n) if not places[s] and not hands[s]]
+            if gone:
+                place = 1 + sum(1 for p in places if p)
+                for s in gone:
+                    places[s] = place
+            if self._finished():
+                return
         if g.teams:
             self._start_bout(self._plays_for(self._virtual))
         else:
