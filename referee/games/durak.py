@@ -555,6 +555,8 @@ class DurakState(State):
         """The seats that may throw in, in poll order: the main attacker, then clockwise from the defender's left."""
         n = self._game.seats
         d = self._defender
+        if n == 2:
+            return [self._attacker] if not self._places[self._attacker] else []
         order = [self._attacker] + [(d + step) % n for step in range(1, n)]
         seen: list[int] = []
         for s in order:
@@ -580,7 +582,9 @@ class DurakState(State):
 
     def _cap(self) -> int:
         """The most attack cards this bout may hold: min(L, h0)."""
-        return min(self._limit(), self._h0)
+        g = self._game
+        limit = g.first_bout_limit if self._bout == 1 else g.bout_limit
+        return limit if limit < self._h0 else self._h0
 
     def _leads(self) -> list[DurakAction]:
         most = self._cap() if self._game.multi_card_lead else 1
