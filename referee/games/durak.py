@@ -345,9 +345,10 @@ class DurakState(State):
 
     def legal_actions(self) -> list[DurakAction]:
         """Every legal decision of the seat to act, sorted, each once."""
-        if self._legal is None:
-            self._legal = self._list_legal()
-        return list(self._legal)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._list_legal()
+        return list(legal)
 
     def _list_legal(self) -> list[DurakAction]:
         phase = self._phase
@@ -669,7 +670,7 @@ class DurakState(State):
             table |= 1 << a | (1 << c if c != NO_CARD else 0)
         self._table = []
         hands = self._hands
-        if taken:
+        if taken:  # the defender takes the table
             hands[d] |= table
             self._known[d] |= table
             self._virtual += 2
@@ -679,8 +680,11 @@ class DurakState(State):
         stock = self._stock
         if stock:  # draw up to six: the leader, the others clockwise, the defender last
             leader = self._leader
-            order = [leader] if leader != d else []
-            order += [(leader + step) % n for step in range(1, n) if (leader + step) % n != d] + [d]
+            if n == 2:
+                order = [1 - d, d]
+            else:
+                order = [leader] if leader != d else []
+                order += [(leader + step) % n for step in range(1, n) if (leader + step) % n != d] + [d]
             for seat in order:
                 while stock and hands[seat].bit_count() < HAND:
                     c = stock.pop(0)
