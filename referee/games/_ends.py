@@ -14,6 +14,9 @@ from ._movegen import _BAR_BIT, _BAR_SHIFT, _LANES, BOARD_BITS, BOARD_MASK, HOME
 
 _LOW_BITS = int("1" * 26, 16)
 
+_HIT_BIT = {1 << (point << 2): 1 << (BOARD_BITS + point) for point in range(26)}
+"""The hit bit of each point, by the point's nibble bit."""
+
 
 def stage_ends(stage: Stage, board: int, dice: tuple[int, ...]) -> tuple[set[int], int]:
     """The end positions of every legal play of ``dice`` from ``board``, and how many dice they use.
@@ -21,14 +24,33 @@ def stage_ends(stage: Stage, board: int, dice: tuple[int, ...]) -> tuple[set[int
     The same end positions as ``stage.plays(board, dice)``, in a set.
     """
     if len(dice) == 2 and dice[0] != dice[1]:
-        if stage.canonical and not board >> _BAR_SHIFT & 15 and _outside_home(board) >= 3:
-            ends = _open_two_dice(stage, board, dice[0], dice[1])
-            if ends:
-                return ends, 2
+        if stage.canonical:
+            if board >> _BAR_SHIFT & 15:
+                return _enter_two_dice(stage, board, dice[0], dice[1])
+            if _outside_home(board) >= 3:
+                ends = _open_two_dice(stage, board, dice[0], dice[1])
+                if ends:
+                    return ends, 2
         return _two_dice(stage, board, dice[0], dice[1])
     die, n = dice[0], len(dice)
     if stage.canonical:
-        if not board >> _BAR_SHIFT & 15 and _outside_home(board) >= n:
+        on_bar = board >> _BAR_SHIFT & 15
+        if on_bar:
+            if not stage.movable[die] & _BAR_BIT:
+                return set(), 0  # nothing moves while a checker cannot enter
+            # Checkers on the bar enter first (with canonical order, all of them); the rest is open play.
+            entering = min(on_bar, n)
+            land = _BAR_BIT >> (die << 2)
+            entered = board + entering * (land - _BAR_BIT)
+            if stage.track_hits and stage.singles & land:
+                entered += _HIT_BIT[land]
+            rest = n - entering
+            if not rest:
+                return {entered}, n
+            if _outside_home(entered) >= rest:
+                ends, used = _lanes(stage, entered, die, rest)
+                return ends or {entered}, entering + used
+        elif _outside_home(board) >= n:
             return _lanes(stage, board, die, n)
         return _canonical(stage, board, die, n)
     return _equal_dice(stage, board, die, n)
@@ -51,7 +73,7 @@ def _moves(stage: Stage, board: int, die: int, ceiling: int = -1) -> list[tuple[
         end = board - low + land
         if singles & land and not occ & land:
             if stage.track_hits:
-                hit = land << (BOARD_BITS - ((land.bit_length() - 1) * 3 >> 2))
+                hit = _HIT_BIT[land]
                 if not board & hit:
                     end += hit
         out.append((low, end))
@@ -96,7 +118,7 @@ def _single_steps(stage: Stage, board: int, occ: int, die: int) -> dict[int, int
     cand = occ & stage.movable[die]
     shift = die << 2
     steps = {}
-    hits = cand & (stage.singles << shift) if stage.track_hits else 0
+    hits = cand & ((stage.singles & ~occ) << shift) if stage.track_hits else 0
     cand ^= hits
     while cand:
         low = cand & -cand
@@ -106,8 +128,40 @@ def _single_steps(stage: Stage, board: int, occ: int, die: int) -> dict[int, int
         low = hits & -hits
         hits ^= low
         land = low >> shift
-        steps[low] = land - low + (land << (BOARD_BITS - ((land.bit_length() - 1) * 3 >> 2)))
+        steps[low] = land - low + (_HIT_BIT[land])
     return steps
+
+
+def _enter(stage: Stage, board: int, die: int) -> int | None:
+    """The board after a checker enters from the bar with ``die``, or None if the point is closed."""
+    if not stage.movable[die] & _BAR_BIT:
+        return None
+    land = _BAR_BIT >> (die << 2)
+    entered = board - _BAR_BIT + land
+    if stage.track_hits and stage.singles & land and not board & _HIT_BIT[land]:
+        entered += _HIT_BIT[land]
+    return entered
+
+
+def _enter_two_dice(stage: Stage, board: int, high: int, low: int) -> tuple[set[int], int]:
+    """Two different dice with checkers on the bar (a stage that ends only by bearing off, which cannot happen
+    this turn): two on the bar enter with both dice; one enters with either die and any checker plays the other."""
+    by_high, by_low = _enter(stage, board, high), _enter(stage, board, low)
+    if board >> _BAR_SHIFT & 15 >= 2:
+        if by_high is not None and by_low is not None:
+            both = _enter(stage, by_high, low)
+            return {both}, 2  # type: ignore[arg-type]
+        entered = by_high if by_high is not None else by_low
+        return ({entered}, 1) if entered is not None else (set(), 0)
+    ends: set[int] = set()
+    for entered, second in ((by_high, low), (by_low, high)):
+        if entered is not None:
+            occ = (entered | entered >> 1 | entered >> 2 | entered >> 3) & _LOW_BITS
+            ends.update([entered + delta for delta in _single_steps(stage, entered, occ, second).values()])
+    if ends:
+        return ends, 2
+    entered = by_high if by_high is not None else by_low  # one die only: the larger when it can be played
+    return ({entered}, 1) if entered is not None else (set(), 0)
 
 
 def _open_two_dice(stage: Stage, board: int, high: int, low: int) -> set[int]:
@@ -131,7 +185,7 @@ def _open_two_dice(stage: Stage, board: int, high: int, low: int) -> set[int]:
             blots ^= land
             wrong = board + highs[land << high_shift] + lows[land << low_shift]
             ends.discard(wrong)
-            ends.add(wrong - (land << (BOARD_BITS - ((land.bit_length() - 1) * 3 >> 2))))
+            ends.add(wrong - (_HIT_BIT[land]))
     singles, track = stage.singles, stage.track_hits
     for first, shift, second, second_shift in ((highs, high_shift, low, low_shift), (lows, low_shift, high, high_shift)):
         # One checker moving twice; through a point the mover holds it equals a pair of the product.
@@ -142,7 +196,7 @@ def _open_two_dice(stage: Stage, board: int, high: int, low: int) -> set[int]:
             land = mid >> second_shift
             end = board + first[mid << shift] - mid + land
             if singles & land and track:
-                end += land << (BOARD_BITS - ((land.bit_length() - 1) * 3 >> 2))
+                end += _HIT_BIT[land]
             ends.add(end)
     return ends
 
@@ -205,13 +259,14 @@ _LANE_MASKS = [[(lane, sum(1 << (point << 2) for point in lane)) for lane in lan
 """Per die: each lane's points and their nibble-mask."""
 
 
-def _settled(states: dict[tuple[int, int], list[int]]) -> dict[tuple[int, int], list[int]]:
+def _settled(states: dict[int, list[int]]) -> dict[int, list[int]]:
     """The groups with nothing arriving any more: merged by steps used (their lists are reused)."""
-    settled: dict[tuple[int, int], list[int]] = {}
-    for (_, used), ends in states.items():
-        group = settled.get((0, used))
+    settled: dict[int, list[int]] = {}
+    for key, ends in states.items():
+        used = key & ~7
+        group = settled.get(used)
         if group is None:
-            settled[0, used] = ends
+            settled[used] = ends
         else:
             group.extend(ends)
     return settled
@@ -222,9 +277,10 @@ def _lanes(stage: Stage, board: int, die: int, n: int) -> tuple[set[int], int]:
     movable, singles = stage.movable[die], stage.singles
     track = stage.track_hits
     sources = (board | board >> 1 | board >> 2 | board >> 3) & movable
-    # Partial plays grouped by (checkers arriving at the current point, steps used): the plays of one group grow
-    # alike, so each point costs a few list comprehensions. Lanes follow one another; nothing arrives across.
-    states: dict[tuple[int, int], list[int]] = {(0, 0): [board]}
+    # Partial plays grouped by (steps used, checkers arriving at the current point), keyed 8 * used + arrived:
+    # the plays of one group grow alike, so each point costs a few list comprehensions. Lanes follow one
+    # another; nothing arrives across.
+    states: dict[int, list[int]] = {0: [board]}
     for lane, mask in _LANE_MASKS[die]:
         if not sources & mask:
             continue
@@ -234,28 +290,36 @@ def _lanes(stage: Stage, board: int, die: int, n: int) -> tuple[set[int], int]:
             here = (board >> shift) & 15
             if not (here or arrivals):
                 continue
-            grown: dict[tuple[int, int], list[int]] = {}
             if not (movable >> shift) & 1:
                 states, arrivals = _settled(states), False
                 continue
             dst = src - die
             move = (1 << (dst << 2)) - (1 << shift)
             hit = 1 << (BOARD_BITS + dst) if track and (singles >> (dst << 2)) & 1 else 0
+            grown: dict[int, list[int]] = {}
             arrivals = False
-            for (arrived, used), ends in states.items():
-                staying = grown.get((0, used))
+            for key, ends in states.items():
+                used = key & ~7
+                staying = grown.get(used)
                 if staying is None:
-                    grown[0, used] = ends  # the old groups are done with: their lists may be reused
+                    grown[used] = ends  # the old groups are done with: their lists may be reused
                 else:
                     staying.extend(ends)
-                for k in range(1, min(here + arrived, n - used) + 1):
-                    offset = k * move + hit
-                    grown.setdefault((k, used + k), []).extend([end + offset for end in ends])
+                most = here + (key & 7)
+                left = n - (used >> 3)
+                offset = hit
+                for k in range(1, (most if most < left else left) + 1):
+                    offset += move
+                    target = grown.get(used + 9 * k)
+                    if target is None:
+                        grown[used + 9 * k] = [end + offset for end in ends]
+                    else:
+                        target.extend([end + offset for end in ends])
                     arrivals = True
             states = grown
         if arrivals:
             states = _settled(states)
-    used = max(used for _, used in states)
+    used = max(states)
     if not used:
         return set(), 0
-    return set(states[0, used]), used
+    return set(states[used]), used >> 3
