@@ -113,22 +113,24 @@ def _two_dice(stage: Stage, board: int, high: int, low: int) -> tuple[set[int], 
     return alone[1], (1 if alone[1] else 0)
 
 
-def _single_steps(stage: Stage, board: int, occ: int, die: int) -> dict[int, int]:
-    """Open play: {source nibble bit: board delta} of every single step with ``die`` (hit bits included)."""
-    cand = occ & stage.movable[die]
+def _single_steps(stage: Stage, board: int, cand: int, die: int) -> dict[int, int]:
+    """Open play: {source nibble bit: board delta} of the single steps with ``die`` from the sources of the
+    nibble-mask ``cand`` (hit bits included)."""
     shift = die << 2
     steps = {}
-    hits = cand & ((stage.singles & ~occ) << shift) if stage.track_hits else 0
-    cand ^= hits
+    if stage.track_hits:
+        occ = (board | board >> 1 | board >> 2 | board >> 3) & _LOW_BITS
+        hits = cand & ((stage.singles & ~occ) << shift)
+        cand ^= hits
+        while hits:
+            low = hits & -hits
+            hits ^= low
+            land = low >> shift
+            steps[low] = land - low + _HIT_BIT[land]
     while cand:
         low = cand & -cand
         cand ^= low
         steps[low] = (low >> shift) - low
-    while hits:
-        low = hits & -hits
-        hits ^= low
-        land = low >> shift
-        steps[low] = land - low + (_HIT_BIT[land])
     return steps
 
 
@@ -157,7 +159,8 @@ def _enter_two_dice(stage: Stage, board: int, high: int, low: int) -> tuple[set[
     for entered, second in ((by_high, low), (by_low, high)):
         if entered is not None:
             occ = (entered | entered >> 1 | entered >> 2 | entered >> 3) & _LOW_BITS
-            ends.update([entered + delta for delta in _single_steps(stage, entered, occ, second).values()])
+            steps = _single_steps(stage, entered, occ & stage.movable[second], second)
+            ends.update([entered + delta for delta in steps.values()])
     if ends:
         return ends, 2
     entered = by_high if by_high is not None else by_low  # one die only: the larger when it can be played
@@ -168,28 +171,35 @@ def _open_two_dice(stage: Stage, board: int, high: int, low: int) -> set[int]:
     """Nothing on the bar, nothing to bear off this turn: two checkers (the product of the single steps) or one
     checker moving twice."""
     occ = (board | board >> 1 | board >> 2 | board >> 3) & _LOW_BITS
-    highs = _single_steps(stage, board, occ, high)
-    lows = _single_steps(stage, board, occ, low)
+    movable = stage.movable
+    from_high, from_low = occ & movable[high], occ & movable[low]
+    highs = _single_steps(stage, board, from_high, high)
+    lows = _single_steps(stage, board, from_low, low)
     high_shift, low_shift = high << 2, low << 2
     low_ends = [board + delta for delta in lows.values()]
     ends = {end + delta for delta in highs.values() for end in low_ends}
     # Two pairs of the product are wrong (and match no legal end): one lone checker making both steps, and two
     # steps onto one blot, which hit it once only.
-    for src in highs.keys() & lows.keys():
-        if not (board >> (src.bit_length() - 1)) & 14:
-            ends.discard(board + highs[src] + lows[src])
+    lone = from_high & from_low & ~(board >> 1 | board >> 2 | board >> 3)
+    while lone:
+        src = lone & -lone
+        lone ^= src
+        ends.discard(board + highs[src] + lows[src])
     if stage.track_hits:
-        blots = (sum(highs) >> high_shift) & (sum(lows) >> low_shift) & stage.singles
+        blots = (from_high >> high_shift) & (from_low >> low_shift) & stage.singles
         while blots:
             land = blots & -blots
             blots ^= land
             wrong = board + highs[land << high_shift] + lows[land << low_shift]
             ends.discard(wrong)
-            ends.add(wrong - (_HIT_BIT[land]))
+            ends.add(wrong - _HIT_BIT[land])
     singles, track = stage.singles, stage.track_hits
-    for first, shift, second, second_shift in ((highs, high_shift, low, low_shift), (lows, low_shift, high, high_shift)):
+    for first, sources, shift, second, second_shift in (
+        (highs, from_high, high_shift, low, low_shift),
+        (lows, from_low, low_shift, high, high_shift),
+    ):
         # One checker moving twice; through a point the mover holds it equals a pair of the product.
-        mids = (sum(first) >> shift) & stage.movable[second] & ~occ
+        mids = (sources >> shift) & movable[second] & ~occ
         while mids:
             mid = mids & -mids
             mids ^= mid

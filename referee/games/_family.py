@@ -212,6 +212,10 @@ class FamilyState(State):
         other._stages = list(self._stages)
         return other
 
+    def is_terminal(self) -> bool:
+        """True once the game is over."""
+        return self._phase == OVER
+
     @property
     def current_player(self) -> int:
         """The seat to move, CHANCE before the opening throw and each roll, TERMINAL at the end."""
@@ -296,7 +300,8 @@ class FamilyState(State):
 
     def _roll(self, roll: Roll) -> None:
         """Queue the stages of a roll (Gjul Bara's ladder overrides this)."""
-        self._stages = [(roll.high,) * 4 if roll.is_double else (roll.high, roll.low)]
+        high, low = roll.high, roll.low
+        self._stages = [(high, high, high, high) if high == low else (high, low)]
 
     def _stage_done(self, used: int) -> None:
         """The current stage was played with ``used`` dice (0 when it had no play)."""
