@@ -265,8 +265,23 @@ def _canonical(stage: Stage, board: int, die: int, n: int) -> tuple[set[int], in
     return deepest, depth
 
 
-_LANE_MASKS = [[(lane, sum(1 << (point << 2) for point in lane)) for lane in lanes] for lanes in _LANES]
-"""Per die: each lane's points and their nibble-mask."""
+_LANE_STEPS = [
+    [
+        (
+            sum(1 << (point << 2) for point in lane),
+            tuple(
+                (bit, point << 2, land, land - bit)
+                for point in lane
+                if point > die
+                for bit, land in [(1 << (point << 2), 1 << ((point - die) << 2))]
+            ),
+        )
+        for lane in lanes
+    ]
+    for die, lanes in enumerate(_LANES)
+]
+"""Per die, per lane: the nibble-mask of its points and, for each point that can step inside the board, (its
+nibble bit, its shift, the landing point's nibble bit, the board delta of the step)."""
 
 
 def _settled(states: dict[int, list[int]]) -> dict[int, list[int]]:
@@ -291,21 +306,19 @@ def _lanes(stage: Stage, board: int, die: int, n: int) -> tuple[set[int], int]:
     # the plays of one group grow alike, so each point costs a few list comprehensions. Lanes follow one
     # another; nothing arrives across.
     states: dict[int, list[int]] = {0: [board]}
-    for lane, mask in _LANE_MASKS[die]:
+    for mask, lane in _LANE_STEPS[die]:
         if not sources & mask:
             continue
         arrivals = False
-        for src in lane:
-            shift = src << 2
+        for src, shift, land, move in lane:
             here = (board >> shift) & 15
             if not (here or arrivals):
                 continue
-            if not (movable >> shift) & 1:
-                states, arrivals = _settled(states), False
+            if not movable & src:
+                if arrivals:
+                    states, arrivals = _settled(states), False
                 continue
-            dst = src - die
-            move = (1 << (dst << 2)) - (1 << shift)
-            hit = 1 << (BOARD_BITS + dst) if track and (singles >> (dst << 2)) & 1 else 0
+            offset_hit = _HIT_BIT[land] if track and singles & land else 0
             grown: dict[int, list[int]] = {}
             arrivals = False
             for key, ends in states.items():
@@ -317,7 +330,7 @@ def _lanes(stage: Stage, board: int, die: int, n: int) -> tuple[set[int], int]:
                     staying.extend(ends)
                 most = here + (key & 7)
                 left = n - (used >> 3)
-                offset = hit
+                offset = offset_hit
                 for k in range(1, (most if most < left else left) + 1):
                     offset += move
                     target = grown.get(used + 9 * k)
