@@ -120,21 +120,6 @@ def stacked(board: int) -> int:
     return (board >> 1 | board >> 2 | board >> 3) & _LOW_BITS
 
 
-def occupied_points(board: int) -> list[int]:
-    """The points 1..24 of a packed board that hold checkers, lowest first.
-
-    >>> occupied_points(pack({0: 2, 3: 1, 24: 5, 25: 1}))
-    [3, 24]
-    """
-    occ = occupied(board) & _POINT_NIBBLES
-    points = []
-    while occ:
-        low = occ & -occ
-        occ ^= low
-        points.append((low.bit_length() - 1) >> 2)
-    return points
-
-
 def occupied(board: int) -> int:
     """A mask with bit ``4p`` set for every non-empty point p (off count included).
 

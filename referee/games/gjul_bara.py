@@ -36,7 +36,7 @@ from collections.abc import Mapping
 from ._core import GameOption
 from ._dice import Roll
 from ._family import STUCK_OPTION, FamilyGame, FamilyState
-from ._movegen import Stage, occupied_points
+from ._movegen import POINTS, Stage, occupied
 from ._views import MatchScore
 
 
@@ -74,6 +74,10 @@ class GjulBara(FamilyGame):
         return GjulBaraState(self, starter, match or MatchScore(current_game=self.id), opening_dice_play)
 
 
+_FIRST_HALF = sum(1 << (point << 2) for point in range(1, 13))
+"""The nibble bits of the points 1..12."""
+
+
 def _terminal(board: int) -> bool:
     return board & 15 == 15
 
@@ -98,9 +102,8 @@ class GjulBaraState(FamilyState):
 
     def _stage(self) -> tuple[Stage, int]:
         me, opp = self._boards[self._turn], self._boards[1 - self._turn]
-        closed = 0
-        for point in occupied_points(opp):
-            closed |= 1 << (GjulBara.theirs_to_mine(point) << 2)
+        theirs = occupied(opp & POINTS)
+        closed = (theirs & _FIRST_HALF) << 48 | theirs >> 48  # their q is my q + 12 (q ≤ 12) or q − 12
         return Stage(closed, 0, 0, True, _terminal, canonical=True), me
 
     def _after_play(self, end: int) -> None:

@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from ._core import GameOption, Outcome
 from ._dice import OpeningThrow, Roll  # noqa: F401 (used by the doctest)
 from ._family import STUCK_OPTION, FamilyGame, FamilyState
-from ._movegen import Stage, count, occupied_points, spread
+from ._movegen import POINTS, Stage, count, mirror, occupied, spread, stacked
 from ._views import PIN_MINE, PIN_NONE, PIN_THEIRS, MatchScore
 
 
@@ -78,12 +78,10 @@ class TapaState(FamilyState):
         me, opp = self._boards[mover], self._boards[1 - mover]
         my_pins, their_pins = self._pins[mover], self._pins[1 - mover]
         frozen = spread(my_pins)
-        closed, singles = frozen, 0
-        for point in occupied_points(opp):
-            if (opp >> (point << 2)) & 15 >= 2:
-                closed |= 1 << ((25 - point) << 2)
-            elif not (their_pins >> point) & 1:
-                singles |= 1 << ((25 - point) << 2)
+        theirs = mirror(opp) & POINTS
+        stacks = stacked(theirs)
+        closed = frozen | stacks
+        singles = occupied(theirs) & ~stacks & ~mirror(spread(their_pins))
         mother_there = count(opp, 24) >= 1
         my_mother_pinned = bool((my_pins >> 24) & 1)
 
