@@ -102,10 +102,14 @@ class TapaState(FamilyState):
         mover, other = self._turn, 1 - self._turn
         opp = self._boards[other]
         my_pins = self._pins[mover]
+        # Their lone checkers under one of mine that is not itself pinned (nibble masks in their numbering).
+        mine = mirror(occupied(end & POINTS) & ~spread(my_pins))
+        covered = occupied(opp & POINTS) & ~stacked(opp) & mine
         their_pins = 0
-        for point in range(1, 25):
-            if count(opp, point) == 1 and count(end, 25 - point) and not (my_pins >> (25 - point)) & 1:
-                their_pins |= 1 << point
+        while covered:
+            low = covered & -covered
+            covered ^= low
+            their_pins |= 1 << ((low.bit_length() - 1) >> 2)
         self._pins[other] = their_pins
         if end & 15 == 15:
             self._win(mover)
