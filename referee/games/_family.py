@@ -272,8 +272,8 @@ class FamilyState(State):
     def apply(self, action: OpeningThrow | Roll | Play) -> None:
         """Apply an opening throw, a roll or a play."""
         if self._phase == MOVE and isinstance(action, Play):
-            end = action.key
-            if action._source is not self._plays or end not in self._legal():
+            end, plays = action.key, self._plays
+            if plays is None or action._source is not plays or end not in self._ends:  # type: ignore[operator]
                 end = self._listed().end_of(action.raw)  # a play made elsewhere
             if end is None:
                 raise IllegalActionError(f"seat {self._turn}: {action.notation()} is not legal with {self._dice}")
