@@ -2,9 +2,10 @@
 
 Engines list, check and apply plays by end position (a packed board with the hit bits of :mod:`._movegen`);
 the steps of a play are needed only to show or send it, and :meth:`Stage.plays` builds them then. Both
-generators follow the same cases (open two-dice play as a product, equal dice lane by lane or in non-increasing
-source order, the general sequential search) and give the same keys: a test checks them against each other and
-against an independent brute-force enumerator. Keep :func:`stage_ends` as the one entry point, so that a
+generators give the same keys (a test checks them against each other on every dice of random positions, and the
+oracle tests against an independent brute-force enumerator); this one adds shortcuts that need no steps
+(checkers on the bar entering first, fix-ups of a product found by mask) and leaves the rare stages that may end
+before the 15th checker is off (Tapa's mother) to the step generator. Keep :func:`stage_ends` as the one entry point, so that a
 compiled core can replace it under the same tests.
 """
 
@@ -53,7 +54,8 @@ def stage_ends(stage: Stage, board: int, dice: tuple[int, ...]) -> tuple[set[int
         elif _outside_home(board) >= n:
             return _lanes(stage, board, die, n)
         return _canonical(stage, board, die, n)
-    return _equal_dice(stage, board, die, n)
+    plays, used = stage.plays(board, dice)  # rare: a game that may end before the 15th checker is off (Tapa)
+    return set(plays), used
 
 
 def _moves(stage: Stage, board: int, die: int, ceiling: int = -1) -> list[tuple[int, int]]:
@@ -209,30 +211,6 @@ def _open_two_dice(stage: Stage, board: int, high: int, low: int) -> set[int]:
                 end += _HIT_BIT[land]
             ends.add(end)
     return ends
-
-
-def _equal_dice(stage: Stage, board: int, die: int, n: int) -> tuple[set[int], int]:
-    frontier = {board}
-    finished: set[int] = set()
-    terminal = stage.terminal
-    depth = 0
-    for _ in range(n):
-        layer: set[int] = set()
-        for start in frontier:
-            for _, end in _moves(stage, start, die):
-                if terminal is not None and terminal(end):
-                    finished.add(end)
-                else:
-                    layer.add(end)
-        if not layer:
-            break
-        frontier = layer
-        depth += 1
-    if finished:
-        if depth == n:
-            finished |= frontier
-        return finished, n
-    return (frontier, depth) if depth else (set(), 0)
 
 
 def _canonical(stage: Stage, board: int, die: int, n: int) -> tuple[set[int], int]:
