@@ -5,13 +5,13 @@ the steps of a play are needed only to show or send it, and :meth:`Stage.plays` 
 generators give the same keys (a test checks them against each other on every dice of random positions, and the
 oracle tests against an independent brute-force enumerator); this one adds shortcuts that need no steps
 (checkers on the bar entering first, fix-ups of a product found by mask) and leaves the rare stages that may end
-before the 15th checker is off (Tapa's mother) to the step generator. Keep :func:`stage_ends` as the one entry point, so that a
-compiled core can replace it under the same tests.
+before the 15th checker is off (Tapa's mother) to the step generator. Keep :func:`stage_ends` as the one entry
+point, so that a compiled core can replace it under the same tests.
 """
 
 from __future__ import annotations
 
-from ._movegen import _BAR_BIT, _BAR_SHIFT, _LANES, BOARD_BITS, BOARD_MASK, HOME_SHIFT, Stage, _outside_home
+from ._movegen import BAR_BIT, BAR_SHIFT, BOARD_BITS, BOARD_MASK, HOME_SHIFT, LANES, Stage, outside_home
 
 _LOW_BITS = int("1" * 26, 16)
 
@@ -26,32 +26,32 @@ def stage_ends(stage: Stage, board: int, dice: tuple[int, ...]) -> tuple[set[int
     """
     if len(dice) == 2 and dice[0] != dice[1]:
         if stage.canonical:
-            if board >> _BAR_SHIFT & 15:
+            if board >> BAR_SHIFT & 15:
                 return _enter_two_dice(stage, board, dice[0], dice[1])
-            if _outside_home(board) >= 3:
+            if outside_home(board) >= 3:
                 ends = _open_two_dice(stage, board, dice[0], dice[1])
                 if ends:
                     return ends, 2
         return _two_dice(stage, board, dice[0], dice[1])
     die, n = dice[0], len(dice)
     if stage.canonical:
-        on_bar = board >> _BAR_SHIFT & 15
+        on_bar = board >> BAR_SHIFT & 15
         if on_bar:
-            if not stage.movable[die] & _BAR_BIT:
+            if not stage.movable[die] & BAR_BIT:
                 return set(), 0  # nothing moves while a checker cannot enter
             # Checkers on the bar enter first (with canonical order, all of them); the rest is open play.
             entering = min(on_bar, n)
-            land = _BAR_BIT >> (die << 2)
-            entered = board + entering * (land - _BAR_BIT)
+            land = BAR_BIT >> (die << 2)
+            entered = board + entering * (land - BAR_BIT)
             if stage.track_hits and stage.singles & land:
                 entered += _HIT_BIT[land]
             rest = n - entering
             if not rest:
                 return {entered}, n
-            if _outside_home(entered) >= rest:
+            if outside_home(entered) >= rest:
                 ends, used = _lanes(stage, entered, die, rest)
                 return ends or {entered}, entering + used
-        elif _outside_home(board) >= n:
+        elif outside_home(board) >= n:
             return _lanes(stage, board, die, n)
         return _canonical(stage, board, die, n)
     plays, used = stage.plays(board, dice)  # rare: a game that may end before the 15th checker is off (Tapa)
@@ -64,8 +64,8 @@ def _moves(stage: Stage, board: int, die: int, ceiling: int = -1) -> list[tuple[
     out = []
     occ = (board | board >> 1 | board >> 2 | board >> 3) & _LOW_BITS
     cand = occ & stage.movable[die] & ceiling
-    if occ & _BAR_BIT:  # checkers on the bar must enter first
-        cand &= _BAR_BIT
+    if occ & BAR_BIT:  # checkers on the bar must enter first
+        cand &= BAR_BIT
     shift = die << 2
     singles = stage.singles
     while cand:
@@ -138,10 +138,10 @@ def _single_steps(stage: Stage, board: int, cand: int, die: int) -> dict[int, in
 
 def _enter(stage: Stage, board: int, die: int) -> int | None:
     """The board after a checker enters from the bar with ``die``, or None if the point is closed."""
-    if not stage.movable[die] & _BAR_BIT:
+    if not stage.movable[die] & BAR_BIT:
         return None
-    land = _BAR_BIT >> (die << 2)
-    entered = board - _BAR_BIT + land
+    land = BAR_BIT >> (die << 2)
+    entered = board - BAR_BIT + land
     if stage.track_hits and stage.singles & land and not board & _HIT_BIT[land]:
         entered += _HIT_BIT[land]
     return entered
@@ -151,7 +151,7 @@ def _enter_two_dice(stage: Stage, board: int, high: int, low: int) -> tuple[set[
     """Two different dice with checkers on the bar (a stage that ends only by bearing off, which cannot happen
     this turn): two on the bar enter with both dice; one enters with either die and any checker plays the other."""
     by_high, by_low = _enter(stage, board, high), _enter(stage, board, low)
-    if board >> _BAR_SHIFT & 15 >= 2:
+    if board >> BAR_SHIFT & 15 >= 2:
         if by_high is not None and by_low is not None:
             both = _enter(stage, by_high, low)
             return {both}, 2  # type: ignore[arg-type]
@@ -256,7 +256,7 @@ _LANE_STEPS = [
         )
         for lane in lanes
     ]
-    for die, lanes in enumerate(_LANES)
+    for die, lanes in enumerate(LANES)
 ]
 """Per die, per lane: the nibble-mask of its points and, for each point that can step inside the board, (its
 nibble bit, its shift, the landing point's nibble bit, the board delta of the step)."""

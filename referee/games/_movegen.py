@@ -22,8 +22,11 @@ BOARD_BITS = 104
 
 BOARD_MASK = (1 << BOARD_BITS) - 1
 BAR_POINT = 25
-_BAR_SHIFT = 100
-_BAR_BIT = 1 << _BAR_SHIFT
+BAR_SHIFT = 100
+"""The bar's nibble starts at this bit."""
+
+BAR_BIT = 1 << BAR_SHIFT
+"""The bar's nibble bit (see :func:`occupied`)."""
 
 _LOW_BITS = int("1" * 26, 16)
 """Bit 0 of every nibble."""
@@ -90,10 +93,10 @@ def spread(bits: int) -> int:
 _ONES = int("1" * 19, 16)
 
 
-def _outside_home(board: int) -> int:
+def outside_home(board: int) -> int:
     """How many checkers sit outside the home board (points 7..24 and the bar).
 
-    >>> _outside_home(pack({6: 5, 7: 2, 24: 3, 25: 1}))
+    >>> outside_home(pack({6: 5, 7: 2, 24: 3, 25: 1}))
     6
     """
     return (((board & BOARD_MASK) >> HOME_SHIFT) * _ONES >> 72) & 15
@@ -177,13 +180,13 @@ class Stage:
     def plays(self, board: int, dice: tuple[int, ...]) -> tuple[dict[int, tuple[Raw, ...]], int]:
         """See :func:`stage_plays`."""
         if len(dice) == 2 and dice[0] != dice[1]:
-            if self.canonical and not board >> _BAR_SHIFT & 15 and _outside_home(board) >= 3:
+            if self.canonical and not board >> BAR_SHIFT & 15 and outside_home(board) >= 3:
                 plays = _open_two_dice(self, board, dice[0], dice[1])
                 if plays:
                     return plays, 2
             return _two_dice(self, board, dice[0], dice[1])
         if self.canonical:
-            if not board >> _BAR_SHIFT & 15 and _outside_home(board) >= len(dice):
+            if not board >> BAR_SHIFT & 15 and outside_home(board) >= len(dice):
                 return _equal_dice_lanes(self, board, dice[0], len(dice))
             return _equal_dice_canonical(self, board, dice[0], len(dice))
         return _equal_dice(self, board, dice[0], len(dice))
@@ -213,8 +216,8 @@ class Stage:
         cand = occ & self.movable[die] & within
         if ceiling < 25:
             cand &= (1 << ((ceiling + 1) << 2)) - 1
-        if occ & _BAR_BIT:  # checkers on the bar must enter first
-            cand &= _BAR_BIT
+        if occ & BAR_BIT:  # checkers on the bar must enter first
+            cand &= BAR_BIT
         singles = self.singles
         track = self.track_hits
         while cand:
@@ -403,8 +406,8 @@ def _equal_dice_canonical(stage: Stage, board: int, die: int, n: int) -> tuple[d
     return deepest, depth
 
 
-_LANES = [[]] + [[tuple(range(top, 0, -die)) for top in range(24, 24 - die, -1)] for die in range(1, 7)]
-"""_LANES[die]: the points a checker can reach from one another with ``die`` (p, p−die, …), highest first."""
+LANES = [[]] + [[tuple(range(top, 0, -die)) for top in range(24, 24 - die, -1)] for die in range(1, 7)]
+"""LANES[die]: the points a checker can reach from one another with ``die`` (p, p−die, …), highest first."""
 
 
 def _lane_options(stage: Stage, board: int, die: int, n: int, lane: tuple[int, ...]) -> list[list[tuple[int, tuple]]]:
@@ -454,7 +457,7 @@ def _equal_dice_lanes(stage: Stage, board: int, die: int, n: int) -> tuple[dict[
     that use the most dice. Distinct combinations give distinct end positions."""
     options: list[list[list[tuple[int, tuple[Raw, ...]]]]] = []  # per lane, per step count: (delta, steps)
     occ = occupied(board) & stage.movable[die]
-    for lane in _LANES[die]:
+    for lane in LANES[die]:
         if not any((occ >> (point << 2)) & 1 for point in lane):
             continue
         by_count = _lane_options(stage, board, die, n, lane)
