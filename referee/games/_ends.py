@@ -11,9 +11,7 @@ point, so that a compiled core can replace it under the same tests.
 
 from __future__ import annotations
 
-from ._movegen import BAR_BIT, BAR_SHIFT, BOARD_BITS, BOARD_MASK, HOME_SHIFT, LANES, Stage, outside_home
-
-_LOW_BITS = int("1" * 26, 16)
+from ._movegen import BAR_BIT, BAR_SHIFT, BOARD_BITS, BOARD_MASK, HOME_SHIFT, LANES, LOW_BITS, Stage, outside_home
 
 _HIT_BIT = {1 << (point << 2): 1 << (BOARD_BITS + point) for point in range(26)}
 """The hit bit of each point, by the point's nibble bit."""
@@ -62,7 +60,7 @@ def _moves(stage: Stage, board: int, die: int, ceiling: int = -1) -> list[tuple[
     """Every single step with ``die``: (source nibble bit, end board), sources within the nibble-mask
     ``ceiling``. The rules of :meth:`Stage.moves`."""
     out = []
-    occ = (board | board >> 1 | board >> 2 | board >> 3) & _LOW_BITS
+    occ = (board | board >> 1 | board >> 2 | board >> 3) & LOW_BITS
     cand = occ & stage.movable[die] & ceiling
     if occ & BAR_BIT:  # checkers on the bar must enter first
         cand &= BAR_BIT
@@ -121,7 +119,7 @@ def _single_steps(stage: Stage, board: int, cand: int, die: int) -> dict[int, in
     shift = die << 2
     steps = {}
     if stage.track_hits:
-        occ = (board | board >> 1 | board >> 2 | board >> 3) & _LOW_BITS
+        occ = (board | board >> 1 | board >> 2 | board >> 3) & LOW_BITS
         hits = cand & ((stage.singles & ~occ) << shift)
         cand ^= hits
         while hits:
@@ -160,7 +158,7 @@ def _enter_two_dice(stage: Stage, board: int, high: int, low: int) -> tuple[set[
     ends: set[int] = set()
     for entered, second in ((by_high, low), (by_low, high)):
         if entered is not None:
-            occ = (entered | entered >> 1 | entered >> 2 | entered >> 3) & _LOW_BITS
+            occ = (entered | entered >> 1 | entered >> 2 | entered >> 3) & LOW_BITS
             steps = _single_steps(stage, entered, occ & stage.movable[second], second)
             ends.update([entered + delta for delta in steps.values()])
     if ends:
@@ -172,7 +170,7 @@ def _enter_two_dice(stage: Stage, board: int, high: int, low: int) -> tuple[set[
 def _open_two_dice(stage: Stage, board: int, high: int, low: int) -> set[int]:
     """Nothing on the bar, nothing to bear off this turn: two checkers (the product of the single steps) or one
     checker moving twice."""
-    occ = (board | board >> 1 | board >> 2 | board >> 3) & _LOW_BITS
+    occ = (board | board >> 1 | board >> 2 | board >> 3) & LOW_BITS
     movable = stage.movable
     from_high, from_low = occ & movable[high], occ & movable[low]
     highs = _single_steps(stage, board, from_high, high)

@@ -28,7 +28,7 @@ BAR_SHIFT = 100
 BAR_BIT = 1 << BAR_SHIFT
 """The bar's nibble bit (see :func:`occupied`)."""
 
-_LOW_BITS = int("1" * 26, 16)
+LOW_BITS = int("1" * 26, 16)
 """Bit 0 of every nibble."""
 
 
@@ -120,7 +120,7 @@ def stacked(board: int) -> int:
     >>> stacked(pack({3: 1, 5: 2})) == 1 << 20
     True
     """
-    return (board >> 1 | board >> 2 | board >> 3) & _LOW_BITS
+    return (board >> 1 | board >> 2 | board >> 3) & LOW_BITS
 
 
 def occupied(board: int) -> int:
@@ -131,7 +131,7 @@ def occupied(board: int) -> int:
     """
     board |= board >> 1
     board |= board >> 2
-    return board & _LOW_BITS
+    return board & LOW_BITS
 
 
 class Stage:
