@@ -111,7 +111,7 @@ def mirror(board: int) -> int:
     >>> unpack(mirror(pack({24: 2, 0: 3, 25: 1})))
     {0: 1, 1: 2, 25: 3}
     """
-    return int.from_bytes((board & BOARD_MASK).to_bytes(13, "little")[::-1].translate(_SWAP_NIBBLES), "little")
+    return int.from_bytes((board & BOARD_MASK).to_bytes(13, "little").translate(_SWAP_NIBBLES), "big")
 
 
 def stacked(board: int) -> int:
