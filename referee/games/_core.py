@@ -2,8 +2,9 @@
 
 A :class:`Game` is immutable: it holds the options and makes states. A :class:`State` is a pure state machine:
 whoever must act is ``current_player`` (a seat, :data:`CHANCE` or :data:`TERMINAL`), the legal actions are a
-sorted list with one entry per distinct result, and ``apply`` moves the state on. Chance steps are ordinary
-actions whose probabilities come from :meth:`State.chance_outcomes`; engines hold no random generator.
+sorted sequence with one entry per distinct result (a list, or a view that makes its entries when they are
+read), and ``apply`` moves the state on. Chance steps are ordinary actions whose probabilities come from
+:meth:`State.chance_outcomes`; engines hold no random generator.
 """
 
 from __future__ import annotations
@@ -133,8 +134,9 @@ class State(ABC):
         """The seat that must act, :data:`CHANCE` for a chance step, or :data:`TERMINAL`."""
 
     @abstractmethod
-    def legal_actions(self) -> list[Any]:
-        """The actions of the seat to act, sorted, one per distinct result (empty at chance and terminal)."""
+    def legal_actions(self) -> Sequence[Any]:
+        """The actions of the seat to act, sorted, one per distinct result (empty at chance and terminal): a list,
+        or a read-only sequence that makes its entries when they are read (the Tabla family's ``Plays``)."""
 
     @abstractmethod
     def chance_outcomes(self) -> list[tuple[Any, float]]:
