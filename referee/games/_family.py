@@ -25,7 +25,7 @@ from ._core import (
 from ._dice import OPENING_OUTCOMES, ROLL_OUTCOMES, OpeningThrow, Roll, draw_roll, parse_dice
 from ._ends import stage_ends
 from ._movegen import BAR_POINT, BOARD_MASK, Stage, count, pack
-from ._plays import Play, Raw, parse_steps
+from ._plays import Play, RawPlay, parse_steps
 from ._views import PIN_NONE, BackgammonView, MatchScore
 
 OPENING, ROLL, MOVE, OVER = "opening", "roll", "move", "over"
@@ -138,7 +138,7 @@ class Plays(Sequence[Play]):
         self._stage = stage
         self._board = board
         self._dice = dice
-        self._steps: dict[int, Raw] | None = None
+        self._steps: dict[int, RawPlay] | None = None
 
     def __len__(self) -> int:
         return len(self._ends)
@@ -163,16 +163,16 @@ class Plays(Sequence[Play]):
     def __repr__(self) -> str:
         return f"Plays({list(self)!r})"
 
-    def _all_steps(self) -> dict[int, Raw]:
+    def _all_steps(self) -> dict[int, RawPlay]:
         if self._steps is None:
             self._steps = self._stage.plays(self._board, self._dice)[0]
         return self._steps
 
-    def steps(self, end: int) -> Raw:
+    def steps(self, end: int) -> RawPlay:
         """The steps of the legal play ending in ``end``."""
         return self._all_steps()[end]
 
-    def end_of(self, raw: Raw) -> int | None:
+    def end_of(self, raw: RawPlay) -> int | None:
         """The end of the legal play with exactly these steps, if there is one."""
         return next((end for end, steps in self._all_steps().items() if steps == raw), None)
 

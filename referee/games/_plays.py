@@ -35,14 +35,14 @@ class Step:
         return f"{src}/{dst}{'*' if self.hit else ''}"
 
 
-Raw = tuple[tuple[int, int, int, bool], ...]
+RawPlay = tuple[tuple[int, int, int, bool], ...]
 """A play's steps, each as ``(src, dst, die, hit)``."""
 
 
 class StepSource(Protocol):
     """Where a play listed by end position finds its steps (the stage it was listed in)."""
 
-    def steps(self, end: int) -> Raw:
+    def steps(self, end: int) -> RawPlay:
         """The steps of the play that ends in ``end``."""
         ...
 
@@ -57,7 +57,7 @@ class Play:
 
     __slots__ = ("key", "_raw", "_source")
 
-    def __init__(self, raw: Raw | None = None, key: int = -1, source: StepSource | None = None) -> None:
+    def __init__(self, raw: RawPlay | None = None, key: int = -1, source: StepSource | None = None) -> None:
         if raw is None and source is None:
             raise ValueError("a play needs its steps or the stage it was listed in")
         self._raw = raw
@@ -65,7 +65,7 @@ class Play:
         self._source = source
 
     @property
-    def raw(self) -> Raw:
+    def raw(self) -> RawPlay:
         """The steps as ``(src, dst, die, hit)`` tuples."""
         if self._raw is None:
             self._raw = self._source.steps(self.key)  # type: ignore[union-attr]
