@@ -373,9 +373,7 @@ class DurakState(State):
         kind, cards = action
         seat = self.current_player
         if kind == LEAD:
-            played = 0
-            for c in cards:
-                played |= 1 << c
+            played = mask_of(cards)
             self._table = [[c, NO_CARD] for c in cards]
             self._phase = "defend"
         elif kind == BEAT:
