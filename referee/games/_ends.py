@@ -11,16 +11,19 @@ point, so that a compiled core can replace it under the same tests.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from ._movegen import BAR_BIT, BAR_SHIFT, BOARD_BITS, BOARD_MASK, HOME_SHIFT, LANES, LOW_BITS, Stage, outside_home
 
 _HIT_BIT = {1 << (point << 2): 1 << (BOARD_BITS + point) for point in range(26)}
 """The hit bit of each point, by the point's nibble bit."""
 
 
-def stage_ends(stage: Stage, board: int, dice: tuple[int, ...]) -> tuple[set[int], int]:
-    """The end positions of every legal play of ``dice`` from ``board``, and how many dice they use.
+def stage_ends(stage: Stage, board: int, dice: tuple[int, ...]) -> tuple[Collection[int], int]:
+    """The end positions of every legal play of ``dice`` from ``board``, each once (a set or a list), and how
+    many dice they use.
 
-    The same end positions as ``stage.plays(board, dice)``, in a set.
+    The same end positions as ``stage.plays(board, dice)``.
     """
     if len(dice) == 2 and dice[0] != dice[1]:
         if stage.canonical:
@@ -53,7 +56,7 @@ def stage_ends(stage: Stage, board: int, dice: tuple[int, ...]) -> tuple[set[int
             return _lanes(stage, board, die, n)
         return _canonical(stage, board, die, n)
     plays, used = stage.plays(board, dice)  # rare: a game that may end before the 15th checker is off (Tapa)
-    return set(plays), used
+    return plays.keys(), used
 
 
 def _moves(stage: Stage, board: int, die: int, ceiling: int = -1) -> list[tuple[int, int]]:
@@ -167,47 +170,88 @@ def _enter_two_dice(stage: Stage, board: int, high: int, low: int) -> tuple[set[
     return ({entered}, 1) if entered is not None else (set(), 0)
 
 
+_PLAIN = [{1 << (p << 2): (1 << ((p - d) << 2)) - (1 << (p << 2)) for p in range(d + 1, 26)} for d in range(7)]
+"""Per die: {source nibble bit: the board delta of its step} (landing inside the board)."""
+
+_WITH_HIT = [
+    {1 << (p << 2): (1 << ((p - d) << 2)) - (1 << (p << 2)) + (1 << (BOARD_BITS + p - d)) for p in range(d + 1, 26)}
+    for d in range(7)
+]
+"""The same with the hit bit of the landing point."""
+
+
 def _open_two_dice(stage: Stage, board: int, high: int, low: int) -> set[int]:
     """Nothing on the bar, nothing to bear off this turn: two checkers (the product of the single steps) or one
     checker moving twice."""
-    occ = (board | board >> 1 | board >> 2 | board >> 3) & LOW_BITS
+    stacked = (board >> 1 | board >> 2 | board >> 3) & LOW_BITS
+    occ = board & LOW_BITS | stacked
     movable = stage.movable
-    from_high, from_low = occ & movable[high], occ & movable[low]
-    highs = _single_steps(stage, board, from_high, high)
-    lows = _single_steps(stage, board, from_low, low)
     high_shift, low_shift = high << 2, low << 2
-    low_ends = [board + delta for delta in lows.values()]
+    from_high, from_low = occ & movable[high], occ & movable[low]
+    singles = stage.singles if stage.track_hits else 0
+    plain_high, plain_low = _PLAIN[high], _PLAIN[low]
+    hit_high = from_high & singles << high_shift
+    hit_low = from_low & singles << low_shift
+    highs = {}
+    cand = from_high ^ hit_high
+    while cand:
+        src = cand & -cand
+        cand ^= src
+        highs[src] = plain_high[src]
+    while hit_high:
+        src = hit_high & -hit_high
+        hit_high ^= src
+        highs[src] = _WITH_HIT[high][src]
+    low_ends = []
+    cand = from_low ^ hit_low
+    while cand:
+        src = cand & -cand
+        cand ^= src
+        low_ends.append(board + plain_low[src])
+    if hit_low:
+        with_hit = _WITH_HIT[low]
+        cand = hit_low
+        while cand:
+            src = cand & -cand
+            cand ^= src
+            low_ends.append(board + with_hit[src])
     ends = {end + delta for delta in highs.values() for end in low_ends}
     # Two pairs of the product are wrong (and match no legal end): one lone checker making both steps, and two
     # steps onto one blot, which hit it once only.
-    lone = from_high & from_low & ~(board >> 1 | board >> 2 | board >> 3)
+    lone = from_high & from_low & ~stacked
     while lone:
         src = lone & -lone
         lone ^= src
-        ends.discard(board + highs[src] + lows[src])
-    if stage.track_hits:
-        blots = (from_high >> high_shift) & (from_low >> low_shift) & stage.singles
+        ends.discard(board + highs[src] + (_WITH_HIT[low][src] if hit_low & src else plain_low[src]))
+    if singles:
+        blots = (from_high >> high_shift) & (from_low >> low_shift) & singles
         while blots:
             land = blots & -blots
             blots ^= land
-            wrong = board + highs[land << high_shift] + lows[land << low_shift]
+            wrong = board + highs[land << high_shift] + _WITH_HIT[low][land << low_shift]
             ends.discard(wrong)
             ends.add(wrong - _HIT_BIT[land])
-    singles, track = stage.singles, stage.track_hits
-    for first, sources, shift, second, second_shift in (
-        (highs, from_high, high_shift, low, low_shift),
-        (lows, from_low, low_shift, high, high_shift),
-    ):
-        # One checker moving twice; through a point the mover holds it equals a pair of the product.
-        mids = (sources >> shift) & movable[second] & ~occ
-        while mids:
-            mid = mids & -mids
-            mids ^= mid
-            land = mid >> second_shift
-            end = board + first[mid << shift] - mid + land
-            if singles & land and track:
-                end += _HIT_BIT[land]
-            ends.add(end)
+    # One checker moving twice; through a point the mover holds it equals a pair of the product.
+    free = ~occ
+    mids = (from_high >> high_shift) & movable[low] & free
+    while mids:
+        mid = mids & -mids
+        mids ^= mid
+        end = board + highs[mid << high_shift] + plain_low[mid]
+        land = mid >> low_shift
+        if singles & land:
+            end += _HIT_BIT[land]
+        ends.add(end)
+    mids = (from_low >> low_shift) & movable[high] & free
+    while mids:
+        mid = mids & -mids
+        mids ^= mid
+        src = mid << low_shift
+        end = board + (_WITH_HIT[low][src] if singles & mid else plain_low[src]) + plain_high[mid]
+        land = mid >> high_shift
+        if singles & land:
+            end += _HIT_BIT[land]
+        ends.add(end)
     return ends
 
 
@@ -273,8 +317,8 @@ def _settled(states: dict[int, list[int]]) -> dict[int, list[int]]:
     return settled
 
 
-def _lanes(stage: Stage, board: int, die: int, n: int) -> tuple[set[int], int]:
-    """Equal dice in open play, lane by lane (see ``_equal_dice_lanes`` of :mod:`._movegen`)."""
+def _lanes(stage: Stage, board: int, die: int, n: int) -> tuple[list[int], int]:
+    """Equal dice in open play, lane by lane (see ``_equal_dice_lanes`` of :mod:`._movegen`); distinct ends."""
     movable, singles = stage.movable[die], stage.singles
     track = stage.track_hits
     sources = (board | board >> 1 | board >> 2 | board >> 3) & movable
@@ -320,5 +364,5 @@ def _lanes(stage: Stage, board: int, die: int, n: int) -> tuple[set[int], int]:
             states = _settled(states)
     used = max(states)
     if not used:
-        return set(), 0
-    return set(states[used]), used >> 3
+        return [], 0
+    return states[used], used >> 3

@@ -118,8 +118,8 @@ class FamilyGame(Game):
                 return action
         stage, board = state._stage()
         end = stage.follow(board, state._dice, steps)
-        if end is not None and end in state._legal():
-            return Play(None, end, state._listed())
+        if end is not None and end in state._ends:
+            return Play(None, end, state._plays)
         raise IllegalActionError(f"{text!r} is not a legal play with {'-'.join(map(str, state._dice))}")
 
 
@@ -197,10 +197,9 @@ class FamilyState(State):
         self._stuck = 0
         self._moved = False
         self._outcome: Outcome | None = None
-        self._ends: set[int] | None = None  # the current stage's legal end positions, once listed
-        self._used = 0
-        self._facts: tuple[Stage, int] | None = None  # the stage and board they were listed from
-        self._plays: Plays | None = None  # made from them when the plays are asked for
+        self._ends: list[int] = []  # the sorted end positions of the current stage's legal plays
+        self._used = 0  # how many dice they use
+        self._plays: Plays | None = None  # the view of them that legal_actions hands out
 
     def clone(self) -> FamilyState:
         """An independent copy."""
@@ -241,25 +240,7 @@ class FamilyState(State):
 
     def legal_actions(self) -> Plays | list[Play]:
         """The whole plays of the stage at hand, one per distinct end position, in end-position order."""
-        if self._phase != MOVE:
-            return []
-        return self._listed()
-
-    def _legal(self) -> set[int]:
-        """The end boards (with hit bits) of the legal plays of the current stage."""
-        if self._ends is None:
-            stage, board = self._facts = self._stage()
-            self._ends, self._used = stage_ends(stage, board, self._dice)
-            self._plays = None
-        return self._ends
-
-    def _listed(self) -> Plays:
-        """The current stage's plays (made once per stage)."""
-        ends = self._legal()
-        if self._plays is None:
-            stage, board = self._facts  # type: ignore[misc]
-            self._plays = Plays(sorted(ends), stage, board, self._dice)
-        return self._plays
+        return self._plays if self._phase == MOVE else []  # type: ignore[return-value]
 
     @abstractmethod
     def _stage(self) -> tuple[Stage, int]:
@@ -271,10 +252,11 @@ class FamilyState(State):
 
     def apply(self, action: OpeningThrow | Roll | Play) -> None:
         """Apply an opening throw, a roll or a play."""
-        if self._phase == MOVE and isinstance(action, Play):
-            end, plays = action.key, self._plays
-            if plays is None or action._source is not plays or end not in self._ends:  # type: ignore[operator]
-                end = self._listed().end_of(action.raw)  # a play made elsewhere
+        kind = action.__class__
+        if kind is Play and self._phase == MOVE:
+            plays = self._plays
+            # A play listed by this stage's view carries one of its end positions; any other is matched by steps.
+            end = action.key if action._source is plays else plays.end_of(action.raw)  # type: ignore[union-attr]
             if end is None:
                 raise IllegalActionError(f"seat {self._turn}: {action.notation()} is not legal with {self._dice}")
             self._boards[self._turn] = end & BOARD_MASK
@@ -283,18 +265,18 @@ class FamilyState(State):
             if self._phase != OVER:
                 self._stage_done(self._used)
                 self._advance()
-        elif self._phase == OPENING and isinstance(action, OpeningThrow):
-            first, second = action.dice
+        elif kind is Roll and self._phase == ROLL:
+            self._rolls[self._turn] += 1
+            self._moved = False
+            self._roll(action)  # type: ignore[arg-type]
+            self._advance()
+        elif kind is OpeningThrow and self._phase == OPENING:
+            first, second = action.dice  # type: ignore[union-attr]
             if first != second:
                 self._turn = 0 if first > second else 1
                 self._phase = ROLL
                 if self._opening_dice_play:  # backgammon style: the opening dice are the first roll
                     self.apply(Roll(max(first, second), min(first, second)))
-        elif self._phase == ROLL and isinstance(action, Roll):
-            self._rolls[self._turn] += 1
-            self._moved = False
-            self._roll(action)
-            self._advance()
         else:
             raise IllegalActionError(f"{action!r} cannot be applied in phase {self._phase}")
 
@@ -309,15 +291,18 @@ class FamilyState(State):
 
     def _advance(self) -> None:
         """Go to the next stage with a legal play; stages without one are done with 0 dice; then pass."""
-        while self._stages and self._phase != OVER:
-            self._dice = self._stages[0]
-            self._ends = None
-            self._phase = MOVE
-            if self._legal():
+        while self._stages:
+            dice = self._dice = self._stages[0]
+            stage, board = self._stage()
+            ends, used = stage_ends(stage, board, dice)
+            if ends:
+                self._phase = MOVE
+                self._ends = ends = sorted(ends)
+                self._used = used
+                self._plays = Plays(ends, stage, board, dice)
                 return
             self._stage_done(0)
-        if self._phase != OVER:
-            self._end_turn()
+        self._end_turn()
 
     def _end_turn(self) -> None:
         """The turn is over: count it for the stuck guard and hand the dice to the other seat."""
@@ -330,7 +315,7 @@ class FamilyState(State):
         self._turn = seat
         self._dice = ()
         self._stages = []
-        self._ends = None
+        self._plays = None
         self._phase = ROLL
 
     def _finish(self, outcome: Outcome) -> None:
@@ -338,7 +323,7 @@ class FamilyState(State):
         self._phase = OVER
         self._dice = ()
         self._stages = []
-        self._ends = None
+        self._plays = None
 
     def _win(self, seat: int, termination: str | None = None) -> None:
         """``seat`` bore off its last checker (or won otherwise): 1 point, or 2 (mars) if the loser has none off."""
