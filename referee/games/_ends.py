@@ -19,12 +19,13 @@ _HIT_BIT = {1 << (point << 2): 1 << (BOARD_BITS + point) for point in range(26)}
 """The hit bit of each point, by the point's nibble bit."""
 
 
-def stage_ends(stage: Stage, board: int, dice: tuple[int, ...]) -> tuple[Collection[int], int]:
-    """The end positions of every legal play of ``dice`` from ``board``, each once (a set or a list), and how
-    many dice they use.
+def stage_ends(stage: Stage, board: int) -> tuple[Collection[int], int]:
+    """The end positions of every legal play of the stage's dice from ``board``, each once (a set or a list), and
+    how many dice they use.
 
-    The same end positions as ``stage.plays(board, dice)``.
+    The same end positions as ``stage.plays(board)``.
     """
+    dice = stage.dice
     if len(dice) == 2 and dice[0] != dice[1]:
         if stage.canonical:
             if board >> BAR_SHIFT & 15:
@@ -55,7 +56,7 @@ def stage_ends(stage: Stage, board: int, dice: tuple[int, ...]) -> tuple[Collect
         elif outside_home(board) >= n:
             return _lanes(stage, board, die, n)
         return _canonical(stage, board, die, n)
-    plays, used = stage.plays(board, dice)  # rare: a game that may end before the 15th checker is off (Tapa)
+    plays, used = stage.plays(board)  # rare: a game that may end before the 15th checker is off (Tapa)
     return plays.keys(), used
 
 

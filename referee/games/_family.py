@@ -116,8 +116,8 @@ class FamilyGame(Game):
         for action in state.legal_actions():
             if action.notation() == text:
                 return action
-        stage, board = state._stage()
-        end = stage.follow(board, state._dice, steps)
+        stage, board = state._stage(state._dice)
+        end = stage.follow(board, steps)
         if end is not None and end in state._ends:
             return Play(None, end, state._plays)
         raise IllegalActionError(f"{text!r} is not a legal play with {'-'.join(map(str, state._dice))}")
@@ -131,13 +131,12 @@ class Plays(Sequence[Play]):
     positions and hand out this view of them (one per stage, however often it is asked for).
     """
 
-    __slots__ = ("_ends", "_stage", "_board", "_dice", "_steps")
+    __slots__ = ("_ends", "_stage", "_board", "_steps")
 
-    def __init__(self, ends: list[int], stage: Stage, board: int, dice: tuple[int, ...]) -> None:
+    def __init__(self, ends: list[int], stage: Stage, board: int) -> None:
         self._ends = ends
         self._stage = stage
         self._board = board
-        self._dice = dice
         self._steps: dict[int, RawPlay] | None = None
 
     def __len__(self) -> int:
@@ -165,7 +164,7 @@ class Plays(Sequence[Play]):
 
     def _all_steps(self) -> dict[int, RawPlay]:
         if self._steps is None:
-            self._steps = self._stage.plays(self._board, self._dice)[0]
+            self._steps = self._stage.plays(self._board)[0]
         return self._steps
 
     def steps(self, end: int) -> RawPlay:
@@ -243,8 +242,8 @@ class FamilyState(State):
         return self._plays if self._phase == MOVE else []  # type: ignore[return-value]
 
     @abstractmethod
-    def _stage(self) -> tuple[Stage, int]:
-        """The constant facts of the mover's stage and the mover's board."""
+    def _stage(self, dice: tuple[int, ...]) -> tuple[Stage, int]:
+        """The constant facts of the mover's stage with ``dice``, and the mover's board."""
 
     @abstractmethod
     def _after_play(self, end: int) -> None:
@@ -293,13 +292,13 @@ class FamilyState(State):
         """Go to the next stage with a legal play; stages without one are done with 0 dice; then pass."""
         while self._stages:
             dice = self._dice = self._stages[0]
-            stage, board = self._stage()
-            ends, used = stage_ends(stage, board, dice)
+            stage, board = self._stage(dice)
+            ends, used = stage_ends(stage, board)
             if ends:
                 self._phase = MOVE
                 self._ends = ends = sorted(ends)
                 self._used = used
-                self._plays = Plays(ends, stage, board, dice)
+                self._plays = Plays(ends, stage, board)
                 return
             self._stage_done(0)
         self._end_turn()

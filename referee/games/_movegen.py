@@ -135,13 +135,15 @@ def occupied(board: int) -> int:
 
 
 class Stage:
-    """The constant facts of one stage: which points are closed, frozen or hold a lone opposing checker.
+    """The constant facts of one stage: its dice, which points are closed, frozen or hold a lone opposing checker.
 
-    The three masks are nibble-masks: bit ``4p`` stands for point p (see :func:`occupied`). With ``track_hits`` (Tabla) every hit sets bit ``BOARD_BITS + point`` of the board it produces, so that end
-    positions differing only in what was hit stay distinct; :data:`BOARD_MASK` recovers the checkers.
+    The three masks are nibble-masks: bit ``4p`` stands for point p (see :func:`occupied`). With ``track_hits``
+    (Tabla) every hit sets bit ``BOARD_BITS + point`` of the board it produces, so that end positions differing only
+    in what was hit stay distinct; :data:`BOARD_MASK` recovers the checkers.
     """
 
     __slots__ = (
+        "dice",
         "closed",
         "singles",
         "can_bear_off",
@@ -154,6 +156,7 @@ class Stage:
 
     def __init__(
         self,
+        dice: tuple[int, ...],
         closed: int,
         frozen: int,
         singles: int,
@@ -162,6 +165,7 @@ class Stage:
         track_hits: bool = False,
         canonical: bool = False,
     ) -> None:
+        self.dice = dice
         self.closed = closed
         # canonical: the game can end only by bearing off the 15th checker, so equal dice may be expanded in
         # non-increasing source order (each end position exactly once) and open two-dice plays as a product.
@@ -170,15 +174,17 @@ class Stage:
         self.can_bear_off = can_bear_off
         self.terminal = terminal
         self.track_hits = track_hits
-        # movable[die]: nibble-mask of sources whose step with die lands on an open point of the board.
+        # movable[die]: nibble-mask of sources whose step with die lands on an open point of the board; only the
+        # stage's dice have one (another die is a KeyError, never a silent "no moves").
         open_points = ~closed & _POINT_NIBBLES
         sources = ~frozen & _SOURCE_NIBBLES
-        o, s = open_points, sources  # a list display: no comprehension frame per stage
-        self.movable = [0, o << 4 & s, o << 8 & s, o << 12 & s, o << 16 & s, o << 20 & s, o << 24 & s]
+        high, low = dice[0], dice[-1]
+        self.movable = {high: open_points << (high << 2) & sources, low: open_points << (low << 2) & sources}
         self.bear_sources = sources & _HOME_NIBBLES
 
-    def plays(self, board: int, dice: tuple[int, ...]) -> tuple[dict[int, tuple[Raw, ...]], int]:
+    def plays(self, board: int) -> tuple[dict[int, tuple[Raw, ...]], int]:
         """See :func:`stage_plays`."""
+        dice = self.dice
         if len(dice) == 2 and dice[0] != dice[1]:
             if self.canonical and not board >> BAR_SHIFT & 15 and outside_home(board) >= 3:
                 plays = _open_two_dice(self, board, dice[0], dice[1])
@@ -191,10 +197,10 @@ class Stage:
             return _equal_dice_canonical(self, board, dice[0], len(dice))
         return _equal_dice(self, board, dice[0], len(dice))
 
-    def follow(self, board: int, dice: tuple[int, ...], steps: tuple[tuple[int, int, bool], ...]) -> int | None:
-        """The board after playing ``steps`` (src, dst, hit) one by one with the dice, or None if a step is
+    def follow(self, board: int, steps: tuple[tuple[int, int, bool], ...]) -> int | None:
+        """The board after playing ``steps`` (src, dst, hit) one by one with the stage's dice, or None if a step is
         impossible. Maximisation is not checked here: compare the result with the legal plays' end boards."""
-        left = list(dice)
+        left = list(self.dice)
         for index, (src, dst, _hit) in enumerate(steps):
             for die in sorted(set(left)):
                 found = next((end for (s, d, _, _), end in self.moves(board, die) if s == src and d == dst), None)
@@ -278,7 +284,7 @@ def stage_plays(
     >>> list(plays.values()), used
     ([((13, 8, 5, False), (8, 2, 6, False))], 2)
     """
-    return Stage(spread(closed), spread(frozen), spread(singles), can_bear_off, terminal).plays(board, dice)
+    return Stage(dice, spread(closed), spread(frozen), spread(singles), can_bear_off, terminal).plays(board)
 
 
 def _keep_shorter(plays: dict[int, tuple[Raw, ...]], end: int, steps: tuple[Raw, ...]) -> None:

@@ -18,7 +18,7 @@ Outcomes: ``normal`` 1 point, ``mars`` 2 (the loser has borne off none, whatever
 from __future__ import annotations
 
 from ._family import FamilyGame, FamilyState
-from ._movegen import BAR_POINT, BOARD_BITS, POINTS, Stage, mirror, occupied, stacked
+from ._movegen import BAR_POINT, BOARD_BITS, LOW_BITS, POINTS, Stage, mirror, stacked
 from ._views import MatchScore
 
 _BAR = 1 << (BAR_POINT << 2)
@@ -53,11 +53,11 @@ def _terminal(board: int) -> bool:
 class TablaState(FamilyState):
     """A Tabla position."""
 
-    def _stage(self) -> tuple[Stage, int]:
+    def _stage(self, dice: tuple[int, ...]) -> tuple[Stage, int]:
         theirs = mirror(self._boards[1 - self._turn]) & POINTS
         closed = stacked(theirs)
-        singles = occupied(theirs) & ~closed
-        return Stage(closed, 0, singles, True, _terminal, track_hits=True, canonical=True), self._boards[self._turn]
+        singles = theirs & LOW_BITS & ~closed
+        return Stage(dice, closed, 0, singles, True, _terminal, True, True), self._boards[self._turn]
 
     def _after_play(self, end: int) -> None:
         mover, other = self._turn, 1 - self._turn

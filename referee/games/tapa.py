@@ -73,7 +73,7 @@ class TapaState(FamilyState):
 
     _game: Tapa
 
-    def _stage(self) -> tuple[Stage, int]:
+    def _stage(self, dice: tuple[int, ...]) -> tuple[Stage, int]:
         mover = self._turn
         me, opp = self._boards[mover], self._boards[1 - mover]
         my_pins, their_pins = self._pins[mover], self._pins[1 - mover]
@@ -96,7 +96,7 @@ class TapaState(FamilyState):
         # The mother can be pinned this turn only when exactly one opposing checker is left on its start; otherwise
         # only the 15th checker off ends the game and the fast, order-free generators apply.
         canonical = count(opp, 24) != 1
-        return Stage(closed, frozen, singles, can_bear_off, terminal, canonical=canonical), me
+        return Stage(dice, closed, frozen, singles, can_bear_off, terminal, canonical=canonical), me
 
     def _after_play(self, end: int) -> None:
         mover, other = self._turn, 1 - self._turn

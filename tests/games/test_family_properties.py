@@ -80,10 +80,10 @@ def test_end_generator_equals_the_step_generator(game_id):
     for index, (state, legal) in enumerate(random_decisions(make_game(game_id), 6, seed=21)):
         if legal is None or index % 2:
             continue
-        stage, board = state._stage()
         for dice in ALL_DICE:
-            plays, used = stage.plays(board, dice)
-            ends, ends_used = stage_ends(stage, board, dice)
+            stage, board = state._stage(dice)
+            plays, used = stage.plays(board)
+            ends, ends_used = stage_ends(stage, board)
             assert (sorted(ends), ends_used) == (sorted(plays), used), f"{state!r} {dice}"  # each end once
             checked += 1
     assert checked > 5_000
