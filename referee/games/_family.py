@@ -149,9 +149,10 @@ class Plays(Sequence[Play]):
     def __getitem__(self, index: slice) -> list[Play]: ...
 
     def __getitem__(self, index: int | slice) -> Play | list[Play]:
-        if isinstance(index, slice):
-            return [Play(None, end, self) for end in self._ends[index]]
-        return Play(None, self._ends[index], self)
+        end = self._ends[index]
+        if end.__class__ is list:  # a slice
+            return [Play(None, one, self) for one in end]  # type: ignore[union-attr]
+        return Play(None, end, self)  # type: ignore[arg-type]
 
     def __iter__(self) -> Iterator[Play]:
         return (Play(None, end, self) for end in self._ends)
@@ -189,6 +190,7 @@ class FamilyState(State):
         self._boards = [start, start]
         self._pins = [0, 0]
         self._phase = OPENING if starter is None else ROLL
+        self.current_player = CHANCE
         self._turn = 0 if starter is None else starter
         self._dice: tuple[int, ...] = ()
         self._stages: list[tuple[int, ...]] = []
@@ -210,18 +212,13 @@ class FamilyState(State):
         other._stages = list(self._stages)
         return other
 
+    current_player: int = CHANCE
+    """The seat to move, CHANCE before the opening throw and each roll, TERMINAL at the end (an attribute: the
+    hottest read of a playout)."""
+
     def is_terminal(self) -> bool:
         """True once the game is over."""
         return self._phase == OVER
-
-    @property
-    def current_player(self) -> int:
-        """The seat to move, CHANCE before the opening throw and each roll, TERMINAL at the end."""
-        if self._phase == MOVE:
-            return self._turn
-        if self._phase == OVER:
-            return TERMINAL
-        return CHANCE
 
     def chance_outcomes(self) -> list[tuple[OpeningThrow | Roll, float]]:
         """The opening throw's 36 outcomes or a roll's 21."""
@@ -232,7 +229,7 @@ class FamilyState(State):
         return []
 
     def sample_chance(self, rng: random.Random) -> OpeningThrow | Roll:
-        """A chance outcome drawn as :meth:`State.sample_chance` draws it (rolls by bisection)."""
+        """A chance outcome drawn with the probabilities of :meth:`chance_outcomes` (rolls by one uniform draw)."""
         if self._phase == ROLL:
             return draw_roll(rng)
         return super().sample_chance(rng)
@@ -296,6 +293,7 @@ class FamilyState(State):
             ends, used = stage_ends(stage, board)
             if ends:
                 self._phase = MOVE
+                self.current_player = self._turn
                 self._ends = ends = sorted(ends)
                 self._used = used
                 self._plays = Plays(ends, stage, board)
@@ -316,10 +314,12 @@ class FamilyState(State):
         self._stages = []
         self._plays = None
         self._phase = ROLL
+        self.current_player = CHANCE
 
     def _finish(self, outcome: Outcome) -> None:
         self._outcome = outcome
         self._phase = OVER
+        self.current_player = TERMINAL
         self._dice = ()
         self._stages = []
         self._plays = None
