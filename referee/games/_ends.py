@@ -15,7 +15,7 @@ from collections.abc import Collection
 
 from ._movegen import BAR_BIT, BAR_SHIFT, BOARD_BITS, BOARD_MASK, HOME_SHIFT, LANES, LOW_BITS, Stage, outside_home
 
-_HIT_BIT = {1 << (point << 2): 1 << (BOARD_BITS + point) for point in range(26)}
+_HIT_BIT = {1 << (point << 2): 1 << (BOARD_BITS + (point << 2)) for point in range(26)}
 """The hit bit of each point, by the point's nibble bit."""
 
 
@@ -174,10 +174,7 @@ def _enter_two_dice(stage: Stage, board: int, high: int, low: int) -> tuple[set[
 _PLAIN = [{1 << (p << 2): (1 << ((p - d) << 2)) - (1 << (p << 2)) for p in range(d + 1, 26)} for d in range(7)]
 """Per die: {source nibble bit: the board delta of its step} (landing inside the board)."""
 
-_WITH_HIT = [
-    {1 << (p << 2): (1 << ((p - d) << 2)) - (1 << (p << 2)) + (1 << (BOARD_BITS + p - d)) for p in range(d + 1, 26)}
-    for d in range(7)
-]
+_WITH_HIT = [{src: delta + (_HIT_BIT[src] >> (d << 2)) for src, delta in plain.items()} for d, plain in enumerate(_PLAIN)]
 """The same with the hit bit of the landing point."""
 
 

@@ -18,7 +18,8 @@ HOME_SHIFT = 28
 """Shifting a board right by this drops the off count and the home points 1..6."""
 
 BOARD_BITS = 104
-"""Nibbles 0..25. Above them a stage may keep one bit per point it hit (Tabla): bit ``BOARD_BITS + p``."""
+"""Nibbles 0..25. Above them a stage may keep one bit per point it hit (Tabla): bit ``BOARD_BITS + 4p``, the
+point's nibble bit shifted by ``BOARD_BITS`` (so that a play's board delta moves along a lane by a shift)."""
 
 BOARD_MASK = (1 << BOARD_BITS) - 1
 BAR_POINT = 25
@@ -138,8 +139,8 @@ class Stage:
     """The constant facts of one stage: its dice, which points are closed, frozen or hold a lone opposing checker.
 
     The three masks are nibble-masks: bit ``4p`` stands for point p (see :func:`occupied`). With ``track_hits``
-    (Tabla) every hit sets bit ``BOARD_BITS + point`` of the board it produces, so that end positions differing only
-    in what was hit stay distinct; :data:`BOARD_MASK` recovers the checkers.
+    (Tabla) every hit sets bit ``BOARD_BITS + 4 * point`` of the board it produces, so that end positions differing
+    only in what was hit stay distinct; :data:`BOARD_MASK` recovers the checkers.
     """
 
     __slots__ = (
@@ -235,8 +236,8 @@ class Stage:
             if (singles >> (dst << 2)) & 1 and not (occ >> (dst << 2)) & 1:
                 if not track:  # Tapa: landing on the lone checker pins it (again, if it was released)
                     out.append(((src, dst, die, True), end))
-                elif not (board >> (BOARD_BITS + dst)) & 1:  # Tabla: a blot is hit once, then it is on the bar
-                    out.append(((src, dst, die, True), end + (1 << (BOARD_BITS + dst))))
+                elif not (board >> (BOARD_BITS + (dst << 2))) & 1:  # Tabla: a blot is hit once, then it is on the bar
+                    out.append(((src, dst, die, True), end + (1 << (BOARD_BITS + (dst << 2)))))
                 else:
                     out.append(((src, dst, die, False), end))
             else:
@@ -359,7 +360,7 @@ def _open_two_dice(stage: Stage, board: int, high: int, low: int) -> dict[int, t
             end = end_l + delta_h
             if dst_l == dst_h and hit_h:  # both land on the blot: the first hits, the second does not
                 if track:
-                    end -= 1 << (BOARD_BITS + dst_h)
+                    end -= 1 << (BOARD_BITS + (dst_h << 2))
                 step_l = (src_l, dst_l, low, False)
             if end not in full:
                 full[end] = (step_h, step_l)
@@ -371,10 +372,10 @@ def _open_two_dice(stage: Stage, board: int, high: int, low: int) -> dict[int, t
         end = end_1 - (1 << (mid << 2)) + (1 << (dst << 2))
         hit = bool((singles >> (dst << 2)) & 1) and not (end_1 >> (dst << 2)) & 15
         if hit and track:
-            if (end_1 >> (BOARD_BITS + dst)) & 1:
+            if (end_1 >> (BOARD_BITS + (dst << 2))) & 1:
                 hit = False
             else:
-                end += 1 << (BOARD_BITS + dst)
+                end += 1 << (BOARD_BITS + (dst << 2))
         if end not in full:
             full[end] = (step_1, (mid, dst, die, hit))
     return full
@@ -440,7 +441,7 @@ def _lane_options(stage: Stage, board: int, die: int, n: int, lane: tuple[int, .
         hit = bool((singles >> (dst << 2)) & 1)
         first = (src, dst, die, hit)
         plain = (src, dst, die, False) if hit else first
-        hit_delta = 1 << (BOARD_BITS + dst) if hit and track else 0
+        hit_delta = 1 << (BOARD_BITS + (dst << 2)) if hit and track else 0
         grown = []
         for arrived, used, delta, steps in states:
             grown.append((0, used, delta, steps))

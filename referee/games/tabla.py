@@ -61,15 +61,8 @@ class TablaState(FamilyState):
 
     def _after_play(self, end: int) -> None:
         mover, other = self._turn, 1 - self._turn
-        hits = end >> BOARD_BITS
+        hits = end >> BOARD_BITS  # a nibble-mask of the points hit, in the mover's numbering
         if hits:
-            opp = self._boards[other]
-            point = 0
-            while hits:
-                if hits & 1:
-                    opp += _BAR - (1 << ((25 - point) << 2))
-                hits >>= 1
-                point += 1
-            self._boards[other] = opp
+            self._boards[other] += hits.bit_count() * _BAR - mirror(hits)
         if end & 15 == 15:
             self._win(mover)
