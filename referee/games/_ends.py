@@ -171,8 +171,8 @@ def _enter_two_dice(stage: Stage, board: int, high: int, low: int) -> tuple[set[
     return ({entered}, 1) if entered is not None else (set(), 0)
 
 
-_PLAIN = [{1 << (p << 2): (1 << ((p - d) << 2)) - (1 << (p << 2)) for p in range(d + 1, 26)} for d in range(7)]
-"""Per die: {source nibble bit: the board delta of its step} (landing inside the board)."""
+_PLAIN = [{1 << (p << 2): (1 << ((p - d) << 2)) - (1 << (p << 2)) for p in range(d + 1, 26)} for d in range(13)]
+"""Per distance d (1..12): {source nibble bit: the board delta of a checker moving d points} (inside the board)."""
 
 _WITH_HIT = [{src: delta + (_HIT_BIT[src] >> (d << 2)) for src, delta in plain.items()} for d, plain in enumerate(_PLAIN)]
 """The same with the hit bit of the landing point."""
@@ -187,69 +187,71 @@ def _open_two_dice(stage: Stage, board: int, high: int, low: int) -> set[int]:
     high_shift, low_shift = high << 2, low << 2
     from_high, from_low = occ & movable[high], occ & movable[low]
     singles = stage.singles if stage.track_hits else 0
-    plain_high, plain_low = _PLAIN[high], _PLAIN[low]
     hit_high = from_high & singles << high_shift
     hit_low = from_low & singles << low_shift
-    highs = {}
+    plain_high, plain_low = _PLAIN[high], _PLAIN[low]
+    highs = []
     cand = from_high ^ hit_high
     while cand:
         src = cand & -cand
         cand ^= src
-        highs[src] = plain_high[src]
-    while hit_high:
-        src = hit_high & -hit_high
-        hit_high ^= src
-        highs[src] = _WITH_HIT[high][src]
+        highs.append(plain_high[src])
+    cand = hit_high
+    while cand:
+        src = cand & -cand
+        cand ^= src
+        highs.append(_WITH_HIT[high][src])
     low_ends = []
     cand = from_low ^ hit_low
     while cand:
         src = cand & -cand
         cand ^= src
         low_ends.append(board + plain_low[src])
-    if hit_low:
-        with_hit = _WITH_HIT[low]
-        cand = hit_low
-        while cand:
-            src = cand & -cand
-            cand ^= src
-            low_ends.append(board + with_hit[src])
-    ends = {end + delta for delta in highs.values() for end in low_ends}
+    cand = hit_low
+    while cand:
+        src = cand & -cand
+        cand ^= src
+        low_ends.append(board + _WITH_HIT[low][src])
+    ends = {end + delta for delta in highs for end in low_ends}
     # Two pairs of the product are wrong (and match no legal end): one lone checker making both steps, and two
     # steps onto one blot, which hit it once only.
     lone = from_high & from_low & ~stacked
     while lone:
         src = lone & -lone
         lone ^= src
-        ends.discard(board + highs[src] + (_WITH_HIT[low][src] if hit_low & src else plain_low[src]))
+        ends.discard(
+            board
+            + (_WITH_HIT[high][src] if hit_high & src else plain_high[src])
+            + (_WITH_HIT[low][src] if hit_low & src else plain_low[src])
+        )
     if singles:
         blots = (from_high >> high_shift) & (from_low >> low_shift) & singles
         while blots:
             land = blots & -blots
             blots ^= land
-            wrong = board + highs[land << high_shift] + _WITH_HIT[low][land << low_shift]
+            wrong = board + _WITH_HIT[high][land << high_shift] + _WITH_HIT[low][land << low_shift]
             ends.discard(wrong)
             ends.add(wrong - _HIT_BIT[land])
-    # One checker moving twice; through a point the mover holds it equals a pair of the product.
+    # One checker moving twice through a point the mover does not hold (through one it holds, the play equals a
+    # pair of the product). Both orders end alike unless the point passed is a blot (hit on the way).
     free = ~occ
-    mids = (from_high >> high_shift) & movable[low] & free
-    while mids:
-        mid = mids & -mids
-        mids ^= mid
-        end = board + highs[mid << high_shift] + plain_low[mid]
-        land = mid >> low_shift
-        if singles & land:
-            end += _HIT_BIT[land]
-        ends.add(end)
-    mids = (from_low >> low_shift) & movable[high] & free
-    while mids:
-        mid = mids & -mids
-        mids ^= mid
-        src = mid << low_shift
-        end = board + (_WITH_HIT[low][src] if singles & mid else plain_low[src]) + plain_high[mid]
-        land = mid >> high_shift
-        if singles & land:
-            end += _HIT_BIT[land]
-        ends.add(end)
+    via_high = (from_high >> high_shift) & movable[low] & free  # the points passed, high die first
+    via_low = (from_low >> low_shift) & movable[high] & free
+    blot_high, blot_low = via_high & singles, via_low & singles
+    twice = (via_high ^ blot_high) << high_shift | (via_low ^ blot_low) << low_shift
+    distance = high + low
+    finals = singles << (distance << 2)  # sources whose final landing is a blot
+    plain_both, hit_both = _PLAIN[distance], _WITH_HIT[distance]
+    while twice:
+        src = twice & -twice
+        twice ^= src
+        ends.add(board + (hit_both[src] if finals & src else plain_both[src]))
+    for passed, shift in ((blot_high, high_shift), (blot_low, low_shift)):
+        while passed:
+            mid = passed & -passed
+            passed ^= mid
+            src = mid << shift
+            ends.add(board + (hit_both[src] if finals & src else plain_both[src]) + _HIT_BIT[mid])
     return ends
 
 
