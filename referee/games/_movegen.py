@@ -65,10 +65,10 @@ def unpack(board: int) -> dict[int, int]:
     return {p: n for p in range(26) if (n := (board >> (p << 2)) & 15)}
 
 
-_POINT_NIBBLES = int("1" * 24 + "0", 16)
+POINT_BITS = int("1" * 24 + "0", 16)
 """Bit 4p for the points p = 1..24."""
 
-POINTS = _POINT_NIBBLES * 15
+POINTS = POINT_BITS * 15
 """The nibbles of the points 1..24 (neither the bar nor the borne-off count)."""
 
 _SOURCE_NIBBLES = int("1" * 25 + "0", 16)
@@ -103,7 +103,8 @@ def outside_home(board: int) -> int:
     return (((board & BOARD_MASK) >> HOME_SHIFT) * _ONES >> 72) & 15
 
 
-_SWAP_NIBBLES = bytes(((byte & 15) << 4) | (byte >> 4) for byte in range(256))
+SWAP_NIBBLES = bytes(((byte & 15) << 4) | (byte >> 4) for byte in range(256))
+"""Each byte with its two nibbles swapped: reversing a board's bytes with it reverses its nibbles (:func:`mirror`)."""
 
 
 def mirror(board: int) -> int:
@@ -112,7 +113,7 @@ def mirror(board: int) -> int:
     >>> unpack(mirror(pack({24: 2, 0: 3, 25: 1})))
     {0: 1, 1: 2, 25: 3}
     """
-    return int.from_bytes((board & BOARD_MASK).to_bytes(13, "little").translate(_SWAP_NIBBLES), "big")
+    return int.from_bytes((board & BOARD_MASK).to_bytes(13, "little").translate(SWAP_NIBBLES), "big")
 
 
 def stacked(board: int) -> int:
@@ -177,11 +178,11 @@ class Stage:
         self.track_hits = track_hits
         # movable[die]: nibble-mask of sources whose step with die lands on an open point of the board; only the
         # stage's dice have one (another die is a KeyError, never a silent "no moves").
-        open_points = ~closed & _POINT_NIBBLES
-        sources = ~frozen & _SOURCE_NIBBLES
+        open_points = ~closed & POINT_BITS
+        sources = ~frozen & _SOURCE_NIBBLES if frozen else _SOURCE_NIBBLES
         high, low = dice[0], dice[-1]
         self.movable = {high: open_points << (high << 2) & sources, low: open_points << (low << 2) & sources}
-        self.bear_sources = sources & _HOME_NIBBLES
+        self.bear_sources = sources & _HOME_NIBBLES if frozen else _HOME_NIBBLES
 
     def plays(self, board: int) -> tuple[dict[int, tuple[Raw, ...]], int]:
         """See :func:`stage_plays`."""

@@ -18,7 +18,7 @@ Outcomes: ``normal`` 1 point, ``mars`` 2 (the loser has borne off none, whatever
 from __future__ import annotations
 
 from ._family import FamilyGame, FamilyState
-from ._movegen import BAR_POINT, BOARD_BITS, LOW_BITS, POINTS, Stage, mirror, stacked
+from ._movegen import BAR_POINT, BOARD_BITS, POINT_BITS, SWAP_NIBBLES, Stage, mirror
 from ._views import MatchScore
 
 _BAR = 1 << (BAR_POINT << 2)
@@ -54,9 +54,9 @@ class TablaState(FamilyState):
     """A Tabla position."""
 
     def _stage(self, dice: tuple[int, ...]) -> tuple[Stage, int]:
-        theirs = mirror(self._boards[1 - self._turn]) & POINTS
-        closed = stacked(theirs)
-        singles = theirs & LOW_BITS & ~closed
+        theirs = int.from_bytes(self._boards[1 - self._turn].to_bytes(13, "little").translate(SWAP_NIBBLES), "big")
+        closed = (theirs >> 1 | theirs >> 2 | theirs >> 3) & POINT_BITS  # mirror() and stacked(), inline
+        singles = theirs & POINT_BITS & ~closed
         return Stage(dice, closed, 0, singles, True, _terminal, True, True), self._boards[self._turn]
 
     def _after_play(self, end: int) -> None:
