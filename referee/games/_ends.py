@@ -117,25 +117,11 @@ def _two_dice(stage: Stage, board: int, high: int, low: int) -> tuple[set[int], 
     return alone[1], (1 if alone[1] else 0)
 
 
-def _single_steps(stage: Stage, board: int, cand: int, die: int) -> dict[int, int]:
-    """Open play: {source nibble bit: board delta} of the single steps with ``die`` from the sources of the
-    nibble-mask ``cand`` (hit bits included)."""
-    shift = die << 2
-    steps = {}
-    if stage.track_hits:
-        occ = (board | board >> 1 | board >> 2 | board >> 3) & LOW_BITS
-        hits = cand & ((stage.singles & ~occ) << shift)
-        cand ^= hits
-        while hits:
-            low = hits & -hits
-            hits ^= low
-            land = low >> shift
-            steps[low] = land - low + _HIT_BIT[land]
-    while cand:
-        low = cand & -cand
-        cand ^= low
-        steps[low] = (low >> shift) - low
-    return steps
+_PLAIN = [{1 << (p << 2): (1 << ((p - d) << 2)) - (1 << (p << 2)) for p in range(d + 1, 26)} for d in range(13)]
+"""Per distance d (1..12): {source nibble bit: the board delta of a checker moving d points} (inside the board)."""
+
+_WITH_HIT = [{src: delta + (_HIT_BIT[src] >> (d << 2)) for src, delta in plain.items()} for d, plain in enumerate(_PLAIN)]
+"""The same with the hit bit of the landing point."""
 
 
 def _enter(stage: Stage, board: int, die: int) -> int | None:
@@ -160,22 +146,29 @@ def _enter_two_dice(stage: Stage, board: int, high: int, low: int) -> tuple[set[
         entered = by_high if by_high is not None else by_low
         return ({entered}, 1) if entered is not None else (set(), 0)
     ends: set[int] = set()
+    singles = stage.singles if stage.track_hits else 0
     for entered, second in ((by_high, low), (by_low, high)):
-        if entered is not None:
-            occ = (entered | entered >> 1 | entered >> 2 | entered >> 3) & LOW_BITS
-            steps = _single_steps(stage, entered, occ & stage.movable[second], second)
-            ends.update([entered + delta for delta in steps.values()])
+        if entered is None:
+            continue
+        occ = (entered | entered >> 1 | entered >> 2 | entered >> 3) & LOW_BITS
+        cand = occ & stage.movable[second]
+        hits = cand & (singles & ~occ) << (second << 2)  # not the blot the entering checker just hit
+        plain = _PLAIN[second]
+        cand ^= hits
+        while cand:
+            src = cand & -cand
+            cand ^= src
+            ends.add(entered + plain[src])
+        if hits:
+            with_hit = _WITH_HIT[second]
+            while hits:
+                src = hits & -hits
+                hits ^= src
+                ends.add(entered + with_hit[src])
     if ends:
         return ends, 2
     entered = by_high if by_high is not None else by_low  # one die only: the larger when it can be played
     return ({entered}, 1) if entered is not None else (set(), 0)
-
-
-_PLAIN = [{1 << (p << 2): (1 << ((p - d) << 2)) - (1 << (p << 2)) for p in range(d + 1, 26)} for d in range(13)]
-"""Per distance d (1..12): {source nibble bit: the board delta of a checker moving d points} (inside the board)."""
-
-_WITH_HIT = [{src: delta + (_HIT_BIT[src] >> (d << 2)) for src, delta in plain.items()} for d, plain in enumerate(_PLAIN)]
-"""The same with the hit bit of the landing point."""
 
 
 def _open_two_dice(stage: Stage, board: int, high: int, low: int) -> set[int]:
