@@ -95,8 +95,8 @@ class FamilyGame(Game):
                 raise ValueError("more than 15 checkers on one side")
         state._boards[mover] = pack(placed_mine)
         state._boards[other] = pack(placed_theirs)
-        state._pins[mover] = sum(1 << p for p in pinned_mine)
-        state._pins[other] = sum(1 << self.theirs_to_mine(p) for p in pinned_theirs)
+        state._pins[mover] = sum(1 << (p << 2) for p in pinned_mine)
+        state._pins[other] = sum(1 << (self.theirs_to_mine(p) << 2) for p in pinned_theirs)
         state._rolls = list(rolls)
         if dice is not None:
             state.apply(Roll(max(dice), min(dice)))

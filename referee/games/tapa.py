@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from ._core import GameOption, Outcome
 from ._dice import OpeningThrow, Roll  # noqa: F401 (used by the doctest)
 from ._family import STUCK_OPTION, FamilyGame, FamilyState
-from ._movegen import POINTS, Stage, count, mirror, occupied, spread, stacked
+from ._movegen import POINTS, Stage, count, mirror, occupied, stacked
 from ._views import PIN_MINE, PIN_NONE, PIN_THEIRS, MatchScore
 
 
@@ -68,8 +68,13 @@ class Tapa(FamilyGame):
         return TapaState(self, starter, match or MatchScore(current_game=self.id), opening_dice_play)
 
 
+def _all_off(board: int) -> bool:
+    return board & 15 == 15
+
+
 class TapaState(FamilyState):
-    """A Tapa position; ``_pins[s]`` has bit p set when seat s's checker on its point p is pinned."""
+    """A Tapa position; ``_pins[s]`` is a nibble-mask: bit 4p is set when seat s's checker on its point p is
+    pinned."""
 
     _game: Tapa
 
@@ -77,51 +82,44 @@ class TapaState(FamilyState):
         mover = self._turn
         me, opp = self._boards[mover], self._boards[1 - mover]
         my_pins, their_pins = self._pins[mover], self._pins[1 - mover]
-        frozen = spread(my_pins)
         theirs = mirror(opp) & POINTS
         stacks = stacked(theirs)
-        closed = frozen | stacks
-        singles = occupied(theirs) & ~stacks & ~mirror(spread(their_pins))
-        mother_there = count(opp, 24) >= 1
-        my_mother_pinned = bool((my_pins >> 24) & 1)
+        singles = occupied(theirs) & ~stacks & ~mirror(their_pins)
+        can_bear_off = not (self._game.blocks_all and my_pins)
+        if count(opp, 24) != 1:
+            # The mother can be pinned this turn only when exactly one opposing checker is left on its start;
+            # otherwise only the 15th checker off ends the game and the fast, order-free generators apply.
+            return Stage(dice, my_pins | stacks, my_pins, singles, can_bear_off, _all_off, canonical=True), me
+        my_mother_pinned = bool((my_pins >> 96) & 1)
 
         def terminal(board: int) -> bool:
             if board & 15 == 15:
                 return True
-            if mother_there and (board >> 4) & 15:
+            if (board >> 4) & 15:  # the mother is pinned: won, or both mothers are
                 return not (board >> 96) & 15 or my_mother_pinned
             return False
 
-        can_bear_off = not (self._game.blocks_all and my_pins)
-        # The mother can be pinned this turn only when exactly one opposing checker is left on its start; otherwise
-        # only the 15th checker off ends the game and the fast, order-free generators apply.
-        canonical = count(opp, 24) != 1
-        return Stage(dice, closed, frozen, singles, can_bear_off, terminal, canonical=canonical), me
+        return Stage(dice, my_pins | stacks, my_pins, singles, can_bear_off, terminal), me
 
     def _after_play(self, end: int) -> None:
         mover, other = self._turn, 1 - self._turn
         opp = self._boards[other]
         my_pins = self._pins[mover]
         # Their lone checkers under one of mine that is not itself pinned (nibble masks in their numbering).
-        mine = mirror(occupied(end & POINTS) & ~spread(my_pins))
-        covered = occupied(opp & POINTS) & ~stacked(opp) & mine
-        their_pins = 0
-        while covered:
-            low = covered & -covered
-            covered ^= low
-            their_pins |= 1 << ((low.bit_length() - 1) >> 2)
-        self._pins[other] = their_pins
+        mine = mirror(occupied(end & POINTS) & ~my_pins)
+        self._pins[other] = occupied(opp & POINTS) & ~stacked(opp) & mine
         if end & 15 == 15:
             self._win(mover)
         elif count(opp, 24) and count(end, 1):
             if not count(end, 24):
                 self._win(mover, "mother")
-            elif (my_pins >> 24) & 1:
+            elif (my_pins >> 96) & 1:
                 draw = self._game.both_mothers_points
                 self._finish(Outcome("both_mothers", (draw, draw)))
 
     def _pin_markers(self, seat: int) -> tuple[int, ...]:
         mine, theirs = self._pins[seat], self._pins[1 - seat]
         return tuple(
-            PIN_MINE if (mine >> p) & 1 else PIN_THEIRS if (theirs >> (25 - p)) & 1 else PIN_NONE for p in range(1, 25)
+            PIN_MINE if (mine >> (p << 2)) & 1 else PIN_THEIRS if (theirs >> ((25 - p) << 2)) & 1 else PIN_NONE
+            for p in range(1, 25)
         )
