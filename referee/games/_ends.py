@@ -120,8 +120,28 @@ def _two_dice(stage: Stage, board: int, high: int, low: int) -> tuple[set[int], 
 _PLAIN = [{1 << (p << 2): (1 << ((p - d) << 2)) - (1 << (p << 2)) for p in range(d + 1, 26)} for d in range(13)]
 """Per distance d (1..12): {source nibble bit: the board delta of a checker moving d points} (inside the board)."""
 
-_WITH_HIT = [{src: delta + (_HIT_BIT[src] >> (d << 2)) for src, delta in plain.items()} for d, plain in enumerate(_PLAIN)]
+_WITH_HIT = [
+    {src: delta + (_HIT_BIT[src] >> (d << 2)) for src, delta in plain.items()} for d, plain in enumerate(_PLAIN)
+]
 """The same with the hit bit of the landing point."""
+
+
+def _step_ends(base: int, plain: int, hits: int, die: int) -> list[int]:
+    """``base`` plus the board delta of a step with ``die`` from each source of the nibble-masks ``plain`` and
+    ``hits`` (the latter land on a blot and hit it)."""
+    deltas = _PLAIN[die]
+    out = []
+    while plain:
+        src = plain & -plain
+        plain ^= src
+        out.append(base + deltas[src])
+    if hits:
+        deltas = _WITH_HIT[die]
+        while hits:
+            src = hits & -hits
+            hits ^= src
+            out.append(base + deltas[src])
+    return out
 
 
 def _enter(stage: Stage, board: int, die: int) -> int | None:
@@ -153,18 +173,7 @@ def _enter_two_dice(stage: Stage, board: int, high: int, low: int) -> tuple[set[
         occ = (entered | entered >> 1 | entered >> 2 | entered >> 3) & LOW_BITS
         cand = occ & stage.movable[second]
         hits = cand & (singles & ~occ) << (second << 2)  # not the blot the entering checker just hit
-        plain = _PLAIN[second]
-        cand ^= hits
-        while cand:
-            src = cand & -cand
-            cand ^= src
-            ends.add(entered + plain[src])
-        if hits:
-            with_hit = _WITH_HIT[second]
-            while hits:
-                src = hits & -hits
-                hits ^= src
-                ends.add(entered + with_hit[src])
+        ends.update(_step_ends(entered, cand ^ hits, hits, second))
     if ends:
         return ends, 2
     entered = by_high if by_high is not None else by_low  # one die only: the larger when it can be played
@@ -182,29 +191,8 @@ def _open_two_dice(stage: Stage, board: int, high: int, low: int) -> set[int]:
     singles = stage.singles if stage.track_hits else 0
     hit_high = from_high & singles << high_shift
     hit_low = from_low & singles << low_shift
-    plain_high, plain_low = _PLAIN[high], _PLAIN[low]
-    highs = []
-    cand = from_high ^ hit_high
-    while cand:
-        src = cand & -cand
-        cand ^= src
-        highs.append(plain_high[src])
-    cand = hit_high
-    while cand:
-        src = cand & -cand
-        cand ^= src
-        highs.append(_WITH_HIT[high][src])
-    low_ends = []
-    cand = from_low ^ hit_low
-    while cand:
-        src = cand & -cand
-        cand ^= src
-        low_ends.append(board + plain_low[src])
-    cand = hit_low
-    while cand:
-        src = cand & -cand
-        cand ^= src
-        low_ends.append(board + _WITH_HIT[low][src])
+    highs = _step_ends(0, from_high ^ hit_high, hit_high, high)
+    low_ends = _step_ends(board, from_low ^ hit_low, hit_low, low)
     ends = {end + delta for delta in highs for end in low_ends}
     # Two pairs of the product are wrong (and match no legal end): one lone checker making both steps, and two
     # steps onto one blot, which hit it once only.
@@ -212,11 +200,8 @@ def _open_two_dice(stage: Stage, board: int, high: int, low: int) -> set[int]:
     while lone:
         src = lone & -lone
         lone ^= src
-        ends.discard(
-            board
-            + (_WITH_HIT[high][src] if hit_high & src else plain_high[src])
-            + (_WITH_HIT[low][src] if hit_low & src else plain_low[src])
-        )
+        by_high = (_WITH_HIT if hit_high & src else _PLAIN)[high][src]
+        ends.discard(board + by_high + (_WITH_HIT if hit_low & src else _PLAIN)[low][src])
     if singles:
         blots = (from_high >> high_shift) & (from_low >> low_shift) & singles
         while blots:
