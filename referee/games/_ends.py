@@ -304,6 +304,8 @@ def _lanes(stage: Stage, board: int, die: int, n: int) -> tuple[list[int], int]:
     # the plays of one group grow alike, so each point costs a few list comprehensions. Lanes follow one
     # another; nothing arrives across.
     states: dict[int, list[int]] = {0: [board]}
+    complete: list[int] = []  # the plays that used every die: they grow no further
+    whole = n << 3  # the least key of a group that used every die
     for mask, lane in _LANE_STEPS[die]:
         if not sources & mask:
             continue
@@ -331,15 +333,21 @@ def _lanes(stage: Stage, board: int, die: int, n: int) -> tuple[list[int], int]:
                 offset = offset_hit
                 for k in range(1, (most if most < left else left) + 1):
                     offset += move
-                    target = grown.get(used + 9 * k)
+                    key = used + 9 * k
+                    if key >= whole:
+                        complete.extend([end + offset for end in ends])
+                        continue
+                    target = grown.get(key)
                     if target is None:
-                        grown[used + 9 * k] = [end + offset for end in ends]
+                        grown[key] = [end + offset for end in ends]
                     else:
                         target.extend([end + offset for end in ends])
                     arrivals = True
             states = grown
         if arrivals:
             states = _settled(states)
+    if complete:
+        return complete, n
     used = max(states)
     if not used:
         return [], 0
