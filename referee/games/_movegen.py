@@ -19,7 +19,7 @@ HOME_SHIFT = 28
 
 BOARD_BITS = 104
 """Nibbles 0..25. Above them a stage may keep one bit per point it hit (Tabla): bit ``BOARD_BITS + 4p``, the
-point's nibble bit shifted by ``BOARD_BITS`` (so that a play's board delta moves along a lane by a shift)."""
+point's nibble bit shifted by ``BOARD_BITS``, so that the points hit read back as a nibble-mask."""
 
 BOARD_MASK = (1 << BOARD_BITS) - 1
 BAR_POINT = 25
