@@ -333,13 +333,13 @@ def _lanes(stage: Stage, board: int, die: int, n: int) -> tuple[list[int], int]:
                 offset = offset_hit
                 for k in range(1, (most if most < left else left) + 1):
                     offset += move
-                    key = used + 9 * k
-                    if key >= whole:
+                    moved = used + 9 * k  # the group's key after k more steps, k of them arriving
+                    if moved >= whole:
                         complete.extend([end + offset for end in ends])
                         continue
-                    target = grown.get(key)
+                    target = grown.get(moved)
                     if target is None:
-                        grown[key] = [end + offset for end in ends]
+                        grown[moved] = [end + offset for end in ends]
                     else:
                         target.extend([end + offset for end in ends])
                     arrivals = True
