@@ -118,8 +118,9 @@ class FamilyGame(Game):
                 return action
         stage, board = state._stage(state._dice)
         end = stage.follow(board, steps)
-        if end is not None and end in state._ends:
-            return Play(None, end, state._plays)
+        plays = state._plays
+        if end is not None and plays is not None and end in plays.ends:
+            return Play(None, end, plays)
         raise IllegalActionError(f"{text!r} is not a legal play with {'-'.join(map(str, state._dice))}")
 
 
@@ -163,6 +164,11 @@ class Plays(Sequence[Play]):
     def __repr__(self) -> str:
         return f"Plays({list(self)!r})"
 
+    @property
+    def ends(self) -> list[int]:
+        """The end positions of the plays, sorted."""
+        return self._ends
+
     def _all_steps(self) -> dict[int, RawPlay]:
         if self._steps is None:
             self._steps = self._stage.plays(self._board)[0]
@@ -198,9 +204,8 @@ class FamilyState(State):
         self._stuck = 0
         self._moved = False
         self._outcome: Outcome | None = None
-        self._ends: list[int] = []  # the sorted end positions of the current stage's legal plays
-        self._used = 0  # how many dice they use
-        self._plays: Plays | None = None  # the view of them that legal_actions hands out
+        self._used = 0  # how many dice the current stage's legal plays use
+        self._plays: Plays | None = None  # the current stage's legal plays, by sorted end position
 
     def clone(self) -> FamilyState:
         """An independent copy."""
@@ -294,9 +299,8 @@ class FamilyState(State):
             if ends:
                 self._phase = MOVE
                 self.current_player = self._turn
-                self._ends = ends = sorted(ends)
                 self._used = used
-                self._plays = Plays(ends, stage, board)
+                self._plays = Plays(sorted(ends), stage, board)
                 return
             self._stage_done(0)
         self._end_turn()
