@@ -12,8 +12,9 @@ point, so that a compiled core can replace it under the same tests.
 from __future__ import annotations
 
 from collections.abc import Collection
+from functools import lru_cache
 
-from ._movegen import BAR_BIT, BAR_SHIFT, BOARD_BITS, BOARD_MASK, HOME_SHIFT, LANES, LOW_BITS, Stage, outside_home
+from ._movegen import BAR_BIT, BAR_SHIFT, BOARD_BITS, BOARD_MASK, HOME_SHIFT, LOW_BITS, Stage, outside_home
 
 _HIT_BIT = {1 << (point << 2): 1 << (BOARD_BITS + (point << 2)) for point in range(26)}
 """The hit bit of each point, by the point's nibble bit."""
@@ -263,92 +264,117 @@ def _canonical(stage: Stage, board: int, die: int, n: int) -> tuple[set[int], in
     return deepest, depth
 
 
-_LANE_STEPS = [
-    [
-        (
-            sum(1 << (point << 2) for point in lane),
-            tuple(
-                (bit, point << 2, land, land - bit)
-                for point in lane
-                if point > die
-                for bit, land in [(1 << (point << 2), 1 << ((point - die) << 2))]
-            ),
-        )
-        for lane in lanes
-    ]
-    for die, lanes in enumerate(LANES)
-]
-"""Per die, per lane: the nibble-mask of its points and, for each point that can step inside the board, (its
-nibble bit, its shift, the landing point's nibble bit, the board delta of the step)."""
+_STEP_DELTA = [[0] * (BOARD_BITS + 4) for _ in range(7)]
+"""Per die: the board delta of a checker stepping inside the board, by its source's nibble shift (4 × point)."""
+
+_STEP_DELTA_HIT = [[0] * (BOARD_BITS + 4) for _ in range(7)]
+"""The same with the hit bit of the landing point."""
+
+for _die in range(1, 7):
+    for _point in range(_die + 1, 25):
+        _STEP_DELTA[_die][_point << 2] = (1 << ((_point - _die) << 2)) - (1 << (_point << 2))
+        _STEP_DELTA_HIT[_die][_point << 2] = _STEP_DELTA[_die][_point << 2] + _HIT_BIT[1 << ((_point - _die) << 2)]
 
 
-def _settled(states: dict[int, list[int]]) -> dict[int, list[int]]:
-    """The groups with nothing arriving any more: merged by steps used (their lists are reused)."""
-    settled: dict[int, list[int]] = {}
-    for key, ends in states.items():
-        used = key & ~7
-        group = settled.get(used)
-        if group is None:
-            settled[used] = ends
-        else:
-            group.extend(ends)
-    return settled
+@lru_cache(maxsize=4096)
+def _chain_plan(caps: tuple[int, ...], n: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """How the plays of one chain grow, step by step, as index pairs.
+
+    A chain is a run of sources p, p − die, p − 2·die, … (top down); ``caps[i]`` is how many checkers source i
+    holds (at most ``n``), and every source also passes on the checkers that arrive from the one above. A play of
+    the chain is how many steps each source makes; listing its steps in top-down order, the plays with k + 1 steps
+    are those with k steps plus one step from their last source or one below. Level k of the result lists, for
+    each play with k + 1 steps, (index of its play in level k − 1, or 0 for the empty play; index of its last
+    step in the chain's deltas: 2 × source, + 1 for a source's first step, which may hit). Up to ``n`` steps;
+    each play once, so each end once.
+    """
+    size = len(caps)
+    levels = []
+    plays: list[tuple[tuple[int, ...], int]] = [((0,) * size, 0)]  # (steps per source, last source)
+    for _ in range(n):
+        grown: list[tuple[tuple[int, ...], int]] = []
+        plan = []
+        for parent, (made, last) in enumerate(plays):
+            for source in range(last, size):
+                if made[source] < caps[source] + (made[source - 1] if source else 0):
+                    steps = list(made)
+                    steps[source] += 1
+                    grown.append((tuple(steps), source))
+                    plan.append((parent, 2 * source + (not made[source])))
+        if not grown:
+            break
+        levels.append(tuple(plan))
+        plays = grown
+    return tuple(levels)
 
 
 def _lanes(stage: Stage, board: int, die: int, n: int) -> tuple[list[int], int]:
-    """Equal dice in open play, lane by lane (see ``_equal_dice_lanes`` of :mod:`._movegen`); distinct ends."""
-    movable, singles = stage.movable[die], stage.singles
-    track = stage.track_hits
-    sources = (board | board >> 1 | board >> 2 | board >> 3) & movable
-    # Partial plays grouped by (steps used, checkers arriving at the current point), keyed 8 * used + arrived:
-    # the plays of one group grow alike, so each point costs a few list comprehensions. Lanes follow one
-    # another; nothing arrives across.
-    states: dict[int, list[int]] = {0: [board]}
-    complete: list[int] = []  # the plays that used every die: they grow no further
-    whole = n << 3  # the least key of a group that used every die
-    for mask, lane in _LANE_STEPS[die]:
-        if not sources & mask:
-            continue
-        arrivals = False
-        for src, shift, land, move in lane:
-            here = (board >> shift) & 15
-            if not (here or arrivals):
-                continue
-            if not movable & src:
-                if arrivals:
-                    states, arrivals = _settled(states), False
-                continue
-            offset_hit = _HIT_BIT[land] if track and singles & land else 0
-            grown: dict[int, list[int]] = {}
-            arrivals = False
-            for key, ends in states.items():
-                used = key & ~7
-                staying = grown.get(used)
-                if staying is None:
-                    grown[used] = ends  # the old groups are done with: their lists may be reused
-                else:
-                    staying.extend(ends)
-                most = here + (key & 7)
-                left = n - (used >> 3)
-                offset = offset_hit
-                for k in range(1, (most if most < left else left) + 1):
-                    offset += move
-                    moved = used + 9 * k  # the group's key after k more steps, k of them arriving
-                    if moved >= whole:
-                        complete.extend([end + offset for end in ends])
-                        continue
-                    target = grown.get(moved)
-                    if target is None:
-                        grown[moved] = [end + offset for end in ends]
-                    else:
-                        target.extend([end + offset for end in ends])
-                    arrivals = True
-            states = grown
-        if arrivals:
-            states = _settled(states)
-    if complete:
-        return complete, n
-    used = max(states)
-    if not used:
+    """Equal dice in open play (no checker on the bar, none borne off): distinct ends, chain by chain.
+
+    The sources are the movable points holding checkers and those below them (in steps of ``die``) that an
+    arriving checker could leave again. Top down, each source joins the chain of the source above it, unless
+    arrivals cannot matter there (a source holding c checkers below e empty sources gains nothing from arrivals
+    when c + e ≥ n − 1: a checker arriving used e + 1 steps). Chains do not interact: each chain's plays come from
+    its memoised plan (:func:`_chain_plan`), and the plays of the stage are the sums of one play per chain that
+    use the most steps.
+    """
+    movable = stage.movable[die]
+    shift = die << 2
+    reach = (board | board >> 1 | board >> 2 | board >> 3) & LOW_BITS & movable
+    sources = reach
+    for _ in range(n - 1):
+        reach = (reach >> shift) & movable
+        sources |= reach
+    singles = stage.singles if stage.track_hits else 0
+    plain, hitting = _STEP_DELTA[die], _STEP_DELTA_HIT[die]
+    chains: list[tuple[list[int], list[int]]] = []  # (checkers per source capped at n, deltas: plain, first)
+    below: dict[int, tuple[tuple[list[int], list[int]], int]] = {}  # next source's shift: (chain, empty sources)
+    while sources:
+        at = sources.bit_length() - 1
+        sources ^= 1 << at
+        here = board >> at & 15
+        above = below.pop(at, None)
+        if above is None or here + above[1] >= n - 1:
+            chain: tuple[list[int], list[int]] = ([], [])
+            chains.append(chain)
+            empty = 0
+        else:
+            chain, empty = above
+        below[at - shift] = (chain, 0 if here else empty + 1)
+        chain[0].append(here if here < n else n)
+        chain[1].append(plain[at])
+        chain[1].append(hitting[at] if singles >> (at - shift) & 1 else plain[at])
+    # Each chain's plays by number of steps (relative deltas), then the sums that use the most steps.
+    options = []
+    total = 0
+    for caps, deltas in chains:
+        values = [0]
+        by_steps = [values]
+        for plan in _chain_plan(tuple(caps), n):
+            values = [values[parent] + deltas[step] for parent, step in plan]
+            by_steps.append(values)
+        options.append(by_steps)
+        total += len(by_steps) - 1
+    target = total if total < n else n
+    if not target:
         return [], 0
-    return states[used], used >> 3
+    partial = [[board]]  # partial[k]: sums over the chains so far that used k steps
+    left = total  # the most steps the chains not yet added can take
+    for by_steps in options:
+        most = len(by_steps) - 1
+        left -= most
+        first = target - left if target > left else 0  # fewer steps so far cannot reach the target any more
+        last = len(partial) - 1 + most
+        grown = [[] for _ in range(first)]
+        for k in range(first, (last if last < target else target) + 1):
+            ends = [
+                end + delta
+                for before in range(k - most if k > most else 0, k if k < len(partial) else len(partial))
+                for end in partial[before]
+                for delta in by_steps[k - before]
+            ]
+            if k < len(partial):
+                ends += partial[k]
+            grown.append(ends)
+        partial = grown
+    return partial[target], target
