@@ -16,8 +16,8 @@ from functools import lru_cache
 
 from ._movegen import BAR_BIT, BAR_SHIFT, BOARD_BITS, BOARD_MASK, HOME_SHIFT, LOW_BITS, Stage, outside_home
 
-_HIT_BIT = {1 << (point << 2): 1 << (BOARD_BITS + (point << 2)) for point in range(26)}
-"""The hit bit of each point, by the point's nibble bit."""
+_HIT_AT = [1 << (BOARD_BITS + at) for at in range(BOARD_BITS)]
+"""The hit bit of each point, by the point's nibble shift (4 × point)."""
 
 
 def stage_ends(stage: Stage, board: int) -> tuple[Collection[int], int]:
@@ -47,7 +47,7 @@ def stage_ends(stage: Stage, board: int) -> tuple[Collection[int], int]:
             land = BAR_BIT >> (die << 2)
             entered = board + entering * (land - BAR_BIT)
             if stage.track_hits and stage.singles & land:
-                entered += _HIT_BIT[land]
+                entered += _HIT_AT[BAR_SHIFT - (die << 2)]
             rest = n - entering
             if not rest:
                 return {entered}, n
@@ -78,7 +78,7 @@ def _moves(stage: Stage, board: int, die: int, ceiling: int = -1) -> list[tuple[
         end = board - low + land
         if singles & land and not occ & land:
             if stage.track_hits:
-                hit = _HIT_BIT[land]
+                hit = _HIT_AT[land.bit_length() - 1]
                 if not board & hit:
                     end += hit
         out.append((low, end))
@@ -118,13 +118,17 @@ def _two_dice(stage: Stage, board: int, high: int, low: int) -> tuple[set[int], 
     return alone[1], (1 if alone[1] else 0)
 
 
-_PLAIN = [{1 << (p << 2): (1 << ((p - d) << 2)) - (1 << (p << 2)) for p in range(d + 1, 26)} for d in range(13)]
-"""Per distance d (1..12): {source nibble bit: the board delta of a checker moving d points} (inside the board)."""
+_PLAIN = [[0] * BOARD_BITS for _ in range(13)]
+"""Per distance d (1..12): the board delta of a checker moving d points inside the board, by the source's nibble
+shift (4 × point)."""
 
-_WITH_HIT = [
-    {src: delta + (_HIT_BIT[src] >> (d << 2)) for src, delta in plain.items()} for d, plain in enumerate(_PLAIN)
-]
+_WITH_HIT = [[0] * BOARD_BITS for _ in range(13)]
 """The same with the hit bit of the landing point."""
+
+for _d in range(1, 13):
+    for _p in range(_d + 1, 26):
+        _PLAIN[_d][_p << 2] = (1 << ((_p - _d) << 2)) - (1 << (_p << 2))
+        _WITH_HIT[_d][_p << 2] = _PLAIN[_d][_p << 2] + (1 << (BOARD_BITS + ((_p - _d) << 2)))
 
 
 def _step_ends(base: int, plain: int, hits: int, die: int) -> list[int]:
@@ -133,15 +137,15 @@ def _step_ends(base: int, plain: int, hits: int, die: int) -> list[int]:
     deltas = _PLAIN[die]
     out = []
     while plain:
-        src = plain & -plain
-        plain ^= src
-        out.append(base + deltas[src])
+        at = plain.bit_length() - 1
+        plain ^= 1 << at
+        out.append(base + deltas[at])
     if hits:
         deltas = _WITH_HIT[die]
         while hits:
-            src = hits & -hits
-            hits ^= src
-            out.append(base + deltas[src])
+            at = hits.bit_length() - 1
+            hits ^= 1 << at
+            out.append(base + deltas[at])
     return out
 
 
@@ -151,8 +155,9 @@ def _enter(stage: Stage, board: int, die: int) -> int | None:
         return None
     land = BAR_BIT >> (die << 2)
     entered = board - BAR_BIT + land
-    if stage.track_hits and stage.singles & land and not board & _HIT_BIT[land]:
-        entered += _HIT_BIT[land]
+    hit = _HIT_AT[BAR_SHIFT - (die << 2)]
+    if stage.track_hits and stage.singles & land and not board & hit:
+        entered += hit
     return entered
 
 
@@ -199,18 +204,19 @@ def _open_two_dice(stage: Stage, board: int, high: int, low: int) -> set[int]:
     # steps onto one blot, which hit it once only.
     lone = from_high & from_low & ~stacked
     while lone:
-        src = lone & -lone
+        at = lone.bit_length() - 1
+        src = 1 << at
         lone ^= src
-        by_high = (_WITH_HIT if hit_high & src else _PLAIN)[high][src]
-        ends.discard(board + by_high + (_WITH_HIT if hit_low & src else _PLAIN)[low][src])
+        by_high = (_WITH_HIT if hit_high & src else _PLAIN)[high][at]
+        ends.discard(board + by_high + (_WITH_HIT if hit_low & src else _PLAIN)[low][at])
     if singles:
         blots = (from_high >> high_shift) & (from_low >> low_shift) & singles
         while blots:
-            land = blots & -blots
-            blots ^= land
-            wrong = board + _WITH_HIT[high][land << high_shift] + _WITH_HIT[low][land << low_shift]
+            at = blots.bit_length() - 1
+            blots ^= 1 << at
+            wrong = board + _WITH_HIT[high][at + high_shift] + _WITH_HIT[low][at + low_shift]
             ends.discard(wrong)
-            ends.add(wrong - _HIT_BIT[land])
+            ends.add(wrong - _HIT_AT[at])
     # One checker moving twice through a point the mover does not hold (through one it holds, the play equals a
     # pair of the product). Both orders end alike unless the point passed is a blot (hit on the way).
     free = ~occ
@@ -222,15 +228,15 @@ def _open_two_dice(stage: Stage, board: int, high: int, low: int) -> set[int]:
     finals = singles << (distance << 2)  # sources whose final landing is a blot
     plain_both, hit_both = _PLAIN[distance], _WITH_HIT[distance]
     while twice:
-        src = twice & -twice
-        twice ^= src
-        ends.add(board + (hit_both[src] if finals & src else plain_both[src]))
+        at = twice.bit_length() - 1
+        twice ^= 1 << at
+        ends.add(board + (hit_both[at] if finals >> at & 1 else plain_both[at]))
     for passed, shift in ((blot_high, high_shift), (blot_low, low_shift)):
         while passed:
-            mid = passed & -passed
-            passed ^= mid
-            src = mid << shift
-            ends.add(board + (hit_both[src] if finals & src else plain_both[src]) + _HIT_BIT[mid])
+            at = passed.bit_length() - 1
+            passed ^= 1 << at
+            src = at + shift
+            ends.add(board + (hit_both[src] if finals >> src & 1 else plain_both[src]) + _HIT_AT[at])
     return ends
 
 
@@ -262,18 +268,6 @@ def _canonical(stage: Stage, board: int, die: int, n: int) -> tuple[set[int], in
             finished |= deepest
         return finished, n
     return deepest, depth
-
-
-_STEP_DELTA = [[0] * (BOARD_BITS + 4) for _ in range(7)]
-"""Per die: the board delta of a checker stepping inside the board, by its source's nibble shift (4 × point)."""
-
-_STEP_DELTA_HIT = [[0] * (BOARD_BITS + 4) for _ in range(7)]
-"""The same with the hit bit of the landing point."""
-
-for _die in range(1, 7):
-    for _point in range(_die + 1, 25):
-        _STEP_DELTA[_die][_point << 2] = (1 << ((_point - _die) << 2)) - (1 << (_point << 2))
-        _STEP_DELTA_HIT[_die][_point << 2] = _STEP_DELTA[_die][_point << 2] + _HIT_BIT[1 << ((_point - _die) << 2)]
 
 
 @lru_cache(maxsize=4096)
@@ -326,7 +320,7 @@ def _lanes(stage: Stage, board: int, die: int, n: int) -> tuple[list[int], int]:
         reach = (reach >> shift) & movable
         sources |= reach
     singles = stage.singles if stage.track_hits else 0
-    plain, hitting = _STEP_DELTA[die], _STEP_DELTA_HIT[die]
+    plain, hitting = _PLAIN[die], _WITH_HIT[die]
     chains: list[tuple[list[int], list[int]]] = []  # (checkers per source capped at n, deltas: plain, first)
     below: dict[int, tuple[tuple[list[int], list[int]], int]] = {}  # next source's shift: (chain, empty sources)
     while sources:
