@@ -271,21 +271,26 @@ def _canonical(stage: Stage, board: int, die: int, n: int) -> tuple[set[int], in
 
 
 @lru_cache(maxsize=4096)
-def _chain_plan(caps: tuple[int, ...], n: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+def _chain_plan(key: int) -> tuple[tuple[tuple[int, int], ...], ...]:
     """How the plays of one chain grow, step by step, as index pairs.
 
-    A chain is a run of sources p, p − die, p − 2·die, … (top down); ``caps[i]`` is how many checkers source i
-    holds (at most ``n``), and every source also passes on the checkers that arrive from the one above. A play of
-    the chain is how many steps each source makes; listing its steps in top-down order, the plays with k + 1 steps
-    are those with k steps plus one step from their last source or one below. Level k of the result lists, for
-    each play with k + 1 steps, (index of its play in level k − 1, or 0 for the empty play; index of its last
-    step in the chain's deltas: 2 × source, + 1 for a source's first step, which may hit). Up to ``n`` steps;
-    each play once, so each end once.
+    A chain is a run of sources p, p − die, p − 2·die, … (top down). ``key`` packs the most steps n and, 3 bits
+    each below it, how many checkers each source holds (at most n); every source also passes on the checkers that
+    arrive from the one above. A play of the chain is how many steps each source makes; listing its steps in
+    top-down order, the plays with k + 1 steps are those with k steps plus one step from their last source or
+    one below. Level k of the result lists, for each play with k + 1 steps, (index of its play in level k − 1,
+    or 0 for the empty play; index of its last step in the chain's deltas: 2 × source, + 1 for a source's first
+    step, which may hit). Up to n steps; each play once, so each end once.
     """
+    caps = []
+    while key >= 8:
+        caps.append(key & 7)
+        key >>= 3
+    caps.reverse()
     size = len(caps)
     levels = []
     plays: list[tuple[tuple[int, ...], int]] = [((0,) * size, 0)]  # (steps per source, last source)
-    for _ in range(n):
+    for _ in range(key):
         grown: list[tuple[tuple[int, ...], int]] = []
         plan = []
         for parent, (made, last) in enumerate(plays):
@@ -321,40 +326,42 @@ def _lanes(stage: Stage, board: int, die: int, n: int) -> tuple[list[int], int]:
         sources |= reach
     singles = stage.singles if stage.track_hits else 0
     plain, hitting = _PLAIN[die], _WITH_HIT[die]
-    chains: list[tuple[list[int], list[int]]] = []  # (checkers per source capped at n, deltas: plain, first)
-    below: dict[int, tuple[tuple[list[int], list[int]], int]] = {}  # next source's shift: (chain, empty sources)
+    chains: list[list] = []  # [plan key, deltas (per source: plain, first)]
+    below: dict[int, tuple[list, int]] = {}  # the shift of the next source down: (its chain, empty sources above)
     while sources:
         at = sources.bit_length() - 1
         sources ^= 1 << at
         here = board >> at & 15
         above = below.pop(at, None)
         if above is None or here + above[1] >= n - 1:
-            chain: tuple[list[int], list[int]] = ([], [])
+            chain = [n, []]
             chains.append(chain)
             empty = 0
         else:
             chain, empty = above
         below[at - shift] = (chain, 0 if here else empty + 1)
-        chain[0].append(here if here < n else n)
-        chain[1].append(plain[at])
-        chain[1].append(hitting[at] if singles >> (at - shift) & 1 else plain[at])
-    # Each chain's plays by number of steps (relative deltas), then the sums that use the most steps.
+        chain[0] = chain[0] << 3 | (here if here < n else n)
+        chain[1] += (plain[at], hitting[at] if singles >> (at - shift) & 1 else plain[at])
+    # Each chain's plays by number of steps (relative deltas; the first chain's from the board), then the sums
+    # over the chains that use the most steps.
     options = []
     total = 0
-    for caps, deltas in chains:
-        values = [0]
+    base = board
+    for key, deltas in chains:
+        values = [base]
         by_steps = [values]
-        for plan in _chain_plan(tuple(caps), n):
+        for plan in _chain_plan(key):
             values = [values[parent] + deltas[step] for parent, step in plan]
             by_steps.append(values)
         options.append(by_steps)
         total += len(by_steps) - 1
+        base = 0
     target = total if total < n else n
     if not target:
         return [], 0
-    partial = [[board]]  # partial[k]: sums over the chains so far that used k steps
-    left = total  # the most steps the chains not yet added can take
-    for by_steps in options:
+    partial = options[0]  # partial[k]: sums over the chains so far that used k steps
+    left = total - len(partial) + 1  # the most steps the chains not yet added can take
+    for by_steps in options[1:]:
         most = len(by_steps) - 1
         left -= most
         first = target - left if target > left else 0  # fewer steps so far cannot reach the target any more
