@@ -12,4 +12,4 @@ from tests.ladder.test_league import seed_bots
 db = open_store(sys.argv[1])
 seed_bots(db, 4)
 plan(db, "crash", "tapa", "round-robin", int(sys.argv[2]))
-trio.run(lambda: run_units(db, "crash", FakeExecutor(delay=0.01), concurrency=2))
+trio.run(lambda: run_units(db, "crash", FakeExecutor(delay=0.15), concurrency=2))
