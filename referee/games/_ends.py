@@ -4,8 +4,9 @@ Engines list, check and apply plays by end position (a packed board with the hit
 the steps of a play are needed only to show or send it, and :meth:`Stage.plays` builds them then. Both
 generators give the same keys (a test checks them against each other on every dice of random positions, and the
 oracle tests against an independent brute-force enumerator); this one adds shortcuts that need no steps
-(checkers on the bar entering first, fix-ups of a product found by mask) and leaves the rare stages that may end
-before the 15th checker is off (Tapa's mother) to the step generator. Keep :func:`stage_ends` as the one entry
+(checkers on the bar entering first, fix-ups of a product found by mask, equal dice chain by chain) where the
+game can end only by bearing off the 15th checker, and takes every order of the steps elsewhere (Tapa's mother
+stages). Keep :func:`stage_ends` as the one entry
 point, so that a compiled core can replace it under the same tests.
 """
 
@@ -57,8 +58,7 @@ def stage_ends(stage: Stage, board: int) -> tuple[Collection[int], int]:
         elif outside_home(board) >= n:
             return _lanes(stage, board, die, n)
         return _canonical(stage, board, die, n)
-    plays, used = stage.plays(board)  # rare: a game that may end before the 15th checker is off (Tapa)
-    return plays.keys(), used
+    return _any_order(stage, board, die, n)  # a game that may end before the 15th checker is off (Tapa)
 
 
 def _moves(stage: Stage, board: int, die: int, ceiling: int = -1) -> list[tuple[int, int]]:
@@ -269,6 +269,32 @@ def _canonical(stage: Stage, board: int, die: int, n: int) -> tuple[set[int], in
         return finished, n
     return deepest, depth
 
+
+
+def _any_order(stage: Stage, board: int, die: int, n: int) -> tuple[set[int], int]:
+    """Equal dice in every order, step by step (a stage that may end before the 15th checker is off: a play that
+    ends the game is complete, whatever dice it leaves)."""
+    frontier = {board}
+    finished: set[int] = set()
+    terminal = stage.terminal
+    depth = 0
+    for _ in range(n):
+        layer: set[int] = set()
+        for start in frontier:
+            for _, end in _moves(stage, start, die):
+                if terminal is not None and terminal(end):
+                    finished.add(end)
+                else:
+                    layer.add(end)
+        if not layer:
+            break
+        frontier = layer
+        depth += 1
+    if finished:
+        if depth == n:
+            finished |= frontier
+        return finished, n
+    return (frontier, depth) if depth else (set(), 0)
 
 @lru_cache(maxsize=4096)
 def _chain_plan(key: int) -> tuple[tuple[tuple[int, int], ...], ...]:

@@ -89,6 +89,24 @@ def test_end_generator_equals_the_step_generator(game_id):
     assert checked > 5_000
 
 
+
+def test_tapa_mother_stages_end_generator_equals_the_step_generator():
+    """Where the opponent's mother can be pinned this turn the game may end before the 15th checker is off, so
+    the end generator takes every order of the steps: it must still list exactly the step generator's plays."""
+    checked = 0
+    for state, legal in random_decisions(make_game("tapa"), 25, seed=31):
+        if legal is None:
+            continue
+        for dice in ALL_DICE:
+            stage, board = state._stage(dice)
+            if stage.canonical:
+                break  # the stage's kind does not depend on the dice
+            plays, used = stage.plays(board)
+            ends, ends_used = stage_ends(stage, board)
+            assert (sorted(ends), ends_used) == (sorted(plays), used), f"{state!r} {dice}"
+            checked += 1
+    assert checked > 2_000
+
 def test_tapa_strict_pins_equal_the_oracle():
     game = make_game("tapa", {"tapa.pinned_home_blocks_all": "true"})
     for index, (state, legal) in enumerate(random_decisions(game, 20, seed=9)):
