@@ -6,8 +6,8 @@ generators give the same keys (a test checks them against each other on every di
 oracle tests against an independent brute-force enumerator); this one adds shortcuts that need no steps
 (checkers on the bar entering first, fix-ups of a product found by mask, equal dice chain by chain) where the
 game can end only by bearing off the 15th checker, and takes every order of the steps elsewhere (Tapa's mother
-stages). Keep :func:`stage_ends` as the one entry
-point, so that a compiled core can replace it under the same tests.
+stages). Keep :func:`stage_ends` as the one entry point, so that a compiled core can replace it under the same
+tests.
 """
 
 from __future__ import annotations
@@ -53,10 +53,10 @@ def stage_ends(stage: Stage, board: int) -> tuple[Collection[int], int]:
             if not rest:
                 return {entered}, n
             if outside_home(entered) >= rest:
-                ends, used = _lanes(stage, entered, die, rest)
+                ends, used = _open_equal_dice(stage, entered, die, rest)
                 return ends or {entered}, entering + used
         elif outside_home(board) >= n:
-            return _lanes(stage, board, die, n)
+            return _open_equal_dice(stage, board, die, n)
         return _canonical(stage, board, die, n)
     return _any_order(stage, board, die, n)  # a game that may end before the 15th checker is off (Tapa)
 
@@ -270,7 +270,6 @@ def _canonical(stage: Stage, board: int, die: int, n: int) -> tuple[set[int], in
     return deepest, depth
 
 
-
 def _any_order(stage: Stage, board: int, die: int, n: int) -> tuple[set[int], int]:
     """Equal dice in every order, step by step (a stage that may end before the 15th checker is off: a play that
     ends the game is complete, whatever dice it leaves)."""
@@ -295,6 +294,7 @@ def _any_order(stage: Stage, board: int, die: int, n: int) -> tuple[set[int], in
             finished |= frontier
         return finished, n
     return (frontier, depth) if depth else (set(), 0)
+
 
 @lru_cache(maxsize=4096)
 def _chain_plan(key: int) -> tuple[tuple[tuple[int, int], ...], ...]:
@@ -333,7 +333,7 @@ def _chain_plan(key: int) -> tuple[tuple[tuple[int, int], ...], ...]:
     return tuple(levels)
 
 
-def _lanes(stage: Stage, board: int, die: int, n: int) -> tuple[list[int], int]:
+def _open_equal_dice(stage: Stage, board: int, die: int, n: int) -> tuple[list[int], int]:
     """Equal dice in open play (no checker on the bar, none borne off): distinct ends, chain by chain.
 
     The sources are the movable points holding checkers and those below them (in steps of ``die``) that an
