@@ -28,6 +28,7 @@ Outcomes: ``normal`` 1 point, ``mars`` 2 (the loser has borne off none), ``mothe
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 
 from ._core import GameOption, Outcome
 from ._dice import OpeningThrow, Roll  # noqa: F401 (used by the doctest)
@@ -72,6 +73,17 @@ def _all_off(board: int) -> bool:
     return board & 15 == 15
 
 
+@lru_cache(maxsize=None)
+def _reaching_point_1(dice: tuple[int, ...]) -> int:
+    """The nibbles of point 1 and of the points from which a checker could reach it with some of ``dice`` (closed
+    points aside): the opponent's mother is pinned during this stage only by a checker starting there."""
+    if len(dice) == 2 and dice[0] != dice[1]:
+        distances = {0, dice[0], dice[1], dice[0] + dice[1]}
+    else:
+        distances = {dice[0] * k for k in range(len(dice) + 1)}
+    return sum(15 << ((1 + distance) << 2) for distance in distances if distance < 24)
+
+
 class TapaState(FamilyState):
     """A Tapa position; ``_pins[s]`` is a nibble-mask: bit 4p is set when seat s's checker on its point p is
     pinned."""
@@ -86,11 +98,14 @@ class TapaState(FamilyState):
         stacks = stacked(theirs)
         singles = occupied(theirs) & ~stacks & ~mirror(their_pins)
         can_bear_off = not (self._game.blocks_all and my_pins)
-        if count(opp, 24) != 1:
-            # The mother can be pinned this turn only when exactly one opposing checker is left on its start;
-            # otherwise only the 15th checker off ends the game and the fast, order-free generators apply.
-            return Stage(dice, my_pins | stacks, my_pins, singles, can_bear_off, _all_off, canonical=True), me
         my_mother_pinned = bool((my_pins >> 96) & 1)
+        if (
+            count(opp, 24) != 1  # the mother is pinned only as the last opposing checker left on its start
+            or not me & _reaching_point_1(dice)  # no checker of the mover is on it or can reach it
+            or (count(me, 24) > len(dice) and not my_mother_pinned)  # pinning it would not end the game
+        ):
+            # Only the 15th checker off can end the game this stage: the fast, order-free generators apply.
+            return Stage(dice, my_pins | stacks, my_pins, singles, can_bear_off, _all_off, canonical=True), me
 
         def terminal(board: int) -> bool:
             if board & 15 == 15:

@@ -7,6 +7,7 @@ import pytest
 
 from referee.games import PIN_MINE, PIN_THEIRS, make_game
 from referee.games._ends import stage_ends
+from referee.games._movegen import Stage, count
 from referee.playouts import random_decisions
 
 from ._oracle import end_positions, engine_end
@@ -89,7 +90,6 @@ def test_end_generator_equals_the_step_generator(game_id):
     assert checked > 5_000
 
 
-
 def test_tapa_mother_stages_end_generator_equals_the_step_generator():
     """Where the opponent's mother can be pinned this turn the game may end before the 15th checker is off, so
     the end generator takes every order of the steps: it must still list exactly the step generator's plays."""
@@ -100,12 +100,41 @@ def test_tapa_mother_stages_end_generator_equals_the_step_generator():
         for dice in ALL_DICE:
             stage, board = state._stage(dice)
             if stage.canonical:
-                break  # the stage's kind does not depend on the dice
+                continue
             plays, used = stage.plays(board)
             ends, ends_used = stage_ends(stage, board)
             assert (sorted(ends), ends_used) == (sorted(plays), used), f"{state!r} {dice}"
             checked += 1
     assert checked > 2_000
+
+
+def test_tapa_stages_that_cannot_pin_the_mother_lose_no_play():
+    """With one opposing checker left on its start, a stage is played order-free (as if only the 15th checker off
+    could end the game) when no checker of the mover is on point 1 or can reach it, or when pinning the mother
+    would not end the game (checkers left on the mover's own start, its own mother free): those stages must list
+    exactly the plays of a stage that checks, after every step, whether the game ended."""
+
+    def mother_rule(mother_pinned: bool):
+        def ended(board: int) -> bool:  # 15 off, or the mother pinned with an empty start or both mothers pinned
+            return board & 15 == 15 or bool((board >> 4) & 15 and (not (board >> 96) & 15 or mother_pinned))
+
+        return ended
+
+    order_free = checked = 0
+    for state, legal in random_decisions(make_game("tapa"), 40, seed=41):
+        if legal is None or count(state._boards[1 - state._turn], 24) != 1:
+            continue
+        pins = state._pins[state._turn]
+        for dice in ALL_DICE:
+            stage, board = state._stage(dice)
+            every_step = Stage(dice, stage.closed, pins, stage.singles, stage.can_bear_off, mother_rule(pins >> 96 & 1))
+            plays, used = every_step.plays(board)
+            ends, ends_used = stage_ends(stage, board)
+            assert (sorted(ends), ends_used) == (sorted(plays), used), f"{state!r} {dice}"
+            order_free += stage.canonical
+            checked += 1
+    assert order_free > 1_000 and checked - order_free > 1_000
+
 
 def test_tapa_strict_pins_equal_the_oracle():
     game = make_game("tapa", {"tapa.pinned_home_blocks_all": "true"})
