@@ -32,7 +32,8 @@ class MatchJob:
     game: str
     options: dict[str, str]
     bots: tuple[str, ...]
-    seed: int
+    seed: str
+    """The unit's secret chance seed: the referee keeps it out of the replay until the match is over."""
     replay: str
     clock: str = "120+3/30"
 
@@ -96,6 +97,7 @@ class LocalExecutor:
             "options": job.options,
             "bots": list(job.bots),
             "seed": job.seed,
+            "seed_secret": True,
             "clock": job.clock,
             "replay": job.replay,
             "sandbox": self.sandbox,

@@ -2,7 +2,11 @@
 results in one transaction.
 
 Duplicate chance: a unit is one pairing and one seed, played once per rotation of the seats (twice for two seats),
-so luck cancels out; the unit is stored as one unit, and only complete units count. Crash safety: a unit's rows
+so luck cancels out; the unit is stored as one unit, and only complete units count. Every unit's seed is a fresh
+secret (:func:`referee.chance.new_secret_seed`, or the ``new_seed`` a caller passes), kept in the database and
+handed to the referee as a secret: no bot can derive it from what it is sent. A one-seat arena (a patience) is
+played in duplicate by deals: every bot entered when a deal is made plays it, and a bot entered later gets new
+deals (played by every bot again), never one whose seed and replays are already public. Crash safety: a unit's rows
 are planned before anything runs, and a unit becomes ``done`` only in the transaction that stores its results, so
 killing the ladder at any moment and running the same command again finishes the league without a lost or
 doubled result (an interrupted unit is simply played again).
@@ -22,6 +26,7 @@ import trio
 from sqlite_utils import Database
 
 import referee
+from referee.chance import new_secret_seed
 
 from .arenas import ArenaSpec, load_arena
 from .executor import Executor, MatchJob, MatchResult
@@ -32,6 +37,9 @@ from .store import now, replay_folder
 log = logging.getLogger(__name__)
 
 SCHEDULES = ("round-robin", "gauntlet", "continuous")
+
+SeedSource = Callable[[], str]
+"""Makes the chance seed of a new unit (a one-seat arena: of a new deal)."""
 
 
 @dataclass
@@ -49,16 +57,6 @@ class Progress:
     def eta_seconds(self) -> float:
         """A rough estimate of the time left."""
         return (self.total - self.done) * self.seconds_per_match
-
-
-def unit_seed(league: str, arena: str, index: int, pairing: Sequence[int]) -> int:
-    """The chance seed of a unit, fixed by its place in the league.
-
-    >>> unit_seed("l", "tapa", 0, (1, 2)) == unit_seed("l", "tapa", 0, (1, 2))
-    True
-    """
-    key = f"{league}/{arena}/{index}/{'-'.join(map(str, pairing))}"
-    return int(hashlib.sha256(key.encode()).hexdigest()[:15], 16)
 
 
 def rotations(pairing: Sequence[int]) -> list[tuple[int, ...]]:
@@ -89,16 +87,24 @@ def pairings(schedule: str, versions: Sequence[int], seats: int, challenger: int
     raise ValueError(f"unknown schedule {schedule!r} (one of {', '.join(SCHEDULES)})")
 
 
-def _insert_unit(db: Database, league: str, arena: ArenaSpec, index: int, pairing: tuple[int, ...]) -> None:
-    unit_id = f"{league}-{arena.id}-r{index}-{'v'.join(map(str, pairing))}"
-    # A one-seat game (a patience) is played in duplicate: unit r of every bot, in every league of the arena, is
-    # the arena's deal r, and standings compare the bots deal by deal.
-    seed = unit_seed("", arena.id, index, ()) if arena.seats == 1 else unit_seed(league, arena.id, index, pairing)
+def unit_id_of(league: str, arena_id: str, index: int, pairing: Sequence[int]) -> str:
+    """The id of round (or deal) ``index`` of ``pairing`` in ``league``.
+
+    >>> unit_id_of("l", "tapa", 0, (1, 2))
+    'l-tapa-r0-1v2'
+    """
+    return f"{league}-{arena_id}-r{index}-{'v'.join(map(str, pairing))}"
+
+
+def _insert_unit(db: Database, league: str, arena: ArenaSpec, index: int, pairing: tuple[int, ...], seed: str) -> None:
+    """Plan one unit and its matches (nothing happens if it exists: its seed stays)."""
+    unit_id = unit_id_of(league, arena.id, index, pairing)
     db["units"].insert(
         {
             "id": unit_id,
             "league": league,
             "arena_id": arena.id,
+            "round": index,
             "seed": seed,
             "versions": json.dumps(list(pairing)),
             "status": "pending",
@@ -122,28 +128,69 @@ def _insert_unit(db: Database, league: str, arena: ArenaSpec, index: int, pairin
         )
 
 
-def plan(
-    db: Database, league: str, arena_id: str, schedule: str, rounds: int, challenger: int | None = None
+def _unit_exists(db: Database, unit_id: str) -> bool:
+    return db["units"].count_where("id = ?", [unit_id]) > 0
+
+
+def _new_deals(
+    db: Database, league: str, arena: ArenaSpec, versions: Sequence[int], count: int, new_seed: SeedSource
 ) -> int:
-    """Create the units of a round-robin or gauntlet league (idempotent); return how many units it has."""
+    """A one-seat arena: ``count`` new deals, each played by every one of ``versions``; returns the first deal's
+    number. A deal is never added to later: a bot that joins gets new deals, not ones already played (whose
+    seeds are revealed in their replays)."""
+    row = db.execute("select max(round) from units where league = ? and arena_id = ?", [league, arena.id]).fetchone()
+    first = 0 if row[0] is None else row[0] + 1
+    for deal in range(first, first + count):
+        seed = new_seed()
+        for version in versions:
+            _insert_unit(db, league, arena, deal, (version,), seed)
+    return first
+
+
+def plan(
+    db: Database,
+    league: str,
+    arena_id: str,
+    schedule: str,
+    rounds: int,
+    challenger: int | None = None,
+    new_seed: SeedSource = new_secret_seed,
+) -> int:
+    """Create the units of a round-robin or gauntlet league (idempotent: what exists keeps its seeds); return how
+    many units it has. In a one-seat arena each bot gets ``rounds`` deals: when one has fewer, new deals are made
+    for every entered bot."""
     arena = load_arena(db, arena_id)
     versions = [v["id"] for v in current_versions(db, arena_id)]
     groups = pairings(schedule, versions, arena.seats, challenger)
     with db.atomic():
-        for round_number in range(rounds):
-            for pairing in groups:
-                _insert_unit(db, league, arena, round_number, pairing)
+        if arena.seats == 1:
+            dealt = {
+                v: db["units"].count_where("league = ? and versions = ?", [league, json.dumps([v])]) for v in versions
+            }
+            missing = max((rounds - count for count in dealt.values()), default=0)
+            if missing > 0:
+                _new_deals(db, league, arena, versions, missing, new_seed)
+        else:
+            for round_number in range(rounds):
+                for pairing in groups:
+                    if not _unit_exists(db, unit_id_of(league, arena.id, round_number, pairing)):
+                        _insert_unit(db, league, arena, round_number, pairing, new_seed())
     return db["units"].count_where("league = ?", [league])
 
 
-def plan_continuous(db: Database, league: str, arena_id: str) -> str | None:
+def plan_continuous(db: Database, league: str, arena_id: str, new_seed: SeedSource = new_secret_seed) -> str | None:
     """Add the next most informative unit: the pairing with the fewest completed units, then the closest
-    ratings. Returns its id (None when fewer bots than seats are entered)."""
+    ratings (a one-seat arena: a new deal for every bot). Returns its id (None when fewer bots than seats are
+    entered)."""
     arena = load_arena(db, arena_id)
     versions = [v["id"] for v in current_versions(db, arena_id)]
     groups = pairings("round-robin", versions, arena.seats)
     if not groups:
         return None
+    if arena.seats == 1:
+        with db.atomic():
+            deal = _new_deals(db, league, arena, versions, 1, new_seed)
+        return unit_id_of(league, arena.id, deal, groups[0])
     ratings = arena_ratings(db, arena_id)
     played: dict[tuple[int, ...], int] = {}
     for row in db.query("select versions from units where league = ? and arena_id = ?", [league, arena_id]):
@@ -157,17 +204,19 @@ def plan_continuous(db: Database, league: str, arena_id: str) -> str | None:
     group = min(groups, key=informative)
     index = played.get(group, 0)
     with db.atomic():
-        _insert_unit(db, league, arena, index, group)
-    return f"{league}-{arena.id}-r{index}-{'v'.join(map(str, group))}"
+        _insert_unit(db, league, arena, index, group, new_seed())
+    return unit_id_of(league, arena.id, index, group)
 
 
-def plan_pairing(db: Database, league: str, arena_id: str, pairing: tuple[int, ...]) -> str:
+def plan_pairing(
+    db: Database, league: str, arena_id: str, pairing: tuple[int, ...], new_seed: SeedSource = new_secret_seed
+) -> str:
     """Add one more unit of ``pairing`` to the league (a duel's next step); return its id."""
     arena = load_arena(db, arena_id)
     index = db["units"].count_where("league = ? and versions = ?", [league, json.dumps(list(pairing))])
     with db.atomic():
-        _insert_unit(db, league, arena, index, pairing)
-    return f"{league}-{arena.id}-r{index}-{'v'.join(map(str, pairing))}"
+        _insert_unit(db, league, arena, index, pairing, new_seed())
+    return unit_id_of(league, arena.id, index, pairing)
 
 
 def scores_of(db: Database, league: str, version: int) -> list[float]:
@@ -232,7 +281,7 @@ async def run_units(
                 game=arena.game,
                 options=arena.options,
                 bots=tuple(paths[v] for v in seats),
-                seed=match["seed"],
+                seed=str(match["seed"]),
                 replay=str(folder / f"{match['id']}.jsonl"),
                 clock=clock,
             )

@@ -3,16 +3,21 @@
 Tables: ``bots`` and ``versions`` (each version with its content hash), ``arenas`` (a rating pool: a game with
 fixed options and seats) and ``entries`` (which versions play in which arena), ``units`` (a duplicate pair: one
 seed played with the seats in every rotation, stored as one unit) and ``matches`` (one referee run each, with its
-result, faults, timings and replay). Every write happens in ``db.atomic()`` (see the callers).
+result, faults, timings and replay). A unit's chance seed is a secret (see :mod:`ladder.league`): it is handed to
+the referee and revealed in the replays once played, never shown before. Every write happens in ``db.atomic()``
+(see the callers).
 """
 
 from __future__ import annotations
 
 import datetime
+import re
 from pathlib import Path
 
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
+
+from referee.chance import new_secret_seed
 
 MIGRATIONS = Migrations("kafana-ladder")
 
@@ -77,6 +82,26 @@ def m001_initial(db: Database) -> None:
         foreign_keys=[("unit_id", "units", "id"), ("arena_id", "arenas", "id")],
     )
     db["matches"].create_index(["unit_id"])
+
+
+@MIGRATIONS(transactional=False)  # changing a column's type rebuilds the table, which a transaction forbids
+def m002_secret_seeds(db: Database) -> None:
+    """Chance seeds become text (256-bit secrets), units record their round (a one-seat arena's deal), and units
+    planned by an older ladder, whose seeds were derived from public facts, get secret seeds before they are
+    played. Each step can run again after an interruption."""
+    for table in ("units", "matches"):
+        if db[table].columns_dict["seed"] is not str:
+            db[table].transform(types={"seed": str})
+    if "round" not in db["units"].columns_dict:
+        db["units"].add_column("round", int)
+    with db.atomic():
+        for unit in list(db.query("select id from units where round is null")):
+            found = re.search(r"-r(\d+)-[\dv]+$", unit["id"])
+            db["units"].update(unit["id"], {"round": int(found.group(1)) if found else 0})
+        for unit in list(db.query("select id from units where status != 'done' and length(seed) != 64")):
+            seed = new_secret_seed()
+            db["units"].update(unit["id"], {"seed": seed})
+            db.execute("update matches set seed = ? where unit_id = ?", [seed, unit["id"]])
 
 
 def now() -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import sys
@@ -43,13 +42,13 @@ from referee.runtime.sandbox import (
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
 
-def game_seed(seed: int, index: int) -> int:
-    """The seed of game ``index`` of a run started with ``seed``.
+def game_seed(seed: int, index: int) -> str:
+    """The public chance seed of game ``index`` of a run started with ``seed``.
 
-    >>> game_seed(1, 0) != game_seed(1, 1)
-    True
+    >>> game_seed(1, 0), game_seed(1, 1)
+    ('1/0', '1/1')
     """
-    return int(hashlib.sha256(f"{seed}/{index}".encode()).hexdigest()[:15], 16)
+    return f"{seed}/{index}"
 
 
 def _options(pairs: tuple[str, ...]) -> dict[str, str]:
@@ -118,7 +117,9 @@ def main(verbose: int) -> None:
 @click.argument("game_id")
 @click.argument("bots", nargs=-1, required=True)
 @click.option("--games", "count", default=1, show_default=True, type=click.IntRange(1), help="Games to play.")
-@click.option("--seed", default=1, show_default=True, type=int, help="Seed of all chance (dice) in the run.")
+@click.option(
+    "--seed", default=1, show_default=True, type=int, help="Public seed of all chance (dice, deals) in the run."
+)
 @click.option("--clock", "clock_text", default="120+3/30", show_default=True, help="BANK+INC[/CAP] in seconds.")
 @click.option("--out", default="replays", show_default=True, type=click.Path(file_okay=False), help="Replay folder.")
 @click.option("--option", "option_pairs", multiple=True, metavar="KEY=VALUE", help="A game option (repeatable).")
@@ -208,7 +209,7 @@ def run_match(spec_path: str) -> None:
     """Play one match described by a JSON spec and print its result as one JSON line (for the ladder).
 
     The spec holds: game, options, bots (paths), seed, match_id, clock (BANK+INC/CAP), replay (path), and
-    optionally transport, startup_timeout, sandbox (on, auto or off; default on), limits (the sandbox's limits
+    optionally seed_secret (true: the replay shows only the seed's commitment until the match is over), transport, startup_timeout, sandbox (on, auto or off; default on), limits (the sandbox's limits
     that differ from the defaults, e.g. {"cpu_seconds": 60}), pause_off_turn (true or false) and
     recorded_paths (the bots' paths to write in the replay, when the bots run from a copy).
 
@@ -232,7 +233,8 @@ def run_match(spec_path: str) -> None:
         game,
         bots,
         match_id=spec.get("match_id", "match"),
-        seed=int(spec.get("seed", 1)),
+        seed=str(spec.get("seed", 1)),
+        seed_public=not spec.get("seed_secret", False),
         clock=clock,
         replay_path=Path(spec["replay"]) if spec.get("replay") else None,
         transport=spec.get("transport", "unix"),

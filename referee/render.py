@@ -238,7 +238,8 @@ def replay_pages(replay: Replay, as_seat: int | None = None) -> tuple[list[Page]
 
     header = replay.header
     names = tuple(seat.get("name", "?") for seat in header.get("seats", []))
-    title = f"{header.get('match_id')}: {header.get('game')} seed {header.get('seed')}  " + " vs ".join(names)
+    seed = replay.seed or f"(secret, committed {str(header.get('commitment'))[:12]}…)"
+    title = f"{header.get('match_id')}: {header.get('game')} seed {seed}  " + " vs ".join(names)
     pages = [Page(1, title + "\n" + render_view(seen(states[0]), names or None))]
     pending: list[str] = []
     for step, before, after in zip(replay.steps, states, states[1:], strict=False):

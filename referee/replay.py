@@ -1,15 +1,20 @@
 """Replay logs: JSON Lines, one header, one line per chance step and per decision, one result.
 
-Format ``kafana-replay/1``::
+Format ``kafana-replay/2``::
 
-    {"type": "header", "format": "kafana-replay/1", "match_id": …, "game": "tapa", "options": {…}, "seed": 7,
-     "seats": [{"seat": 0, "name": …, "version": …, "hash": …}, …], "clock": {…}, "referee_version": …}
+    {"type": "header", "format": "kafana-replay/2", "match_id": …, "game": "tapa", "options": {…},
+     "commitment": "9f…", "seed": "1/0", "seats": [{"seat": 0, "name": …, "version": …, "hash": …}, …],
+     "clock": {…}, "referee_version": …}
     {"type": "chance", "notation": "opening 5-2"}
     {"type": "action", "seat": 0, "id": 3, "notation": "24/18 18/13", "ms": 12.5, "comment": "…"}
-    {"type": "result", "termination": "mars", "points": [2, 0], "faults": [], "output": [{…}, {…}]}
+    {"type": "result", "termination": "mars", "points": [2, 0], "faults": [], "output": [{…}, {…}], "seed": "1/0"}
+
+The header's ``commitment`` is the hash of the chance seed (:func:`referee.chance.commitment`); the header holds
+the seed itself only when it is public (local play); a secret seed (a ladder's) is revealed in the result line.
 
 The reader is lenient: it collects every problem instead of stopping at the first. :func:`verify` re-runs the
-log through the engine and lists every mismatch.
+log through the engine, checks the seed against the commitment, draws every chance step again from the seed,
+and lists every mismatch.
 """
 
 from __future__ import annotations
@@ -19,9 +24,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from referee.chance import ChanceStream, commitment
 from referee.games import CHANCE, TERMINAL, Game, IllegalActionError, InvalidActionError, Outcome, State, make_game
 
-FORMAT = "kafana-replay/1"
+FORMAT = "kafana-replay/2"
 
 
 def games_json(outcome: Outcome) -> list[dict[str, Any]]:
@@ -83,6 +89,21 @@ class Replay:
         """The game of the header, with its options."""
         return make_game(self.header["game"], self.header.get("options") or {})
 
+    @property
+    def seed(self) -> str | None:
+        """The chance seed: from the result line (revealed at the end), else the header's public one."""
+        seed = (self.result or {}).get("seed", self.header.get("seed"))
+        return seed if isinstance(seed, str) else None
+
+
+def seed_problems(replay: Replay) -> list[str]:
+    """What is wrong with the replay's seed: missing, or not the one its header committed to."""
+    if replay.seed is None:
+        return ["no chance seed (neither in the header nor revealed in the result)"]
+    if commitment(replay.seed) != replay.header.get("commitment"):
+        return [f"the seed {replay.seed!r} does not match the header's commitment"]
+    return []
+
 
 def read_replay(path: str | Path) -> Replay:
     """Read a replay file, collecting problems in ``errors`` rather than raising (except for a missing file)."""
@@ -119,8 +140,9 @@ def read_replay(path: str | Path) -> Replay:
     return Replay(header, steps, result, errors)
 
 
-def replay_states(replay: Replay) -> tuple[list[State], list[str]]:
-    """Re-run the replay: the state before each step and after the last, plus every mismatch found."""
+def replay_states(replay: Replay, stream: ChanceStream | None = None) -> tuple[list[State], list[str]]:
+    """Re-run the replay: the state before each step and after the last, plus every mismatch found. With the
+    seed's ``stream``, every chance step must also be the one the stream draws."""
     problems = list(replay.errors)
     try:
         game = replay.game()
@@ -139,6 +161,9 @@ def replay_states(replay: Replay) -> tuple[list[State], list[str]]:
                 action = game.parse_action(step["notation"], state)
                 if action not in [outcome for outcome, _ in state.chance_outcomes()]:
                     problems.append(f"{where}: not a possible chance outcome here")
+                    break
+                if stream is not None and (drawn := state.sample_chance(stream)) != action:
+                    problems.append(f"{where}: the seed draws {drawn.notation()!r} here")
                     break
             else:
                 if player != step.get("seat"):
@@ -162,8 +187,11 @@ def replay_states(replay: Replay) -> tuple[list[State], list[str]]:
 
 
 def verify(replay: Replay) -> list[str]:
-    """Re-run a replay through the engine; return every mismatch (empty when the replay is exact)."""
-    states, problems = replay_states(replay)
+    """Check the seed against the commitment, re-run the replay through the engine drawing every chance step from
+    the seed; return every mismatch (empty when the replay is exact)."""
+    seed_wrong = seed_problems(replay)
+    states, problems = replay_states(replay, None if seed_wrong else ChanceStream(replay.seed or ""))
+    problems = seed_wrong + problems
     if problems or not states:
         return problems
     final = states[-1]

@@ -30,7 +30,7 @@ def test_the_random_bot_passes_and_exits_0():
 
 async def test_wrong_game_claims():
     failed = failures(await check_bot(resolve_bot(HOSTILE / "wrong_game_bot.py")))
-    assert "unknown game ids ['chess']" in failed["games"]
+    assert failed["handshake"].startswith("no_hello: bad Hello: Hello lists unknown game ids 'chess' (known: ")
 
 
 async def test_slow_handshake():

@@ -12,6 +12,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from referee.chance import commitment
 from referee.frames import frames
 from referee.replay import read_replay
 
@@ -132,7 +133,13 @@ def _match_json(row: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
         "finished_at": row["finished_at"],
         "error": row["error"],
         "has_replay": bool(row["replay_path"]),
+        "commitment": commitment(str(row["seed"])),
+        "seed": str(row["seed"]) if row["unit_status"] == "done" else None,
     }
+
+
+_MATCH_ROWS = "select m.*, u.status as unit_status from matches m left join units u on u.id = m.unit_id"
+"""Matches with their unit's status: a seed is shown only once its whole unit is played."""
 
 
 def matches(
@@ -141,16 +148,16 @@ def matches(
     """Matches, newest first, filtered by arena, bot name and fault kind."""
     if not limit.isdigit() or not 1 <= int(limit) <= MATCH_PAGE:
         raise BadRequest(f"limit must be a number from 1 to {MATCH_PAGE}")
-    where, params = ["status != 'pending'"], []
+    where, params = ["m.status != 'pending'"], []
     if arena:
-        where.append("arena_id = ?")
+        where.append("m.arena_id = ?")
         params.append(arena)
     if fault:
-        where.append("faults like ?")
+        where.append("m.faults like ?")
         params.append(f'%"kind": "{fault}"%')
     names = _seat_names(db)
     out = []
-    query = f"select * from matches where {' and '.join(where)} order by coalesce(finished_at, started_at) desc"
+    query = f"{_MATCH_ROWS} where {' and '.join(where)} order by coalesce(m.finished_at, m.started_at) desc"
     for row in db.query(query, params):
         match = _match_json(row, names)
         if bot and not any(label.rsplit(" v", 1)[0] == bot for label in match["seats"]):
@@ -161,9 +168,13 @@ def matches(
     return out
 
 
+def _match_row(db: Database, match_id: str) -> dict[str, Any] | None:
+    return next(db.query(f"{_MATCH_ROWS} where m.id = ?", [match_id]), None)
+
+
 def match(db: Database, match_id: str) -> dict[str, Any]:
     """One match."""
-    row = next(db["matches"].rows_where("id = ?", [match_id]), None)
+    row = _match_row(db, match_id)
     if row is None:
         raise NotFound(f"no match {match_id!r}")
     return _match_json(row, _seat_names(db))
@@ -171,8 +182,9 @@ def match(db: Database, match_id: str) -> dict[str, Any]:
 
 def replay(db: Database, match_id: str, seat: str | None = None) -> dict[str, Any]:
     """A match's replay as frames (the spectator's, or ``seat``'s), with the header, result, the bots' output and
-    the problems found re-running it."""
-    row = next(db["matches"].rows_where("id = ?", [match_id]), None)
+    the problems found re-running it. The chance seed is left out until the match's whole unit is played (the
+    other half deals the same cards)."""
+    row = _match_row(db, match_id)
     if row is None or not row["replay_path"] or not Path(row["replay_path"]).exists():
         raise NotFound(f"no replay for match {match_id!r}")
     if seat is not None and not (seat.isdigit() and len(seat) < 3):
@@ -187,6 +199,8 @@ def replay(db: Database, match_id: str, seat: str | None = None) -> dict[str, An
     # A replay cut short (a killed referee) still shows the steps it holds; ``problems`` says what is wrong.
     shown, problems = frames(log, None if seat is None else int(seat))
     result = dict(log.result or {})
+    if row["unit_status"] != "done":
+        result.pop("seed", None)
     output = result.pop("output", [])
     if seat is not None:  # a seat sees its own captured output only
         output = [o if index == int(seat) else {"stdout": "", "stderr": ""} for index, o in enumerate(output)]

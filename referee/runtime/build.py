@@ -10,6 +10,7 @@ from __future__ import annotations
 import subprocess
 
 from .manifest import BotSpec
+from .printable import printable
 
 BUILD_TIMEOUT = 900.0
 """Seconds a build may take."""
@@ -22,7 +23,8 @@ class BuildError(RuntimeError):
 
 
 def build_bot(spec: BotSpec, timeout: float = BUILD_TIMEOUT) -> str | None:
-    """Run ``spec``'s build command in its folder; return what it printed (None when the bot needs no build).
+    """Run ``spec``'s build command in its folder; return what it printed, control characters escaped (None when
+    the bot needs no build).
 
     Raises:
         BuildError: the command is missing, fails, or runs longer than ``timeout`` seconds.
@@ -32,13 +34,14 @@ def build_bot(spec: BotSpec, timeout: float = BUILD_TIMEOUT) -> str | None:
     shown = " ".join(spec.build)
     try:
         done = subprocess.run(
-            spec.build, cwd=spec.cwd, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout
+            spec.build, cwd=spec.cwd, stdin=subprocess.DEVNULL, capture_output=True, text=True, errors="replace",
+            timeout=timeout,
         )
     except FileNotFoundError:
         raise BuildError(f"{spec.label}: build command {shown!r} not found (is its toolchain installed?)") from None
     except subprocess.TimeoutExpired:
         raise BuildError(f"{spec.label}: build {shown!r} took more than {timeout:g}s") from None
-    output = (done.stdout + done.stderr).strip()
+    output = printable((done.stdout + done.stderr).strip(), lines=True)
     if done.returncode != 0:
         tail = output[-OUTPUT_TAIL:]
         raise BuildError(f"{spec.label}: build {shown!r} failed with exit code {done.returncode}:\n{tail}")

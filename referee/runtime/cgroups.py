@@ -92,8 +92,10 @@ class BotCgroup:
 
 
 def sweep_stale(root: Path, controllers: Sequence[str]) -> None:
-    """Remove the empty cgroups left by referees that died without cleaning up (a SIGKILLed referee cannot): a
-    group's name starts with its referee's pid; groups of live referees, and groups still holding processes, stay.
+    """Remove the cgroups left by referees that died without cleaning up (a SIGKILLed referee cannot), killing
+    what is still in them: a group's name starts with its referee's pid; groups of live referees stay. (What can
+    be left is a sandbox caught in its first milliseconds, before bubblewrap armed its parent-death signal; it
+    waits for its dead parent and never runs the bot.)
     """
     for controller in controllers:
         try:
@@ -102,25 +104,19 @@ def sweep_stale(root: Path, controllers: Sequence[str]) -> None:
             continue
         for group in groups:
             owner = group.name.split("-", 1)[0]
-            if owner.isdigit() and not Path(f"/proc/{owner}").exists():
-                with contextlib.suppress(OSError):
-                    os.rmdir(group)
+            if group.is_dir() and owner.isdigit() and not Path(f"/proc/{owner}").exists():
+                BotCgroup({controller: group}).remove(attempts=10)
 
 
-def enter_command(groups: Sequence[BotCgroup], stay: bool = False) -> list[str]:
+def enter_command(groups: Sequence[BotCgroup]) -> list[str]:
     """A prefix that moves the command's process into ``groups`` before it runs anything (no race: the shell moves
-    itself, then runs the command). The shell becomes the command, unless ``stay``: then it stays as the command's
-    parent until the command ends (a sandbox needs that: bubblewrap's ``--die-with-parent`` fires when the *thread*
-    that started it ends, and the referee starts processes from worker threads that come and go). Empty when there
-    is nothing to do.
+    itself, then becomes the command, keeping its pid). Empty when there is nothing to do.
 
     >>> enter_command([])
     []
-    >>> enter_command([], stay=True)
-    ['sh', '-c', '"$@"', 'kafana-bot']
     """
     folders = [folder for group in groups for folder in group.folders.values()]
-    if not folders and not stay:
+    if not folders:
         return []
     moves = "".join(f"echo $$ > {folder / 'cgroup.procs'} && " for folder in folders)
-    return ["sh", "-c", moves + ('"$@"' if stay else 'exec "$@"'), "kafana-bot"]
+    return ["sh", "-c", moves + 'exec "$@"', "kafana-bot"]

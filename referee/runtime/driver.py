@@ -1,4 +1,4 @@
-"""The game loop: chance from a seeded generator, decisions from the seated players, clocks, faults, replay.
+"""The game loop: chance from a seed's stream, decisions from the seated players, clocks, faults, replay.
 
 The driver knows nothing of any game's rules: it sees engines only through :class:`referee.games.State`.
 """
@@ -6,7 +6,6 @@ The driver knows nothing of any game's rules: it sees engines only through :clas
 from __future__ import annotations
 
 import logging
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,6 +13,7 @@ from typing import Any
 
 import trio
 
+from referee.chance import Chance
 from referee.games import CHANCE, Game, Outcome, State
 from referee.replay import ReplayWriter, games_json
 from referee.wire import ActRequest, ClockInfo, GameOver, LegalAction, MatchOver, SeatResult
@@ -21,6 +21,7 @@ from referee.wire import ActRequest, ClockInfo, GameOver, LegalAction, MatchOver
 from .clock import TRANSPORT_GRACE, Clock
 from .faults import BotError, BotIllegalAction, BotTimeout, Fault
 from .player import Player
+from .printable import printable
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +32,7 @@ class GameRecord:
 
     match_id: str
     game: str
-    seed: int
+    seed: str
     outcome: Outcome
     faults: tuple[Fault, ...]
     bots: tuple[str, ...]
@@ -64,8 +65,9 @@ async def play_game(
     players: Sequence[Player | None],
     *,
     match_id: str,
-    seed: int,
+    seed: str | int,
     clock: Clock,
+    seed_public: bool = True,
     replay: ReplayWriter | None = None,
     header: dict[str, Any] | None = None,
     startup_faults: Sequence[Fault] = (),
@@ -77,14 +79,17 @@ async def play_game(
         game: the game definition.
         players: one player per seat; ``None`` for a seat that failed to start (its fault is in ``startup_faults``).
         match_id: the id sent to bots and written to the replay.
-        seed: seeds the generator every chance step is drawn from.
+        seed: the seed of the chance stream every chance step is drawn from (:mod:`referee.chance`).
         clock: the clock settings of every seat.
+        seed_public: False for a secret seed (a ladder's): the replay's header then carries only its commitment,
+            and the seed is written in the result line when the game is over.
         replay: where to log the game, if anywhere.
         header: extra header fields for the replay (seat descriptions, …).
         startup_faults: faults of seats that could not be seated; the game is then forfeited at once.
         state: start from this state instead of ``game.new_state()`` (analysis and tests).
     """
-    rng = random.Random(seed)
+    chance = Chance(str(seed), public=seed_public)
+    rng = chance.stream()
     state = state or game.new_state()
     names = tuple(p.info.name if p is not None else "-" for p in players)
     if replay is not None:
@@ -92,7 +97,8 @@ async def play_game(
             match_id=match_id,
             game=game.id,
             options=dict(game.options),
-            seed=seed,
+            commitment=chance.commitment,
+            **({"seed": chance.seed} if chance.public else {}),
             clock={"bank": clock.bank, "increment": clock.increment, "cap": clock.cap},
             **(header or {}),
         )
@@ -151,7 +157,7 @@ async def play_game(
         state.apply(action)
         decisions += 1
         if replay is not None:
-            replay.action(seat, response.action_id, action.notation(), used * 1000, response.comment)
+            replay.action(seat, response.action_id, action.notation(), used * 1000, printable(response.comment))
         finished = state.completed_games()
         if len(finished) > notified and not state.is_terminal():
             for number, (game_id, outcome) in enumerate(finished[notified:], notified + 1):
@@ -167,12 +173,13 @@ async def play_game(
             faults=[f.to_json() for f in faults],
             decisions=decisions,
             output=outputs,
+            seed=chance.seed,
         )
     await _notify(players, match_id, game.id, outcome, faults)
     return GameRecord(
         match_id=match_id,
         game=game.id,
-        seed=seed,
+        seed=chance.seed,
         outcome=outcome,
         faults=tuple(faults),
         bots=names,

@@ -9,23 +9,32 @@ A manifest looks like::
     command = ["python3", "random_bot.py"]   # run in the bot's folder; a string is split like a shell would
     build = ["make", "--silent"]             # optional: run in the bot's folder before it starts (see build.py)
     games = ["tapa"]
+    env = { LEVEL = "3" }                    # optional: environment variables the bot is started with
 
 A command starting with ``python`` or ``python3`` runs with the referee's own interpreter, so a Python bot sees
-the same installed packages as the referee.
+the same installed packages as the referee. A bot's environment is the referee's making (see
+:func:`referee.runtime.sandbox.bot_environment`): only what ``env`` declares is added to it.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 import shlex
 import sys
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .hello import name_problem
+
 MANIFEST = "bot.toml"
 SKIPPED_DIRS = ("__pycache__", ".git", "node_modules", "build", ".venv")
 """Folders that are not part of a bot's content: neither hashed nor copied by the ladder (build output, caches)."""
+
+
+ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+RESERVED_ENV = ("KAFANA_BOT_ADDRESS",)
 
 
 class ManifestError(ValueError):
@@ -42,6 +51,8 @@ class BotSpec:
     content_hash: str
     manifest: dict = field(default_factory=dict)
     build: tuple[str, ...] = ()
+    env: tuple[tuple[str, str], ...] = ()
+    """Environment variables declared by the manifest (``env``)."""
 
     @property
     def label(self) -> str:
@@ -98,9 +109,19 @@ def load_manifest(folder: Path) -> dict:
     for key in ("name", "version", "author", "language"):
         if key in data and not isinstance(data[key], str):
             raise ManifestError(f"{where}: {key!r} must be a string")
+    if (problem := name_problem(data["name"])) is not None:
+        raise ManifestError(f"{where}: {problem}")
     games = data.get("games", [])
     if not isinstance(games, list) or not all(isinstance(g, str) for g in games):
         raise ManifestError(f"{where}: 'games' must be a list of game ids")
+    env = data.get("env", {})
+    if not isinstance(env, dict):
+        raise ManifestError(f"{where}: 'env' must be a table of NAME = \"value\"")
+    for key, value in env.items():
+        if not ENV_NAME.fullmatch(key) or key in RESERVED_ENV:
+            raise ManifestError(f"{where}: env: {key!r} is not a variable a bot may set")
+        if not isinstance(value, str) or "\0" in value:
+            raise ManifestError(f"{where}: env: {key} must be a string")
     return data
 
 
@@ -120,4 +141,5 @@ def resolve_bot(path: str | Path) -> BotSpec:
     manifest = load_manifest(path)
     command = _command(manifest["command"], path / MANIFEST)
     build = _command(manifest["build"], path / MANIFEST, "build") if "build" in manifest else ()
-    return BotSpec(path, command, path, _hash_files(_folder_files(path), path), manifest, build)
+    env = tuple(sorted(manifest.get("env", {}).items()))
+    return BotSpec(path, command, path, _hash_files(_folder_files(path), path), manifest, build, env)

@@ -6,6 +6,8 @@ from collections.abc import Callable
 
 import trio
 
+from .printable import printable
+
 KEEP_BYTES = 64 * 1024
 """Bytes of each stream kept for the replay."""
 
@@ -42,8 +44,8 @@ class OutputCapture:
                     self._on_limit()
 
     def text(self) -> str:
-        """The kept head as text, with a note of what was dropped."""
-        text = self._head.decode("utf-8", errors="replace")
+        """The kept head as text (control characters escaped), with a note of what was dropped."""
+        text = printable(self._head.decode("utf-8", errors="replace"), lines=True)
         if self.total > len(self._head):
             text += f"\n[... {self.total - len(self._head)} more bytes not kept]"
         return text

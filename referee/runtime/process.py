@@ -1,39 +1,53 @@
 """Bots as child processes spoken to over gRPC: start, Hello, Act, Notify, and a certain end.
 
 The referee starts the bot's command in its own process group with ``KAFANA_BOT_ADDRESS`` set to a Unix socket
-(default) or a TCP loopback port, waits for Hello, and on the way out always terminates the whole group (SIGTERM,
-a grace period, SIGKILL, wait), even when the referee itself is being cancelled.
+(default) or a TCP loopback port (inside its sandbox: a socket in its private /tmp), waits for Hello, and on the way
+out always terminates the whole group (SIGTERM, a grace period, SIGKILL, wait), even when the referee itself is
+being cancelled. Whatever kills the referee, the kernel ends its bots (:mod:`.spawn`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import os
 import signal
 import socket
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import grpc
 import trio
 
 import referee
 from referee import wire
+from referee.games import GAMES
 
 from .bridge import call_unary
 from .cgroups import BotCgroup, enter_command
 from .clock import TRANSPORT_GRACE
 from .faults import BotCrashed, BotError, BotNoHello, BotProtocolError, BotResourceLimit, BotTimeout
+from .hello import checked_hello
 from .manifest import BotSpec
 from .output import OutputCapture
 from .pause import OffTurnPause
-from .sandbox import DEFAULT_LIMITS, Limits, Sandbox, seat_uid, unreadable
+from .printable import printable
+from .sandbox import (
+    DEFAULT_LIMITS,
+    SOCKET_PATH,
+    Limits,
+    Sandbox,
+    UidClaim,
+    bot_environment,
+    tmp_full,
+    unreadable,
+)
+from .spawn import Child, die_with_referee, spawn
 
 log = logging.getLogger(__name__)
 
-ADDRESS_ENV = "KAFANA_BOT_ADDRESS"
 STARTUP_TIMEOUT = 10.0
 """Seconds a bot has from its start to answering Hello."""
 KILL_GRACE = 1.0
@@ -107,14 +121,16 @@ def _exit_fault(seat: int, code: int) -> BotError:
 class ProcessPlayer:
     """A bot process in a seat. Start it with ``await nursery.start(player.run)``; end it with ``close()``.
 
-    With a ``game_id`` the bot must list it in its Hello; with None any answer to Hello is accepted.
+    With a ``game_id`` the bot must list it in its Hello; with None any answer to Hello is accepted. An unsandboxed
+    bot listens at ``address``; a sandboxed one listens inside its sandbox (``address`` must be None) and the
+    referee reaches it through the sandbox's root.
     """
 
     def __init__(
         self,
         seat: int,
         spec: BotSpec,
-        address: str,
+        address: str | None,
         game_id: str | None,
         *,
         startup_timeout: float = STARTUP_TIMEOUT,
@@ -122,12 +138,14 @@ class ProcessPlayer:
         limits: Limits = DEFAULT_LIMITS,
         pause_off_turn: bool = False,
     ) -> None:
-        if sandboxed and not address.startswith("unix:"):
-            raise ValueError("a sandboxed bot has no network: use the unix transport")
+        if sandboxed != (address is None):
+            raise ValueError("a sandboxed bot listens inside its sandbox: give an address exactly when unsandboxed")
         self.seat = seat
         self.spec = spec
         self.address = address
-        self.sandbox = Sandbox(limits, seat_uid(seat)) if sandboxed else None
+        self.sandboxed = sandboxed
+        self.limits = limits
+        self._sandbox_root: Path | None = None
         self._cgroup: BotCgroup | None = None
         self._freezer: BotCgroup | None = None
         self.pause_off_turn = pause_off_turn
@@ -136,11 +154,13 @@ class ProcessPlayer:
         self.startup_timeout = startup_timeout
         self.info = wire.BotInfo(name=spec.label)
         self._closed = trio.Event()
-        self._process: trio.Process | None = None
+        self._process: Child | None = None
         self._stdout = OutputCapture(on_limit=self._output_limit)
         self._stderr = OutputCapture(on_limit=self._output_limit)
-        self._channel = grpc.insecure_channel(address, options=_CHANNEL_OPTIONS)
-        self._stub = wire.bot_stub(self._channel)
+        self._channel: grpc.Channel | None = None
+        self._stub: Any = None
+        self._lifeline: int | None = None
+        """The write end of the sandbox's lifeline (see :meth:`Sandbox.command`), held while the bot runs."""
 
     def _output_limit(self) -> None:
         log.warning("seat %d (%s) exceeded the output limit; stopping it", self.seat, self.spec.label)
@@ -157,43 +177,63 @@ class ProcessPlayer:
         Raises:
             BotError: the bot crashed, did not answer Hello in time, or does not play the game.
         """
-        env = dict(os.environ, **{ADDRESS_ENV: self.address, "PYTHONUNBUFFERED": "1"})
+        uid: UidClaim | None = None
+        try:
+            if self.sandboxed:
+                if unreadable(self.spec.cwd):
+                    raise BotCrashed(
+                        self.seat,
+                        f"the sandbox runs bots as another user, who cannot read {self.spec.cwd} (chmod o+rx)",
+                    )
+                uid = UidClaim(os.getpid() * 8 + self.seat)
+            await self._run(uid, task_status)
+        finally:
+            if uid is not None:
+                uid.release()
+
+    async def _run(self, uid: UidClaim | None, task_status: trio.TaskStatus) -> None:
         command = list(self.spec.command)
         name = f"{os.getpid()}-{self.seat}-{id(self):x}"  # unique among live players
-        if self.sandbox is not None:
-            if unreadable(self.spec.cwd):
-                self._channel.close()
-                raise BotCrashed(
-                    self.seat, f"the sandbox runs bots as another user, who cannot read {self.spec.cwd} (chmod o+rx)"
-                )
-            socket_dir = Path(self.address.removeprefix("unix:")).parent
-            self.sandbox.prepare_socket_dir(socket_dir)
-            command = self.sandbox.command(command, self.spec.cwd, socket_dir)
-            limits = self.sandbox.limits
-            self._cgroup = BotCgroup.caps(name, limits.resident_bytes, limits.processes)
+        info_read = info_write = lifeline_read = -1
+        if uid is not None:
+            info_read, info_write = os.pipe()
+            lifeline_read, self._lifeline = os.pipe()
+            command = Sandbox(self.limits, uid.uid).command(command, self.spec.cwd, info_write, lifeline_read)
+            self._cgroup = BotCgroup.caps(name, self.limits.resident_bytes, self.limits.processes)
+        else:
+            command = die_with_referee(command)
         if self.pause_off_turn:
             self._freezer = BotCgroup.create(name, {"freezer": {}})
         groups = [group for group in (self._cgroup, self._freezer) if group is not None]
-        command = enter_command(groups, stay=self.sandbox is not None) + command
+        command = enter_command(groups) + command
+        listen = f"unix:{SOCKET_PATH}" if uid is not None else self.address
+        assert listen is not None
         try:
-            self._process = await trio.lowlevel.open_process(
+            self._process = spawn(
                 command,
-                cwd=str(self.spec.cwd),
-                env=env,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                start_new_session=True,
+                cwd=self.spec.cwd,
+                env=bot_environment(listen, dict(self.spec.env), sandboxed=uid is not None),
+                pass_fds=(info_write, lifeline_read) if uid is not None else (),
             )
         except OSError as exc:
-            self._channel.close()
+            if uid is not None:
+                os.close(info_read)
             raise BotCrashed(self.seat, f"could not start {' '.join(self.spec.command)}: {exc}") from None
+        finally:
+            if uid is not None:
+                os.close(info_write)
+                os.close(lifeline_read)
         process = self._process
         error: BotError | None = None
         async with trio.open_nursery() as nursery:
             nursery.start_soon(self._stdout.drain, process.stdout)
             nursery.start_soon(self._stderr.drain, process.stderr)
             try:
+                if uid is not None:
+                    self._sandbox_root = await self._sandbox_started(trio.lowlevel.FdStream(info_read))
+                    self.address = f"unix:{self._sandbox_root}{SOCKET_PATH}"
+                self._channel = grpc.insecure_channel(self.address, options=_CHANNEL_OPTIONS)
+                self._stub = wire.strict_bot_stub(self._channel)
                 self.info = await self._hello()
                 if self.pause_off_turn:
                     self._pause = OffTurnPause(process.pid, self._freezer)
@@ -206,13 +246,41 @@ class ProcessPlayer:
                 with trio.CancelScope(shield=True):
                     await self._stop()
                 nursery.cancel_scope.deadline = trio.current_time() + EXIT_WAIT
+        for stream in (process.stdout, process.stderr):
+            await stream.aclose()
+        process.close()
+        if self._lifeline is not None:
+            os.close(self._lifeline)
+            self._lifeline = None
         if error is not None:
             raise error
+
+    async def _sandbox_started(self, info: trio.lowlevel.FdStream) -> Path:
+        """Read bubblewrap's report (the sandbox's pid) and return the sandbox's root as the referee sees it."""
+        data = b""
+        with trio.move_on_after(self.startup_timeout):
+            async with info:
+                while chunk := await info.receive_some(4096):
+                    data += chunk
+        try:
+            pid = json.loads(data)["child-pid"]
+        except (ValueError, KeyError, TypeError):
+            process = self._process
+            assert process is not None
+            with trio.move_on_after(EXIT_WAIT):
+                await process.wait()
+            stderr = self._stderr.text().strip()[-300:]
+            if process.returncode is not None:
+                how = describe_exit(process.returncode)
+                raise BotCrashed(self.seat, f"the sandbox did not start ({how}): {stderr}") from None
+            raise BotNoHello(self.seat, f"the sandbox did not start within {self.startup_timeout:g}s") from None
+        return Path(f"/proc/{int(pid)}/root")
 
     async def _stop(self) -> None:
         process = self._process
         assert process is not None
-        self._channel.close()
+        if self._channel is not None:
+            self._channel.close()
         if self._pause is not None:
             self._pause.resume()  # a stopped process cannot act on SIGTERM
         if process.returncode is None:
@@ -252,11 +320,12 @@ class ProcessPlayer:
             nursery.start_soon(call)
             nursery.start_soon(watch)
         if "reply" in outcome:
-            info = wire.bot_info_from_proto(outcome["reply"])
+            try:
+                info = checked_hello(wire.bot_info_from_bytes(outcome["reply"]), GAMES)
+            except ValueError as exc:  # WireError included
+                raise BotNoHello(self.seat, f"bad Hello: {exc}") from None
             if self.game_id is not None and self.game_id not in info.games:
-                raise BotNoHello(
-                    self.seat, f"{info.name or self.spec.label} does not play {self.game_id!r} (it lists {list(info.games)})"
-                )
+                raise BotNoHello(self.seat, f"{info.name} does not play {self.game_id!r} (it lists {list(info.games)})")
             log.debug("seat %d hello: %s", self.seat, info)
             return info
         if self._stdout.exceeded or self._stderr.exceeded:
@@ -270,11 +339,14 @@ class ProcessPlayer:
             raise fault
         error = outcome.get("error")
         if isinstance(error, grpc.RpcError) and error.code() != grpc.StatusCode.DEADLINE_EXCEEDED:
-            raise BotNoHello(self.seat, f"Hello failed: {error.code().name}: {error.details()}")
+            raise BotNoHello(self.seat, f"Hello failed: {error.code().name}: {printable(str(error.details()))}")
         raise BotNoHello(self.seat, f"no answer to Hello within {self.startup_timeout:g}s at {self.address}")
 
     def _cap_hit(self) -> BotError | None:
-        """A resource_limit fault when the bot's cgroup says it hit its memory or process cap."""
+        """A resource_limit fault when the bot's cgroup says it hit its memory or process cap, or its /tmp is
+        full."""
+        if self._sandbox_root is not None and tmp_full(self._sandbox_root):
+            return BotResourceLimit(self.seat, "disk", f"filled its /tmp of {self.limits.tmp_bytes >> 20} MiB")
         kind = self._cgroup.exceeded() if self._cgroup is not None else None
         if kind is None:
             return None
@@ -293,9 +365,10 @@ class ProcessPlayer:
             return BotResourceLimit(self.seat, "output", "wrote more than the output limit")
         if process.returncode is not None:
             return _exit_fault(self.seat, process.returncode)
+        details = printable(str(exc.details()))  # the bot's server may set them
         if exc.code() == grpc.StatusCode.RESOURCE_EXHAUSTED:
-            return BotProtocolError(self.seat, f"answer too large: {exc.details()}")
-        return BotProtocolError(self.seat, f"Act failed: {exc.code().name}: {exc.details()}")
+            return BotProtocolError(self.seat, f"answer too large: {details}")
+        return BotProtocolError(self.seat, f"Act failed: {exc.code().name}: {details}")
 
     async def act(self, request: wire.ActRequest, limit: float) -> wire.ActResponse:
         """Send one Act request with a gRPC deadline of ``limit`` plus grace; map every failure to its fault.
@@ -310,7 +383,10 @@ class ProcessPlayer:
                 raise await self._failure(exc, limit) from None
         if (capped := self._cap_hit()) is not None:  # it answered, but its processes ran into a cap on the way
             raise capped
-        return wire.act_response_from_proto(reply)
+        try:
+            return wire.act_response_from_bytes(reply)
+        except wire.WireError as exc:
+            raise BotProtocolError(self.seat, str(exc)) from None
 
     @contextlib.contextmanager
     def _awake(self) -> Iterator[None]:

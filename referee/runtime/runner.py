@@ -26,9 +26,10 @@ async def run_game(
     specs: Sequence[BotSpec],
     *,
     match_id: str,
-    seed: int,
+    seed: str | int,
     clock: Clock,
     replay_path: Path | None,
+    seed_public: bool = True,
     transport: str = "unix",
     startup_timeout: float = STARTUP_TIMEOUT,
     sandboxed: bool = False,
@@ -39,15 +40,18 @@ async def run_game(
     """Start one process per seat (concurrently), play the game, and stop every process, whatever happens.
     ``sandboxed`` runs every bot in the sandbox (:mod:`referee.runtime.sandbox`) under ``limits``;
     ``pause_off_turn`` stops each bot while it is not its move (:mod:`referee.runtime.pause`); ``recorded_paths``
-    are the bots' paths to write in the replay (where the bots came from, when they run from a copy)."""
+    are the bots' paths to write in the replay (where the bots came from, when they run from a copy);
+    ``seed_public`` False keeps the seed out of the replay until the game is over (see :func:`play_game`)."""
     if len(specs) != game.num_seats:
         raise ValueError(f"{game.id} needs {game.num_seats} bots, got {len(specs)}")
+    if sandboxed and transport != "unix":
+        raise ValueError("a sandboxed bot has no network: use the unix transport")
     with tempfile.TemporaryDirectory(prefix="kafana-") as folder:
         players: list[ProcessPlayer | None] = [
             ProcessPlayer(
                 seat,
                 spec,
-                bot_address(transport, Path(folder), seat),
+                None if sandboxed else bot_address(transport, Path(folder), seat),
                 game.id,
                 startup_timeout=startup_timeout,
                 sandboxed=sandboxed,
@@ -86,6 +90,7 @@ async def run_game(
                         players,
                         match_id=match_id,
                         seed=seed,
+                        seed_public=seed_public,
                         clock=clock,
                         replay=replay,
                         header=header,
@@ -105,7 +110,7 @@ async def probe_hello(
 ) -> tuple[wire.BotInfo | None, Fault | None, dict[str, str]]:
     """Start a bot, take its Hello, stop it: (info, None, output) or (None, fault, output)."""
     with tempfile.TemporaryDirectory(prefix="kafana-") as folder:
-        address = bot_address(transport, Path(folder), 0)
+        address = None if sandboxed else bot_address(transport, Path(folder), 0)
         player = ProcessPlayer(0, spec, address, None, startup_timeout=startup_timeout, sandboxed=sandboxed)
         fault: Fault | None = None
         async with trio.open_nursery() as nursery:

@@ -1,11 +1,13 @@
 """Running an untrusted bot inside a sandbox: bubblewrap namespaces, an unprivileged uid and resource limits.
 
 A sandboxed bot sees a read-only system (``/usr``, ``/etc``, the Python installation and the referee's own
-packages), its own folder read-only, a private ``/tmp`` of limited size, and one writable folder holding nothing
-but its Unix socket. It has no network (a new network namespace: the socket is its only way out), no view of other
-processes (a new PID namespace: everything it spawns dies with it), and runs as its own unprivileged uid under
-resource limits (address space, CPU time, processes, file size, open files). Other bots' folders, the league
-database and the replays are simply not there.
+packages), its own folder read-only, and a private ``/tmp`` of limited size, in memory, which holds its Unix socket
+too: nothing it can write lives on the host's disk. The referee reaches the socket through the sandbox's root as
+the kernel shows it (``/proc/PID/root``). The bot has no network (a new network namespace, whose loopback reaches
+only its own processes), no view of other processes (a new PID namespace: everything it spawns dies with it),
+an environment made by the referee (:func:`bot_environment`), and runs as its own unprivileged uid under resource
+limits (address space, CPU time, processes, file size, open files). Other bots' folders, the league database and
+the replays are simply not there.
 
 Modes: ``off`` (a developer's own trusted bots), ``on`` (refuse to run when the sandbox cannot work here) and
 ``auto`` (use it when it can work, and say so). docs/security.md says what this guarantees and what it does not.
@@ -14,26 +16,50 @@ Modes: ``off`` (a developer's own trusted bots), ``on`` (refuse to run when the 
 from __future__ import annotations
 
 import dataclasses
+import fcntl
 import functools
 import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 MODES = ("auto", "on", "off")
+ADDRESS_ENV = "KAFANA_BOT_ADDRESS"
+"""The environment variable that tells a bot where to listen."""
 SANDBOX_ENV = "KAFANA_SANDBOX"
 """The environment variable that sets the default mode of ``--sandbox`` (a test run sets ``auto``)."""
 
 FIRST_UID = 61000
-"""Sandboxed bots run as uids from here on, one per seat of a game, so that they share no process count."""
+"""Sandboxed bots run as uids from here on, each bot its own, so that they share no process count."""
 UID_SPAN = 4000
+UID_LOCKS = Path("/run/kafana-uids")
+"""One lock file per uid in use: a bot's uid is locked while it runs (the kernel releases a dead holder's lock)."""
+SOCKET_PATH = "/tmp/kafana-bot.sock"
+"""Where a sandboxed bot listens, inside its sandbox."""
+PATH = "/usr/local/bin:/usr/bin:/bin"
+"""The command search path of a sandboxed bot."""
+LANG = "C.UTF-8"
+"""The locale of every bot."""
 
 _TOOLS = ("bwrap", "prlimit", "setpriv")
 CPU_GRACE = 5
 """Seconds of CPU between the soft limit's SIGXCPU and the hard limit's SIGKILL."""
+
+
+_LIFELINE_CHECK = (
+    "import os, select, sys\n"
+    "fd = int(sys.argv[1])\n"
+    "poll = select.poll()\n"
+    "poll.register(fd, select.POLLIN)\n"
+    "if poll.poll(0):\n"  # readable or hung up: nothing is ever written, so the referee's end is closed
+    "    os._exit(70)\n"
+    "os.close(fd)\n"
+    "os.execvp(sys.argv[2], sys.argv[2:])\n"
+)
+"""Run inside the sandbox before the bot: go on only while the referee holds the lifeline's write end."""
 
 
 class SandboxUnavailable(RuntimeError):
@@ -57,7 +83,7 @@ class Limits:
     open_files: int = 256
     """Open file descriptors (RLIMIT_NOFILE)."""
     tmp_bytes: int = 64 << 20
-    """Size of its private /tmp."""
+    """Size of its private /tmp (in memory; filling it is a ``disk`` resource limit)."""
 
 
 DEFAULT_LIMITS = Limits()
@@ -89,9 +115,9 @@ def sandbox_problem() -> str | None:
         return f"missing {', '.join(missing)} (Debian: apt-get install bubblewrap util-linux)"
     if os.geteuid() != 0:
         return "the sandbox switches each bot to its own uid, which needs the referee to run as root"
-    trial = Sandbox(DEFAULT_LIMITS, FIRST_UID).command(["true"], Path(sys.prefix), None)
+    trial = Sandbox(DEFAULT_LIMITS, FIRST_UID).command(["true"], Path(sys.prefix))
     try:
-        done = subprocess.run(trial, capture_output=True, text=True, timeout=20)
+        done = subprocess.run(trial, capture_output=True, text=True, timeout=20, env={"PATH": PATH})
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"bubblewrap failed to start: {exc}"
     if done.returncode != 0:
@@ -133,9 +159,18 @@ class Sandbox:
         self.limits = limits
         self.uid = uid
 
-    def command(self, command: Sequence[str], bot_dir: Path, socket_dir: Path | None) -> list[str]:
+    def command(
+        self, command: Sequence[str], bot_dir: Path, info_fd: int | None = None, lifeline_fd: int | None = None
+    ) -> list[str]:
         """``command`` wrapped: rlimits (prlimit), the namespaces and mounts (bwrap, run as root so that it can
-        mount what the bot may read wherever it lies), then the bot's own uid (setpriv, inside the sandbox)."""
+        mount what the bot may read wherever it lies), then the bot's own uid (setpriv, inside the sandbox).
+        bubblewrap writes the sandbox's pid (``child-pid``, as JSON) to ``info_fd`` once the sandbox exists, and
+        ends the sandbox when the thread that started it ends (``--die-with-parent``; see :mod:`.spawn`).
+
+        bubblewrap arms that signal in each of its two processes as it starts, so a referee that dies while a
+        sandbox is being set up could leave it unarmed. ``lifeline_fd`` closes that gap: it is the read end of a
+        pipe whose write end only the referee holds; inside the sandbox, after both signals are armed, a check
+        runs before the bot does and stops there if the pipe says its writer is gone."""
         limits = self.limits
         wrapped = [
             "prlimit",
@@ -168,6 +203,8 @@ class Sandbox:
             "/etc",
             "/etc",
         ]
+        if info_fd is not None:
+            wrapped += ["--info-fd", str(info_fd)]
         for link in ("bin", "lib", "lib64", "sbin"):
             target = Path("/") / link
             if target.is_symlink():
@@ -177,27 +214,18 @@ class Sandbox:
         # A writable /tmp for everybody (before the binds that may lie below it), then the folders to read, each
         # with the folders above it created open to pass through (bwrap would make them root-only).
         wrapped += ["--perms", "1777", "--size", str(limits.tmp_bytes), "--tmpfs", "/tmp"]
-        binds = [("--ro-bind", root) for root in _readable_roots()] + [("--ro-bind", bot_dir)]
-        if socket_dir is not None:
-            binds.append(("--bind", socket_dir))
         made: set[Path] = {Path("/"), Path("/tmp")}
-        for option, folder in binds:
+        for folder in [*_readable_roots(), bot_dir]:
             for parent in reversed(folder.parents):
                 if parent not in made:
                     wrapped += ["--perms", "0755", "--dir", str(parent)]
                     made.add(parent)
-            wrapped += [option, str(folder), str(folder)]
+            wrapped += ["--ro-bind", str(folder), str(folder)]
             made.add(folder)
+        wrapped += ["--chdir", str(bot_dir), "--"]
+        if lifeline_fd is not None:
+            wrapped += [sys.executable, "-I", "-S", "-c", _LIFELINE_CHECK, str(lifeline_fd)]
         wrapped += [
-            "--setenv",
-            "HOME",
-            "/tmp",
-            "--setenv",
-            "PYTHONDONTWRITEBYTECODE",
-            "1",
-            "--chdir",
-            str(bot_dir),
-            "--",
             "setpriv",
             f"--reuid={self.uid}",
             f"--regid={self.uid}",
@@ -208,10 +236,35 @@ class Sandbox:
         ]
         return wrapped
 
-    def prepare_socket_dir(self, socket_dir: Path) -> None:
-        """Give the sandboxed uid the folder its socket goes in (and nothing else)."""
-        os.chown(socket_dir, self.uid, self.uid)
-        socket_dir.chmod(0o700)
+
+def bot_environment(address: str, declared: Mapping[str, str], sandboxed: bool) -> dict[str, str]:
+    """A bot's whole environment: where to listen, PATH, HOME, LANG, unbuffered Python, and what its manifest
+    declares (``declared``). Nothing of the referee's own environment reaches a sandboxed bot; an unsandboxed
+    (trusted) bot keeps the operator's PATH and HOME so that its tools are found.
+
+    >>> sorted(bot_environment("unix:/tmp/kafana-bot.sock", {"LEVEL": "3"}, sandboxed=True).items())[:3]
+    [('HOME', '/tmp'), ('KAFANA_BOT_ADDRESS', 'unix:/tmp/kafana-bot.sock'), ('LANG', 'C.UTF-8')]
+    """
+    env = dict(declared)
+    env.update(
+        {
+            "PATH": PATH if sandboxed else os.environ.get("PATH", PATH),
+            "HOME": "/tmp" if sandboxed else os.environ.get("HOME", "/tmp"),
+            "LANG": LANG,
+            "PYTHONUNBUFFERED": "1",
+            "PYTHONDONTWRITEBYTECODE": "1",
+            ADDRESS_ENV: address,
+        }
+    )
+    return env
+
+
+def tmp_full(root: Path) -> bool:
+    """Whether the private /tmp of the sandbox whose root is ``root`` (``/proc/PID/root``) is full."""
+    try:
+        return os.statvfs(root / "tmp").f_bavail == 0
+    except OSError:  # the sandbox is gone
+        return False
 
 
 def unreadable(folder: Path) -> bool:
@@ -220,6 +273,28 @@ def unreadable(folder: Path) -> bool:
     return (folder.stat().st_mode & 0o005) != 0o005
 
 
-def seat_uid(seat: int) -> int:
-    """The uid for ``seat`` of a game run by this referee process (distinct per seat and, mostly, per game)."""
-    return FIRST_UID + (os.getpid() * 8 + seat) % UID_SPAN
+class UidClaim:
+    """An unprivileged uid held for one bot while it runs: no two bots on this machine (of any referee) share
+    one, since a uid's process count (RLIMIT_NPROC) is shared by all its processes. The claim is a lock on a
+    file of :data:`UID_LOCKS`, which the kernel releases when the holder dies, however it dies."""
+
+    def __init__(self, hint: int, locks: Path = UID_LOCKS) -> None:
+        locks.mkdir(mode=0o700, parents=True, exist_ok=True)
+        for step in range(UID_SPAN):
+            uid = FIRST_UID + (hint + step) % UID_SPAN
+            fd = os.open(locks / str(uid), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                continue
+            self.uid = uid
+            self._fd: int | None = fd
+            return
+        raise SandboxUnavailable(f"all {UID_SPAN} sandbox uids from {FIRST_UID} are in use")
+
+    def release(self) -> None:
+        """Give the uid back (idempotent)."""
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None

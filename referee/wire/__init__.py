@@ -8,9 +8,11 @@ from ._convert import (
     WireError,
     act_request_from_proto,
     act_request_to_proto,
+    act_response_from_bytes,
     act_response_from_proto,
     act_response_to_proto,
     add_bot_servicer,
+    bot_info_from_bytes,
     bot_info_from_proto,
     bot_info_to_proto,
     bot_stub,
@@ -18,6 +20,7 @@ from ._convert import (
     hello_request,
     notification_from_proto,
     notification_to_proto,
+    strict_bot_stub,
 )
 from ._messages import (
     PROTOCOL,
@@ -45,9 +48,11 @@ __all__ = [
     "WireError",
     "act_request_from_proto",
     "act_request_to_proto",
+    "act_response_from_bytes",
     "act_response_from_proto",
     "act_response_to_proto",
     "add_bot_servicer",
+    "bot_info_from_bytes",
     "bot_info_from_proto",
     "bot_info_to_proto",
     "bot_stub",
@@ -55,4 +60,5 @@ __all__ = [
     "hello_request",
     "notification_from_proto",
     "notification_to_proto",
+    "strict_bot_stub",
 ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import grpc
+from google.protobuf.message import DecodeError
 
 from referee.games import (
     GAP,
@@ -44,6 +45,7 @@ from ._messages import (
 )
 from ._pb import bot_pb2 as pb
 from ._pb import bot_pb2_grpc as pb_grpc
+from ._strict import wire_problem
 
 COMMENT_LIMIT = 1000
 """Longest comment kept from an ActResponse."""
@@ -74,6 +76,51 @@ def bot_info_from_proto(message: pb.HelloResponse) -> BotInfo:
         language=message.language,
         games=tuple(message.games),
     )
+
+
+def _strictly(message_type: Any, data: bytes) -> Any:
+    """``data`` read as ``message_type``, refusing anything that is not exactly such a message (see _strict)."""
+    name = message_type.DESCRIPTOR.name
+    try:
+        message = message_type.FromString(data)
+    except DecodeError as exc:  # "Error parsing message with type '…': why"
+        raise WireError(f"{name} expected, but the answer is not readable ({str(exc).rpartition(': ')[2]})") from None
+    if (problem := wire_problem(data, message_type.DESCRIPTOR)) is not None:
+        raise WireError(f"{name} expected, but the answer has {problem}")
+    return message
+
+
+def bot_info_from_bytes(data: bytes) -> BotInfo:
+    """Read a HelloResponse as the bot sent it.
+
+    Raises:
+        WireError: the bytes are not exactly a HelloResponse.
+    """
+    return bot_info_from_proto(_strictly(pb.HelloResponse, data))
+
+
+def act_response_from_bytes(data: bytes) -> ActResponse:
+    """Read an ActResponse as the bot sent it (the comment cut to :data:`COMMENT_LIMIT` characters).
+
+    Raises:
+        WireError: the bytes are not exactly an ActResponse (a field it does not declare, a field of the wrong
+            wire type, an id that does not fit its int32).
+    """
+    return act_response_from_proto(_strictly(pb.ActResponse, data))
+
+
+class _RawBotStub:
+    """A client of the Bot service whose calls return the answers' bytes, for strict reading."""
+
+    def __init__(self, channel: grpc.Channel) -> None:
+        for method, request in (("Hello", pb.HelloRequest), ("Act", pb.ActRequest), ("Notify", pb.Notification)):
+            setattr(self, method, channel.unary_unary(f"/kafana.v1.Bot/{method}", request.SerializeToString))
+
+
+def strict_bot_stub(channel: grpc.Channel) -> Any:
+    """A client stub of the Bot service on ``channel`` whose calls answer bytes: read them with
+    :func:`bot_info_from_bytes` and :func:`act_response_from_bytes`."""
+    return _RawBotStub(channel)
 
 
 def _match_to_proto(match: MatchScore) -> pb.MatchScore:

@@ -42,7 +42,7 @@ async def test_a_short_search_places_far_more_cards_than_random():
 
 
 async def test_the_search_bot_solves_some_puzzles():
-    results = await results_of(gaps_search_bot, "1", 8)
+    results = await results_of(gaps_search_bot, "1", 12)  # it wins about one deal in five
     assert [termination for termination, _ in results].count("win") >= 2
     assert all(placed == 48 for termination, placed in results if termination == "win")
 

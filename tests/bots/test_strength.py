@@ -46,7 +46,8 @@ async def test_heuristic_beats_random_at_durak():
 
 
 async def test_durak_search_beats_the_heuristic():
-    assert await wins_of("durak", durak_search_bot, heuristic_bot, 6) >= 5
+    # It wins about three games in four (76 of seeds 0-99); an even bot reaches 24 of 40 one time in eight.
+    assert await wins_of("durak", durak_search_bot, heuristic_bot, 40) >= 24
 
 
 async def test_expectimax_plays_whole_matches_legally():

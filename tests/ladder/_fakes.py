@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
+from collections.abc import Callable
 
 import trio
 
@@ -32,6 +34,13 @@ class FakeExecutor:
     async def check(self, bot: str, startup_timeout: float) -> dict:
         info = {"name": bot, "version": "1", "author": "", "language": "python", "games": ["tapa"]}
         return {"info": info, "passed": True, "checks": [{"name": "handshake", "ok": True, "detail": "fake"}]}
+
+
+def counting_seeds(prefix: str = "seed") -> Callable[[], str]:
+    """Deterministic stand-ins for a ladder's secret seeds (seed-0, seed-1, …): the same league twice plays the
+    same chance."""
+    counter = itertools.count()
+    return lambda: f"{prefix}-{next(counter)}"
 
 
 def _folder(path: str) -> bool:

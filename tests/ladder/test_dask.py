@@ -21,7 +21,7 @@ from ladder.league import plan, run_units
 from ladder.registry import submit
 from ladder.store import open_store
 
-from ._fakes import FakeExecutor, random_bot_folder
+from ._fakes import FakeExecutor, counting_seeds, random_bot_folder
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +59,8 @@ async def enter_bots(folder: Path):
 
 async def league(folder: Path, executor, on_progress=None):
     db, _ = await enter_bots(folder)
-    plan(db, "same", "tapa", "round-robin", 3)  # one pairing, three seeds, both seatings: 6 matches
+    # One pairing, three seeds, both seatings: 6 matches, the same seeds in every league.
+    plan(db, "same", "tapa", "round-robin", 3, new_seed=counting_seeds())
     progress = await run_units(db, "same", executor, concurrency=2, on_progress=on_progress)
     assert progress.done == progress.total == 6 and progress.errors == 0
     return db

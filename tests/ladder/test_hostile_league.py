@@ -1,6 +1,7 @@
 """Hostile bots in a real ladder league. Each passes the conformance run (it misbehaves only in real games), then
 commits its misdeed in its league matches: every fault is recorded with the right reason, the host is unchanged
-(no stray process, no file written, no connection made, no cgroup left) and every other match is intact."""
+(no stray process, no file written, no connection made, no cgroup left) and every other match is intact. What the
+bots are told to attack comes through the environment their manifests declare: the operator's never reaches them."""
 
 from __future__ import annotations
 
@@ -26,10 +27,11 @@ MARKER = "kafana-escape-marker"
 
 EXPECTED = {
     "write+read+connect": None,
-    "daemon+ignore-sigterm": None,
+    "daemon+double-fork+ignore-sigterm": None,
     "busy-off-turn": None,
     "fork-bomb": ("resource_limit", "processes limit"),
     "memory-hog": ("resource_limit", "memory limit"),
+    "fill-tmp": ("resource_limit", "disk limit"),
     "huge-answer": ("protocol_error", "answer too large"),
     "trickle": ("timeout", "no answer within"),
 }
@@ -67,7 +69,7 @@ def leftover_cgroups() -> list[Path]:
 
 @pytest.mark.skipif(sandbox_problem() is not None, reason=f"no sandbox here: {sandbox_problem()}")
 @pytest.mark.skipif(not _cgroups_here(), reason="no writable memory and pids cgroups here")
-async def test_hostile_bots_cannot_spoil_a_league(tmp_path, monkeypatch):
+async def test_hostile_bots_cannot_spoil_a_league(tmp_path):
     cgroups_before = set(leftover_cgroups())
     outside = tmp_path / "outside"
     outside.mkdir()
@@ -78,18 +80,18 @@ async def test_hostile_bots_cannot_spoil_a_league(tmp_path, monkeypatch):
         listener.bind(("127.0.0.1", 0))
         listener.listen()
         listener.setblocking(False)
-        monkeypatch.setenv("KAFANA_TEST_WRITE", str(escaped))
-        monkeypatch.setenv("KAFANA_TEST_CONNECT", f"127.0.0.1:{listener.getsockname()[1]},192.0.2.1:80")
+        targets = {"KAFANA_TEST_WRITE": str(escaped),
+                   "KAFANA_TEST_CONNECT": f"127.0.0.1:{listener.getsockname()[1]},192.0.2.1:80"}
         db = open_store(db_path)
         executor = LocalExecutor(sandbox="on", limits={"resident_bytes": 512 << 20}, pause_off_turn=True)
         for name in ("calm", "quiet"):
             assert (await submit(db, db_path, str(random_bot_folder(tmp_path, name)), executor)).accepted
         calm_copy = next(db.query("select path from versions v join bots b on b.id = v.bot_id where b.name = 'calm'"))
-        monkeypatch.setenv("KAFANA_TEST_READ", f"{db_path},{calm_copy['path']}/bot.py")
+        targets["KAFANA_TEST_READ"] = f"{db_path},{calm_copy['path']}/bot.py"
         hostile = {}
 
         async def enter(misdeed: str) -> None:
-            report = await submit(db, db_path, str(hostile_folder(tmp_path / "hostile", misdeed)), executor)
+            report = await submit(db, db_path, str(hostile_folder(tmp_path / "hostile", misdeed, targets)), executor)
             assert report.accepted, report.text()
             hostile[report.version_id] = misdeed
 

@@ -18,15 +18,17 @@ from ladder.league import pairings, plan, plan_continuous, run_units
 from ladder.standings import crosstable, standings
 from ladder.store import now, open_store
 
-from ._fakes import FakeExecutor, random_bot_folder
+from tests.runtime.hostile import processes_in
+
+from ._fakes import FakeExecutor, counting_seeds, random_bot_folder
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def seed_bots(db, count: int, strengths: list[float] | None = None) -> list[int]:
-    """Register ``count`` fake bots in the tapa arena (idempotent); return their version ids."""
+def seed_bots(db, count: int, game: str = "tapa") -> list[int]:
+    """Register ``count`` fake bots in the arena of ``game`` (idempotent); return their version ids."""
     with db.atomic():
-        ensure_arena(db, arena_for_game("tapa"))
+        ensure_arena(db, arena_for_game(game))
         ids = []
         for index in range(count):
             name = f"bot{index}"
@@ -36,9 +38,9 @@ def seed_bots(db, count: int, strengths: list[float] | None = None) -> list[int]
             bot_id = db["bots"].insert({"name": name, "created_at": now(), "retired": 0}).last_pk
             version = db["versions"].insert(
                 {"bot_id": bot_id, "number": 1, "version": "1", "hash": f"h{index}", "path": f"/bots/bot{index}",
-                 "language": "python", "author": "", "games": '["tapa"]', "created_at": now()}
+                 "language": "python", "author": "", "games": json.dumps([game]), "created_at": now()}
             ).last_pk
-            db["entries"].insert({"arena_id": "tapa", "version_id": version, "joined_at": now()})
+            db["entries"].insert({"arena_id": game, "version_id": version, "joined_at": now()})
             ids.append(version)
     return ids
 
@@ -72,6 +74,31 @@ async def test_round_robin_duplicate_units(tmp_path):
     assert (await run_units(db, "rr", fake, concurrency=2)).total == 0
 
 
+def test_every_unit_gets_its_own_secret_seed(tmp_path):
+    db = open_store(tmp_path / "l.db")
+    seed_bots(db, 3)
+    plan(db, "secret", "tapa", "round-robin", 2)
+    seeds = [unit["seed"] for unit in db["units"].rows]
+    assert len(set(seeds)) == 6 and all(len(seed) == 64 for seed in seeds)
+    for unit in db["units"].rows:  # nothing of the seed is in what a bot is sent (its match ids)
+        assert unit["seed"][:8] not in unit["id"]
+
+
+def test_a_patience_deal_is_never_given_to_a_late_joiner(tmp_path):
+    """In a one-seat arena every bot entered plays the same deals; a bot that joins later gets new deals, which
+    every bot plays again, never one whose seed its earlier replays have made public."""
+    db = open_store(tmp_path / "l.db")
+    early = seed_bots(db, 2, game="gaps")
+    assert plan(db, "p", "gaps", "round-robin", 2, new_seed=counting_seeds("early")) == 4
+    everybody = seed_bots(db, 3, game="gaps")
+    assert plan(db, "p", "gaps", "round-robin", 2, new_seed=counting_seeds("late")) == 10
+    assert plan(db, "p", "gaps", "round-robin", 2, new_seed=counting_seeds("again")) == 10  # idempotent
+    deals: dict[str, set[int]] = {}
+    for unit in db["units"].rows:
+        deals.setdefault(unit["seed"], set()).update(json.loads(unit["versions"]))
+    assert deals == {"early-0": set(early), "early-1": set(early), "late-0": set(everybody), "late-1": set(everybody)}
+
+
 def test_gauntlet_and_errors():
     assert pairings("gauntlet", [1, 2, 3, 4], 2, challenger=2) == [(2, 1), (2, 3), (2, 4)]
     assert pairings("round-robin", [1, 2, 3, 4], 3)[0] == (1, 2, 3)
@@ -96,7 +123,7 @@ async def test_continuous_picks_the_least_played_pairing(tmp_path):
 async def test_ratings_find_the_stronger_bot(tmp_path):
     db = open_store(tmp_path / "l.db")
     seed_bots(db, 3)
-    plan(db, "s", "tapa", "round-robin", 30)
+    plan(db, "s", "tapa", "round-robin", 30, new_seed=counting_seeds())
     await run_units(db, "s", FakeExecutor(strengths={"bot0": 0.2, "bot1": 0.5, "bot2": 0.8}), concurrency=4)
     table = standings(db, "tapa", samples=50)
     assert [s.bot for s in table] == ["bot2", "bot1", "bot0"]
@@ -138,7 +165,8 @@ def test_sigkill_at_random_moments_loses_nothing(tmp_path):
 
 
 def test_sigkill_with_real_referee_processes(tmp_path):
-    """The same check with the local executor: real referee and bot processes, killed mid-league."""
+    """The same check with the local executor: real referee and bot processes, killed mid-league, against a run
+    without kills of the same units (their secret seeds copied from the killed league)."""
     bot = random_bot_folder(tmp_path, "tapa-random")
     other = random_bot_folder(tmp_path, "other", extra="# other\n")
     ladder = [sys.executable, "-m", "ladder.cli"]
@@ -151,7 +179,7 @@ def test_sigkill_with_real_referee_processes(tmp_path):
         return subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     outcomes = {}
-    for name in ("reference", "crashed"):
+    for name in ("crashed", "reference"):
         db = tmp_path / f"{name}.db"
         for path in (bot, other):
             subprocess.run([*ladder, "submit", str(path), "--db", str(db)], check=True, cwd=tmp_path, capture_output=True)
@@ -162,6 +190,10 @@ def test_sigkill_with_real_referee_processes(tmp_path):
                 time.sleep(rng.uniform(2.0, 5.0))
                 process.send_signal(signal.SIGKILL)
                 process.wait()
+        else:
+            crashed = open_store(tmp_path / "crashed.db")
+            seeds = iter([unit["seed"] for unit in crashed.query("select seed from units order by rowid")])
+            plan(open_store(db), "tapa-round-robin", "tapa", "round-robin", 3, new_seed=lambda: next(seeds))
         league(db)
         rows = open_store(db).query("select id, seats, points, status, faults from matches order by id")
         outcomes[name] = [(r["id"].split("-", 1)[1], r["seats"], r["points"], r["status"], r["faults"]) for r in rows]
@@ -172,20 +204,6 @@ def test_sigkill_with_real_referee_processes(tmp_path):
     while (left := processes_in(tmp_path)) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert not left, f"processes left behind: {left}"
-
-
-def processes_in(folder: Path) -> list[int]:
-    """Pids of live processes whose working directory is inside ``folder``."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit() or int(entry.name) == os.getpid():
-            continue
-        try:
-            if os.readlink(entry / "cwd").startswith(str(folder)) and "Z" not in (entry / "stat").read_text().split()[2]:
-                found.append(int(entry.name))
-        except OSError:
-            continue
-    return found
 
 
 async def test_an_unplayable_match_is_an_executor_error_not_a_bot_fault(tmp_path):

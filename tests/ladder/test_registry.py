@@ -48,7 +48,10 @@ async def test_good_bot_is_entered_and_versioned(store, tmp_path):
     [
         (lambda tmp: _write(tmp / "b", {"bot.toml": "name = "}), "not valid TOML"),
         (lambda tmp: _write(tmp / "b", {"bot.toml": 'name = "x"\n'}), "missing required key 'command'"),
-        (lambda tmp: random_bot_folder(tmp, "chess", '["chess"]'), "FAIL games: unknown game ids ['chess']"),
+        (
+            lambda tmp: random_bot_folder(tmp, "chess", '["chess"]'),
+            "FAIL handshake: no_hello: bad Hello: Hello lists unknown game ids 'chess'",
+        ),
         (lambda tmp: random_bot_folder(tmp, "mute", "[]"), "FAIL games: no games listed in Hello"),
         (lambda tmp: hostile(tmp, "crash_bot.py"), "the random bot: crash: exited with exit code 3"),
         (lambda tmp: hostile(tmp, "wrong_id_bot.py"), "the random bot: illegal_action"),

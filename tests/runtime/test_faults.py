@@ -3,6 +3,7 @@ behind, and a normal game right after."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 
@@ -34,21 +35,21 @@ def alive(pid: int) -> bool:
         ("crash_bot.py", "crash", "exit code 3"),
         ("sleepy_bot.py", "timeout", "limit"),
         ("wrong_id_bot.py", "illegal_action", "legal ids"),
-        ("garbage_bot.py", "protocol_error", "Act failed"),
+        ("garbage_bot.py", "protocol_error", "the answer is not readable"),
         ("hangup_bot.py", "protocol_error", "Act failed"),
         ("silent_bot.py", "no_hello", "no answer to Hello"),
         ("flood_bot.py", "resource_limit", "output"),
-        ("wrong_game_bot.py", "no_hello", "does not play 'tapa'"),
+        ("wrong_game_bot.py", "no_hello", "unknown game ids 'chess'"),
     ],
 )
-async def test_fault_is_a_recorded_loss(tmp_path, monkeypatch, bot, kind, words):
+async def test_fault_is_a_recorded_loss(tmp_path, bot, kind, words):
     pids = tmp_path / "pids"
-    monkeypatch.setenv("KAFANA_TEST_PIDS", str(pids))
+    faulty = dataclasses.replace(resolve_bot(HERE / bot), env=(("KAFANA_TEST_PIDS", str(pids)),))
     game = make_game("tapa")
     replay = tmp_path / "faulty.jsonl"
     record = await run_game(
         game,
-        [resolve_bot(HERE / bot), RANDOM],
+        [faulty, RANDOM],
         match_id="fault",
         seed=4,
         clock=FAST_CLOCK,

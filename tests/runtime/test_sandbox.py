@@ -3,12 +3,15 @@ resource_limit fault, the shipped bots play inside it, and ``--sandbox on`` refu
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 import signal
 import socket
 import stat
-import tempfile
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -17,12 +20,14 @@ from click.testing import CliRunner
 
 from referee.cli import main
 from referee.games import CHANCE, make_game
-from referee.runtime import Clock, resolve_bot, run_game
+from referee.runtime import BotSpec, Clock, build_bot, resolve_bot, run_game
 from referee.runtime import sandbox as sandbox_module
 from referee.runtime.cgroups import BotCgroup
-from referee.runtime.process import ProcessPlayer, bot_address
+from referee.runtime.process import ProcessPlayer
 from referee.runtime.sandbox import Limits, sandbox_problem
 from referee.wire import ActRequest, ClockInfo, LegalAction
+
+from .hostile import hostile_folder, processes_in
 
 ROOT = Path(__file__).resolve().parents[2]
 ESCAPER = resolve_bot(Path(__file__).parent / "bots" / "escape_bot.py")
@@ -32,13 +37,15 @@ MARKER = "kafana-escape-marker"
 needs_sandbox = pytest.mark.skipif(sandbox_problem() is not None, reason=f"no sandbox here: {sandbox_problem()}")
 
 
-async def play(monkeypatch, misdeed, target="", limits=None, bots=None):
-    monkeypatch.setenv("KAFANA_TEST_MISDEED", misdeed)
-    monkeypatch.setenv("KAFANA_TEST_TARGET", str(target))
-    monkeypatch.delenv("KAFANA_TEST_PIDS", raising=False)
+def escaper(misdeed: str, target: object = "") -> BotSpec:
+    """The hostile bot, told its misdeed through the environment its manifest would declare."""
+    return dataclasses.replace(ESCAPER, env=(("KAFANA_TEST_MISDEED", misdeed), ("KAFANA_TEST_TARGET", str(target))))
+
+
+async def play(misdeed, target="", limits=None, bots=None):
     return await run_game(
         make_game("tapa"),
-        bots or [ESCAPER, RANDOM],
+        bots or [escaper(misdeed, target), RANDOM],
         match_id=f"sandbox-{misdeed}",
         seed=3,
         clock=Clock(),
@@ -62,35 +69,35 @@ def open_folder(tmp_path: Path) -> Path:
 
 @needs_sandbox
 @pytest.mark.parametrize("misdeed", ["write", "write-own-folder"])
-async def test_writes_outside_tmp_fail(monkeypatch, tmp_path, misdeed):
+async def test_writes_outside_tmp_fail(tmp_path, misdeed):
     target = open_folder(tmp_path) / "escaped.txt"
-    record = await play(monkeypatch, misdeed, target)
+    record = await play(misdeed, target)
     assert record.faults == () and "DENIED" in said(record)
     assert not target.exists() and not (ESCAPER.cwd / "escape.txt").exists()
 
 
 @needs_sandbox
-async def test_other_bots_and_the_league_are_not_there(monkeypatch, tmp_path):
+async def test_other_bots_and_the_league_are_not_there(tmp_path):
     secret = open_folder(tmp_path) / "league.db"
     secret.write_text("the league's secrets")
     secret.chmod(0o644)
-    record = await play(monkeypatch, "read", secret)
+    record = await play("read", secret)
     assert "DENIED" in said(record) and "secrets" not in said(record)
-    other = await play(monkeypatch, "read", ROOT / "pyproject.toml")  # outside the bot's folder and the packages
+    other = await play("read", ROOT / "pyproject.toml")  # outside the bot's folder and the packages
     assert "DENIED" in said(other)
 
 
 @needs_sandbox
-async def test_no_network_not_even_loopback(monkeypatch):
+async def test_no_network_not_even_the_hosts_loopback():
     with socket.socket() as listener:
         listener.bind(("127.0.0.1", 0))
         listener.listen()
         listener.setblocking(False)
-        record = await play(monkeypatch, "connect", f"127.0.0.1:{listener.getsockname()[1]}")
+        record = await play("connect", f"127.0.0.1:{listener.getsockname()[1]}")
         with pytest.raises(BlockingIOError):
             listener.accept()
     assert "DENIED" in said(record)
-    outside = await play(monkeypatch, "connect", "192.0.2.1:80")
+    outside = await play("connect", "192.0.2.1:80")
     assert "DENIED" in said(outside)
 
 
@@ -107,20 +114,98 @@ def marked_processes() -> list[int]:
 
 
 @needs_sandbox
-@pytest.mark.parametrize("misdeed", ["daemon", "ignore-sigterm"])
-async def test_nothing_outlives_the_bot(monkeypatch, misdeed):
-    record = await play(monkeypatch, misdeed)
+@pytest.mark.parametrize("misdeed", ["daemon", "ignore-sigterm", "double-fork"])
+async def test_nothing_outlives_the_bot(misdeed):
+    record = await play(misdeed)
     assert record.faults == () and "DENIED" not in said(record)
     await trio.sleep(0.5)
     assert marked_processes() == []
 
 
-async def test_without_the_sandbox_a_daemon_escapes(monkeypatch):
+def wait_for(condition, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def private_random_bot(folder: Path) -> Path:
+    """A copy of the random bot in ``folder`` (so that its processes are told apart by their folder)."""
+    folder.mkdir(mode=0o755)
+    (folder / "bot.py").write_text(RANDOM.path.read_text())
+    return folder / "bot.py"
+
+
+@needs_sandbox
+def test_a_sigkilled_referee_leaves_no_bot_behind(tmp_path):
+    """Daemons in new sessions, a double fork, a bot ignoring SIGTERM: SIGKILL of ``referee play`` mid-game, and
+    2 s later nothing of any bot is left (the kernel ends the sandbox with the thread that started it)."""
+    hostile = hostile_folder(tmp_path, "daemon+double-fork+ignore-sigterm+dawdle")
+    referee = subprocess.Popen(
+        [sys.executable, "-m", "referee.cli", "play", "tapa", str(hostile), str(private_random_bot(tmp_path / "r")),
+         "--sandbox", "on", "--out", str(tmp_path / "replays")],
+        stdout=(tmp_path / "out.txt").open("w"), stderr=subprocess.STDOUT,
+    )
+    try:
+        assert wait_for(lambda: len(marked_processes()) >= 2, 30), (tmp_path / "out.txt").read_text()
+        referee.send_signal(signal.SIGKILL)
+        referee.wait()
+        time.sleep(2)
+        assert marked_processes() == [] and processes_in(tmp_path) == []
+    finally:
+        referee.kill()
+        for pid in marked_processes():
+            os.kill(pid, signal.SIGKILL)
+
+
+def bots_running_in(folder: Path) -> list[int]:
+    """Processes in ``folder`` that run as a sandbox's own uid: bots, past their sandbox's set-up."""
+    return [pid for pid in processes_in(folder) if Path(f"/proc/{pid}").stat().st_uid != 0]
+
+
+@needs_sandbox
+def test_a_terminated_check_bot_leaves_no_bot_behind(tmp_path):
+    bot = private_random_bot(tmp_path / "r")
+    checking = subprocess.Popen(
+        [sys.executable, "-m", "referee.cli", "check-bot", str(bot), "--sandbox", "on"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        assert wait_for(lambda: bool(bots_running_in(tmp_path)), 30), "check-bot never started the bot"
+        checking.send_signal(signal.SIGTERM)
+        checking.wait(timeout=10)
+        time.sleep(2)
+        assert processes_in(tmp_path) == []
+    finally:
+        checking.kill()
+
+
+@needs_sandbox
+async def test_a_full_tmp_is_a_disk_resource_limit():
+    """The bot's only writable place is its /tmp, in memory and capped; filling it is a recorded fault."""
+    record = await play("fill-tmp", limits=Limits(tmp_bytes=16 << 20))
+    assert [(f.seat, f.kind) for f in record.faults] == [(0, "resource_limit")]
+    assert record.faults[0].message == "disk limit: filled its /tmp of 16 MiB"
+    assert "DENIED OSError" in said(record)
+
+
+@needs_sandbox
+async def test_the_operators_environment_stays_out(monkeypatch):
+    monkeypatch.setenv("KAFANA_OPERATOR_SECRET", "hunter2")
+    record = await play("read-env")
+    names = said(record).split("ENV ", 1)[1].split("\n", 1)[0].split()
+    assert sorted(names) == sorted(
+        ["HOME", "KAFANA_BOT_ADDRESS", "KAFANA_TEST_MISDEED", "KAFANA_TEST_TARGET", "LANG", "PATH", "PWD",
+         "PYTHONDONTWRITEBYTECODE", "PYTHONUNBUFFERED"]
+    )
+
+
+async def test_without_the_sandbox_a_daemon_escapes():
     """The control for the test above: outside the sandbox a daemon in its own session survives the game."""
-    monkeypatch.setenv("KAFANA_TEST_MISDEED", "daemon")
-    monkeypatch.delenv("KAFANA_TEST_PIDS", raising=False)
     record = await run_game(
-        make_game("tapa"), [ESCAPER, RANDOM], match_id="control", seed=3, clock=Clock(), replay_path=None
+        make_game("tapa"), [escaper("daemon"), RANDOM], match_id="control", seed=3, clock=Clock(), replay_path=None
     )
     escaped = marked_processes()
     for pid in escaped:
@@ -136,8 +221,8 @@ async def test_without_the_sandbox_a_daemon_escapes(monkeypatch):
         ("big-file", Limits(file_bytes=1 << 20, tmp_bytes=8 << 20), "file_size"),
     ],
 )
-async def test_limits_end_the_bot_with_a_resource_limit(monkeypatch, misdeed, limits, limit):
-    record = await play(monkeypatch, misdeed, limits=limits)
+async def test_limits_end_the_bot_with_a_resource_limit(misdeed, limits, limit):
+    record = await play(misdeed, limits=limits)
     assert [(f.seat, f.kind) for f in record.faults] == [(0, "resource_limit")]
     assert record.faults[0].message.startswith(f"{limit} limit")
 
@@ -159,8 +244,8 @@ def _cgroups_here() -> bool:
         ("fork-bomb", Limits(processes=32), "processes"),
     ],
 )
-async def test_cgroup_caps_end_the_bot_with_a_named_resource_limit(monkeypatch, misdeed, limits, limit):
-    record = await play(monkeypatch, misdeed, limits=limits)
+async def test_cgroup_caps_end_the_bot_with_a_named_resource_limit(misdeed, limits, limit):
+    record = await play(misdeed, limits=limits)
     assert [(f.seat, f.kind) for f in record.faults] == [(0, "resource_limit")]
     assert record.faults[0].message.startswith(f"{limit} limit"), record.faults[0].message
 
@@ -168,6 +253,7 @@ async def test_cgroup_caps_end_the_bot_with_a_named_resource_limit(monkeypatch, 
 @needs_sandbox
 async def test_the_starters_play_in_the_sandbox():
     bots = [resolve_bot(ROOT / "bots" / "go"), resolve_bot(ROOT / "bots" / "python" / "heuristic_bot.py")]
+    build_bot(bots[0])
     record = await run_game(
         make_game("tapa"), bots, match_id="sandboxed", seed=1, clock=Clock(), replay_path=None, sandboxed=True
     )
@@ -201,13 +287,13 @@ def test_on_refuses_and_auto_falls_back_where_the_sandbox_cannot_work(monkeypatc
 
 
 @needs_sandbox
-async def test_a_sandboxed_bot_outlives_the_thread_that_started_it(monkeypatch):
-    """bubblewrap's --die-with-parent fires when the thread that forked it ends; trio forks from worker threads
-    that retire after idling (10 s). A shell stays as bubblewrap's parent, so the bot lives on."""
+async def test_a_sandboxed_bot_outlives_trios_worker_threads(monkeypatch):
+    """bubblewrap's --die-with-parent fires when the thread that forked it ends; trio's worker threads retire
+    after idling (10 s), but the bot is forked by the thread running trio, so it lives on."""
     from trio._core import _thread_cache
 
     monkeypatch.setattr(_thread_cache, "IDLE_TIMEOUT", 0.1)
-    player = ProcessPlayer(0, RANDOM, bot_address("unix", Path(tempfile.mkdtemp()), 0), "tapa", sandboxed=True)
+    player = ProcessPlayer(0, RANDOM, None, "tapa", sandboxed=True)
     async with trio.open_nursery() as nursery:
         await nursery.start(player.run)
         await trio.sleep(1.5)  # the worker thread that started it has retired
@@ -231,3 +317,22 @@ def test_cgroups_of_dead_referees_are_swept(tmp_path):
         folder.mkdir(parents=True)
     sweep_stale(tmp_path, ["memory", "pids"])
     assert not dead.exists() and alive.exists() and other.exists()
+
+
+@pytest.mark.skipif(not _cgroups_here(), reason="no writable memory and pids cgroups here")
+def test_what_a_dead_referee_left_in_its_cgroups_is_killed_by_the_next():
+    """A referee killed while a sandbox was in its first milliseconds can leave it waiting for ever; the next
+    referee to make a cgroup kills it and removes the group."""
+    from referee.runtime.cgroups import ROOT as CGROUPS
+    from referee.runtime.cgroups import enter_command, sweep_stale
+
+    group = BotCgroup.caps("99999999-0-left", 1 << 30, 64)  # no such pid: its referee is dead
+    left = subprocess.Popen(enter_command([group]) + ["sleep", "60"])
+    try:
+        assert wait_for(lambda: str(left.pid) in (group.folders["pids"] / "cgroup.procs").read_text(), 5)
+        sweep_stale(CGROUPS, ["memory", "pids"])
+        assert left.wait(timeout=5) == -signal.SIGKILL
+        assert not any(folder.exists() for folder in group.folders.values())
+    finally:
+        left.kill()
+        group.remove()

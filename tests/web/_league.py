@@ -12,6 +12,7 @@ from ladder.store import now, open_store
 from referee.games import make_game
 from referee.replay import ReplayWriter, games_json
 from referee.runtime import Clock, LocalPlayer, play_game
+from tests.ladder._fakes import counting_seeds
 
 
 def _pick(request) -> int:
@@ -27,8 +28,8 @@ class InProcessExecutor:
         players = [LocalPlayer(seat, _pick) for seat in range(game.num_seats)]
         header = {"seats": [{"seat": s, "name": Path(p).name} for s, p in enumerate(job.bots)]}
         record = await play_game(
-            game, players, match_id=job.match_id, seed=job.seed, clock=Clock(), replay=ReplayWriter(Path(job.replay)),
-            header=header,
+            game, players, match_id=job.match_id, seed=job.seed, seed_public=False, clock=Clock(),
+            replay=ReplayWriter(Path(job.replay)), header=header,
         )
         return MatchResult(
             termination=record.outcome.termination,
@@ -67,7 +68,7 @@ async def build_league(path: Path) -> dict[str, str]:
             for spec in ARENAS:
                 db["entries"].insert({"arena_id": spec.id, "version_id": version, "joined_at": now()})
     for spec in ARENAS:
-        plan(db, "web", spec.id, "round-robin", 1)
+        plan(db, "web", spec.id, "round-robin", 1, new_seed=counting_seeds(spec.id))
     await run_units(db, "web", InProcessExecutor(), concurrency=2)
     return {
         spec.id: db.execute("select id from matches where arena_id = ? order by id limit 1", [spec.id]).fetchone()[0]

@@ -7,6 +7,7 @@ import httpx
 import pytest
 from sqlite_utils import Database
 
+from referee.chance import commitment
 from referee.frames import HIDDEN_STEP
 
 
@@ -50,6 +51,27 @@ def test_replay_frames_for_spectator_and_seat(server, league):
     assert all(frame["view"]["hands"] == [] for frame in seat["frames"])
     assert seat["frames"][1]["notation"] == HIDDEN_STEP  # the shuffle is not shown to a seat
     assert [o["stderr"] for k, o in enumerate(seat["output"]) if k != 1] == ["", "", ""]
+
+
+def test_a_seed_is_shown_only_once_its_unit_is_played(server, league):
+    """The commitment is public from the start; the seed (which deals the other half's cards too) only when the
+    whole unit is done."""
+    db = Database(league[0])
+    match_id = league[1]["durak-4"]
+    unit = db["matches"].get(match_id)["unit_id"]
+    seed = db["units"].get(unit)["seed"]
+    done = get(server, f"/api/matches/{match_id}")
+    assert done["seed"] == seed and done["commitment"] == commitment(seed)
+    assert get(server, f"/api/matches/{match_id}/replay")["result"]["seed"] == seed
+    db["units"].update(unit, {"status": "pending"})  # as while its other rotations are still being played
+    try:
+        playing = get(server, f"/api/matches/{match_id}")
+        assert playing["seed"] is None and playing["commitment"] == commitment(seed)
+        replay = get(server, f"/api/matches/{match_id}/replay")
+        assert "seed" not in replay["result"] and "seed" not in replay["header"]
+        assert replay["header"]["commitment"] == commitment(seed)
+    finally:
+        db["units"].update(unit, {"status": "done"})
 
 
 @pytest.mark.parametrize(

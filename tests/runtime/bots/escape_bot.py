@@ -4,7 +4,7 @@ ladder admits it first), says on stderr how it went, and plays the first legal a
 
 Misdeeds that act on the answers: ``huge-answer`` (100 MB), ``trickle`` (the answer dribbles out a byte at a time,
 without end), ``busy-off-turn`` (a thread spins for ever; each answer's comment says the CPU time used so far), ``dawdle``
-(0.08 s a move, the busy bot's opponent).
+(0.08 s a move, the busy bot's opponent; it combines with the others).
 In the sandbox every escape must fail.
 """
 
@@ -48,6 +48,19 @@ def attempt(misdeed: str) -> str:
             code = "import time; time.sleep(120)"
             subprocess.Popen([sys.executable, "-c", code, MARKER], start_new_session=True, stderr=subprocess.DEVNULL)
             return "SPAWNED"
+        if misdeed == "double-fork":  # the classic daemon: a shell starts it in a new session and exits at once
+            sleeper = f"{sys.executable} -c 'import time; time.sleep(120)' {MARKER}"
+            subprocess.run(["sh", "-c", f"setsid sh -c \"trap '' TERM; exec {sleeper}\" >/dev/null 2>&1 &"], check=True)
+            return "SPAWNED"
+        if misdeed == "fill-tmp":  # many files, each below the file-size limit
+            written = 0
+            for number in range(1024):
+                with open(f"/tmp/fill-{number}", "wb") as handle:
+                    handle.write(b"x" * (1 << 20))
+                written += 1
+            return f"WROTE {written} MiB"
+        if misdeed == "read-env":
+            return "ENV " + " ".join(sorted(os.environ))
         if misdeed == "ignore-sigterm":
             return "IGNORING"  # set up at the start: only the main thread may handle signals
         if misdeed == "burn-cpu":
@@ -163,7 +176,7 @@ def choose(request):
         return ActResponse(0, "t" * (64 << 10))
     if MISDEED == "busy-off-turn":
         return ActResponse(0, f"cpu {time.process_time():.3f}")
-    if MISDEED == "dawdle":
+    if "dawdle" in MISDEED.split("+"):
         time.sleep(0.08)
     return 0
 
@@ -176,4 +189,4 @@ if MISDEED == "trickle":
     outer = os.environ[ADDRESS].removeprefix("unix:")
     os.environ[ADDRESS] = f"unix:{outer}.inner"
     threading.Thread(target=trickle_proxy, args=(outer, f"{outer}.inner"), daemon=True).start()
-serve(choose, name=f"escaper-{MISDEED}" if MISDEED else "escaper", games=["tapa"])
+serve(choose, name=f"escaper-{MISDEED.replace('+', '-')}" if MISDEED else "escaper", games=["tapa"])
