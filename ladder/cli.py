@@ -5,21 +5,30 @@ from __future__ import annotations
 import json
 import logging
 import os
-import shutil
+import signal
+import socket
 import sys
+from collections.abc import Awaitable, Callable
+from functools import partial
 from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 import trio
+from sqlite_utils import Database
 
 from referee.cli import sandbox_option, sandboxed_by
+from referee.files import write_atomically
+from referee.games import GAMES
 from referee.render import replay_pages
 from referee.replay import read_replay
+from referee.runtime import parse_clock
 
-from .arenas import load_arena
+from .arenas import arenas_for_game, load_arena
 from .executor import Executor, LocalExecutor
 from .league import (
     SCHEDULES,
+    MissingBots,
     Progress,
     plan,
     plan_continuous,
@@ -29,8 +38,9 @@ from .league import (
 )
 from .registry import list_bots, retire, submit
 from .sprt import sprt
-from .standings import crosstable, standings
-from .store import open_store, replay_folder
+from .standings import COLUMNS, crosstable, standings
+from .store import MissingDatabase, open_store, replay_folder, resolved_path
+from .writer import DatabaseBusy, hold_database
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 DEFAULT_DB = "kafana.db"
@@ -59,6 +69,84 @@ def main(verbose: int) -> None:
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
 
 
+T = TypeVar("T")
+
+
+class Interrupted(Exception):
+    """Ctrl-C or SIGTERM stopped the work (cleanly: see :func:`_until_interrupted`)."""
+
+
+class UserError(click.ClickException):
+    """A mistake of the user's (a missing or busy database, an unknown arena, a bad value): ``Error: …`` on one
+    line, exit code 2."""
+
+    exit_code = 2
+
+
+def _open(db_path: str, create: bool = False) -> Database:
+    """The league database at ``db_path`` (created only with ``create``), or a one-line error."""
+    try:
+        return open_store(db_path, create=create)
+    except (MissingDatabase, ValueError) as exc:
+        raise UserError(str(exc)) from None
+
+
+def _check_arena(db: Database, db_path: str, arena: str) -> None:
+    """A usage error unless ``arena`` is an arena of the database, saying whether it is unknown or only empty."""
+    if db["arenas"].count_where("id = ?", [arena]):
+        return
+    known = sorted({spec.id for game in GAMES for spec in arenas_for_game(game)})
+    if arena in known:
+        raise UserError(f"no bot in {db_path} plays {arena} yet: ladder submit one that does")
+    raise UserError(f"no arena {arena!r} (the arenas are {', '.join(known)})")
+
+
+async def _until_interrupted(work: Callable[[], Awaitable[T]]) -> T:
+    """Run ``work()``; on Ctrl-C or SIGTERM cancel it (matches stop, bots end, what was being played is left for
+    the next run) and raise :class:`Interrupted`."""
+    done: list[T] = []
+    interrupted = False
+
+    async def watch(nursery: trio.Nursery) -> None:
+        nonlocal interrupted
+        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+            async for _ in signals:
+                interrupted = True
+                nursery.cancel_scope.cancel()
+                return
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(watch, nursery)
+        done.append(await work())
+        nursery.cancel_scope.cancel()
+    if interrupted or not done:
+        raise Interrupted
+    return done[0]
+
+
+def _play(db_path: str, what: str, make_work: Callable[[], Callable[[], Awaitable[T]]]) -> T:
+    """Hold the database (one writer), then run the work ``make_work()`` gives, with one-line answers for a busy
+    database, a missing bot and an interruption."""
+    try:
+        with hold_database(db_path, what):
+            return trio.run(_until_interrupted, make_work())
+    except DatabaseBusy as exc:
+        raise UserError(str(exc)) from None
+    except MissingBots as exc:
+        raise click.ClickException(str(exc)) from None
+    except Interrupted:
+        click.echo("interrupted: the matches being played are left for the next run of the same command", err=True)
+        sys.exit(130)
+
+
+def _failed(progress: Progress) -> None:
+    """Exit 1 when matches could not be played (their reasons were printed as they happened)."""
+    if progress.errors:
+        raise click.ClickException(
+            f"{progress.errors} match(es) could not be played (reasons above; -v shows each whole error)"
+        )
+
+
 def _executor(mode: str, pause_off_turn: bool = False, scheduler: str | None = None) -> Executor:
     """An executor running bots with the sandbox as ``mode`` says, resolved once here (``auto`` says which): on this
     machine, or on the Dask cluster of ``scheduler`` (where each worker applies the same sandbox mode)."""
@@ -67,11 +155,11 @@ def _executor(mode: str, pause_off_turn: bool = False, scheduler: str | None = N
     try:
         from .dask_executor import DaskExecutor
     except ImportError:
-        raise click.UsageError("--executor dask needs Dask: pip install 'kafana[dask]'") from None
+        raise UserError("--executor dask needs Dask: pip install 'kafana[dask]'") from None
     try:
         return DaskExecutor(scheduler, sandbox=mode, pause_off_turn=pause_off_turn)
     except OSError as exc:
-        raise click.UsageError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+        raise UserError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
 
 
 @main.command("submit", context_settings=CONTEXT)
@@ -83,7 +171,7 @@ def submit_command(path: str, db_path: str, sandbox_mode: str) -> None:
 
     Example: ladder submit bots/python/heuristic_bot.py
     """
-    db = open_store(db_path)
+    db = _open(db_path, create=True)
     report = trio.run(submit, db, Path(db_path), path, _executor(sandbox_mode))
     click.echo(report.text())
     if not report.accepted:
@@ -98,7 +186,7 @@ def bots_command(db_path: str, as_json: bool) -> None:
 
     Example: ladder bots
     """
-    rows = list_bots(open_store(db_path))
+    rows = list_bots(_open(db_path))
     if as_json:
         click.echo(json.dumps(rows))
         return
@@ -115,21 +203,26 @@ def retire_command(name: str, db_path: str) -> None:
 
     Example: ladder retire random
     """
-    if not retire(open_store(db_path), name):
+    if not retire(_open(db_path), name):
         raise click.ClickException(f"no bot named {name!r}")
     click.echo(f"{name} retired")
 
 
-def _progress_printer(label: str):
-    last = {"done": -1}
+def _progress_printer(label: str) -> Callable[[Progress], None]:
+    """Prints a line after each finished match, and the reason of each match that could not be played."""
+    last = {"done": -1, "failures": 0}
 
     def show(progress: Progress) -> None:
+        for failure in progress.failures[last["failures"]:]:
+            click.echo(f"  {label}: FAILED {failure}", err=True)
+        last["failures"] = len(progress.failures)
         if progress.done == last["done"]:
             return
         last["done"] = progress.done
+        eta = progress.eta_seconds
         click.echo(
             f"  {label}: {progress.done}/{progress.total} matches done, {progress.running} running, "
-            f"{progress.faults} faults, {progress.errors} errors, ~{progress.eta_seconds:.0f}s left",
+            f"{progress.faults} faults, {progress.errors} errors" + (f", ~{eta:.0f}s left" if eta is not None else ""),
             err=True,
         )
 
@@ -138,16 +231,24 @@ def _progress_printer(label: str):
 
 async def _league(
     db, executor, league: str, arena: str, schedule: str, rounds: int, concurrency: int, challenger, clock
-):
+) -> Progress:
+    """Plan and play the league; the progress of everything played (summed over a continuous schedule's steps)."""
     printer = _progress_printer(arena)
-    if schedule == "continuous":
-        for _ in range(rounds):
-            if plan_continuous(db, league, arena) is None:
-                break
-            await run_units(db, league, executor, concurrency=concurrency, on_progress=printer, clock=clock)
-        return
-    plan(db, league, arena, schedule, rounds, challenger)
-    await run_units(db, league, executor, concurrency=concurrency, on_progress=printer, clock=clock)
+    run = partial(run_units, db, league, executor, concurrency=concurrency, on_progress=printer, clock=clock)
+    if schedule != "continuous":
+        plan(db, league, arena, schedule, rounds, challenger)
+        return await run()
+    total = Progress()
+    for _ in range(rounds):
+        if plan_continuous(db, league, arena) is None:
+            break
+        step = await run()
+        total.total += step.total
+        total.done += step.done
+        total.faults += step.faults
+        total.errors += step.errors
+        total.failures += step.failures
+    return total
 
 
 @main.command("league", context_settings=CONTEXT)
@@ -175,7 +276,12 @@ def league_command(
     """
     if (executor_kind == "dask") != (scheduler is not None):
         raise click.UsageError("--executor dask and --scheduler go together")
-    db = open_store(db_path)
+    try:
+        parse_clock(clock)
+    except ValueError as exc:
+        raise UserError(f"--clock: {exc}") from None
+    db = _open(db_path)
+    _check_arena(db, db_path, arena)
     league = league_name or f"{arena}-{schedule}"
     challenger_id = None
     if schedule == "gauntlet":
@@ -186,16 +292,18 @@ def league_command(
             [challenger],
         ).fetchone()
         if row is None:
-            raise click.UsageError(f"no bot named {challenger!r}")
+            raise UserError(f"no bot named {challenger!r}")
         challenger_id = row[0]
-    if db["arenas"].count_where("id = ?", [arena]) == 0:
-        raise click.UsageError(f"no arena {arena!r} yet: submit a bot that plays it")
-    try:
-        executor = _executor(sandbox_mode, pause_off_turn, scheduler)
-        trio.run(_league, db, executor, league, arena, schedule, rounds, concurrency, challenger_id, clock)
-    except ValueError as exc:
-        raise click.UsageError(str(exc)) from None
+    progress = _play(
+        db_path,
+        f"ladder league --arena {arena}",
+        lambda: partial(
+            _league, db, _executor(sandbox_mode, pause_off_turn, scheduler), league, arena, schedule, rounds,
+            concurrency, challenger_id, clock,
+        ),
+    )
     _print_standings(db, [arena])
+    _failed(progress)
 
 
 def _print_standings(db, arenas) -> None:
@@ -206,28 +314,34 @@ def _print_standings(db, arenas) -> None:
             click.echo("  (no complete results yet)")
             continue
         click.echo(
-            f"  {'bot':<22}{'rating':>8}  {'95% interval':<15}{'games':>6}{'W':>5}{'D':>4}{'L':>5}{'faults':>7}"
-            f"{'LOS next':>10}"
+            f"  {'bot':<22}{'rating':>8}  {'95% interval':<15}{'units':>6}{'games':>6}{'W':>5}{'D':>4}{'L':>5}"
+            f"{'faults':>7}{'LOS next':>10}"
         )
         for s in rows:
             label = f"{s.bot} v{s.number}"
             los = f"{100 * s.superiority:.0f}%" if s.superiority is not None else ""
+            known = f"{s.low:.0f}..{s.high:.0f}" if s.low is not None and s.high is not None else "?"
             click.echo(
-                f"  {label:<22}{s.rating:>8.0f}  {f'{s.low:.0f}..{s.high:.0f}':<15}"
+                f"  {label:<22}{s.rating:>8.0f}  {known:<15}{s.units:>6}"
                 f"{s.games:>6}{s.wins:>5}{s.draws:>4}{s.losses:>5}{s.faults:>7}{los:>10}"
             )
 
 
-@main.command("standings", context_settings=CONTEXT)
+COLUMNS_HELP = "\b\nColumns:\n" + "\n".join(f"  {name}: {meaning}" for name, meaning in COLUMNS.items())
+
+
+@main.command("standings", context_settings=CONTEXT, epilog=COLUMNS_HELP)
 @click.option("--arena", multiple=True, help="Arena(s) to show (default: all).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @db_option
 def standings_command(arena: tuple[str, ...], as_json: bool, db_path: str) -> None:
-    """Ratings with 95% intervals, games, wins, draws, losses and faults.
+    """Ratings with 95% intervals, units, games, wins, draws, losses, faults and LOS (explained below).
 
     Example: ladder standings --arena tabla-match
     """
-    db = open_store(db_path)
+    db = _open(db_path)
+    for name in arena:
+        _check_arena(db, db_path, name)
     arenas = list(arena) or [row["id"] for row in db["arenas"].rows]
     if as_json:
         click.echo(json.dumps({a: [s.__dict__ for s in standings(db, a)] for a in arenas}))
@@ -243,7 +357,9 @@ def crosstable_command(arena: str, db_path: str) -> None:
 
     Example: ladder crosstable --arena tabla-match
     """
-    labels, table = crosstable(open_store(db_path), arena)
+    db = _open(db_path)
+    _check_arena(db, db_path, arena)
+    labels, table = crosstable(db, arena)
     width = max([len(label) for label in labels] + [8])
     click.echo(" " * width + "".join(f"{label:>{width + 2}}" for label in labels))
     for row in labels:
@@ -258,7 +374,7 @@ def _latest_version(db, name: str) -> int:
         "select v.id from versions v join bots b on b.id = v.bot_id where b.name = ? order by v.number desc", [name]
     ).fetchone()
     if row is None:
-        raise click.UsageError(f"no bot named {name!r}")
+        raise UserError(f"no bot named {name!r}")
     return row[0]
 
 
@@ -279,21 +395,28 @@ def duel(bot_a, bot_b, arena, elo0, elo1, alpha, beta, max_units, concurrency, d
 
     Example: ladder duel expectimax heuristic --arena tabla-match --elo0 0 --elo1 50
     """
-    db = open_store(db_path)
+    db = _open(db_path)
     a, b = _latest_version(db, bot_a), _latest_version(db, bot_b)
-    if db["arenas"].count_where("id = ?", [arena]) == 0:
-        raise click.UsageError(f"no arena {arena!r}")
+    _check_arena(db, db_path, arena)
     length = load_arena(db, arena).match_length
     league = f"duel-{arena}-{a}v{b}"
-    executor = _executor(sandbox_mode)
-    result = sprt(scores_of(db, league, a), elo0, elo1, length, alpha, beta)
-    units = db["units"].count_where("league = ?", [league])
-    while result.decision is None and units < max_units:
-        plan_pairing(db, league, arena, (a, b))
-        trio.run(lambda: run_units(db, league, executor, concurrency=concurrency))
-        units += 1
+
+    async def play_until_decided(executor: Executor) -> Any:
         result = sprt(scores_of(db, league, a), elo0, elo1, length, alpha, beta)
-        click.echo(f"  {result.games} matches: LLR {result.llr:+.2f} (bounds {result.lower:.2f}, {result.upper:.2f})", err=True)
+        units = db["units"].count_where("league = ?", [league])
+        while result.decision is None and units < max_units:
+            plan_pairing(db, league, arena, (a, b))
+            progress = await run_units(db, league, executor, concurrency=concurrency)
+            for failure in progress.failures:
+                click.echo(f"  FAILED {failure}", err=True)
+            _failed(progress)
+            units += 1
+            result = sprt(scores_of(db, league, a), elo0, elo1, length, alpha, beta)
+            bounds = f"(bounds {result.lower:.2f}, {result.upper:.2f})"
+            click.echo(f"  {result.games} matches: LLR {result.llr:+.2f} {bounds}", err=True)
+        return result
+
+    result = _play(db_path, f"ladder duel {bot_a} {bot_b}", lambda: partial(play_until_decided, _executor(sandbox_mode)))
     verdict = {"H1": f"H1: {bot_a} is at least {elo1:g} stronger", "H0": f"H0: {bot_a} is at most {elo0:g} stronger"}
     click.echo(verdict.get(result.decision or "", f"undecided after {result.games} matches"))
 
@@ -307,27 +430,30 @@ def demo(db_path: str, rounds: int, concurrency: int) -> None:
 
     Example: ladder demo
     """
-    db = open_store(db_path)
+    db = _open(db_path, create=True)
     click.echo(f"League database: {db_path}")
-    executor = _executor("auto")  # the shipped bots: sandboxed where the machine allows
 
-    async def enter() -> None:
-        async with trio.open_nursery() as nursery:
-            for name in DEMO_BOTS:
-                nursery.start_soon(enter_one, name)
-
-    async def enter_one(name: str) -> None:
+    async def enter_one(executor: Executor, name: str) -> None:
         report = await submit(db, Path(db_path), str(SHIPPED / name), executor)
         verdict = f"entered as {report.name} v{report.number}" if report.accepted else "REJECTED"
         click.echo(f"submitted {name}: {verdict}")
         if not report.accepted:
             click.echo(report.text())
 
-    trio.run(enter)
+    async def everything(executor: Executor) -> Progress:
+        async with trio.open_nursery() as nursery:
+            for name in DEMO_BOTS:
+                nursery.start_soon(enter_one, executor, name)
+        played = Progress()
+        for arena in [a for a in DEMO_ARENAS if db["arenas"].count_where("id = ?", [a])]:
+            click.echo(f"running arena {arena} (round robin, {rounds} round(s), duplicate seeds, {concurrency} at a time)")
+            step = await _league(db, executor, f"demo-{arena}", arena, "round-robin", rounds, concurrency, None, "120+3/30")
+            played.errors += step.errors
+        return played
+
+    # The shipped bots: sandboxed where the machine allows.
+    progress = _play(db_path, "ladder demo", lambda: partial(everything, _executor("auto")))
     arenas = [a for a in DEMO_ARENAS if db["arenas"].count_where("id = ?", [a])]
-    for arena in arenas:
-        click.echo(f"running arena {arena} (round robin, {rounds} round(s), duplicate seeds, {concurrency} at a time)")
-        trio.run(_league, db, executor, f"demo-{arena}", arena, "round-robin", rounds, concurrency, None, "120+3/30")
     _print_standings(db, arenas)
     folder = replay_folder(db)
     example = next(iter(sorted(folder.rglob("*.jsonl"))), None)
@@ -336,6 +462,7 @@ def demo(db_path: str, rounds: int, concurrency: int) -> None:
         click.echo(f"Watch one:  referee show {example}")
     click.echo(f"In a browser: ladder serve --db {db_path}   (then open http://127.0.0.1:8000/)")
     click.echo(f"More:       ladder standings --db {db_path}   ladder crosstable --arena tabla-match --db {db_path}")
+    _failed(progress)
 
 
 @main.command("replay", context_settings=CONTEXT)
@@ -350,16 +477,18 @@ def replay_command(match_id: str, db_path: str, game_number: int | None, as_seat
 
     Example: ladder replay demo-tapa-tapa-r0-2v1-0 --db kafana-demo.db --as-seat 1
     """
-    if not Path(db_path).exists():
-        raise click.UsageError(f"no league database at {db_path}")
-    row = next(open_store(db_path)["matches"].rows_where("id = ?", [match_id]), None)
+    db = _open(db_path)
+    row = next(db["matches"].rows_where("id = ?", [match_id]), None)
     if row is None:
-        raise click.UsageError(f"no match {match_id!r} in {db_path} (ladder serve lists them)")
-    path = row["replay_path"]
-    if not path or not Path(path).exists():
+        raise UserError(f"no match {match_id!r} in {db_path} (ladder serve lists them)")
+    path = resolved_path(db, row["replay_path"]) if row["replay_path"] else None
+    if path is None or not path.exists():
         raise click.ClickException(f"match {match_id} has no replay file")
     if export_path:
-        shutil.copyfile(path, export_path)
+        try:
+            write_atomically(Path(export_path), path.read_bytes())
+        except OSError as exc:
+            raise click.ClickException(f"cannot write {export_path}: {exc.strerror or exc}") from None
         click.echo(f"wrote {export_path}")
         return
     try:
@@ -410,15 +539,21 @@ def serve(db_path: str, host: str, port: int) -> None:
 
     from .web import make_app
 
-    try:
-        app = make_app(db_path)
-    except FileNotFoundError as exc:
-        raise click.UsageError(f"{exc} (run a league or `ladder demo` first)") from None
+    _open(db_path).close()
+    app = make_app(db_path)
     config = Config()
     config.bind = [f"{host}:{port}"]
     config.accesslog = None
+    try:
+        with socket.create_server((host, port)):  # a busy or forbidden address: one line, not a traceback
+            pass
+    except OSError as exc:
+        raise click.ClickException(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
     click.echo(f"Kafana league {db_path} at http://{host}:{port}/ (Ctrl-C stops)")
-    trio.run(serve_asgi, app, config)
+    try:
+        trio.run(serve_asgi, app, config)
+    except KeyboardInterrupt:
+        click.echo("stopped", err=True)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,8 @@ from typing import Any
 
 import trio
 
+from referee.files import write_atomically
+
 from .executor import MATCH_TIMEOUT, LocalExecutor, MatchJob, MatchResult, referee_result
 from .remote import PackedBot, pack_bot, play_packed_match
 
@@ -57,7 +59,7 @@ class DaskExecutor:
             return MatchResult(error=answer["error"])
         if answer["replay"] is not None:
             Path(job.replay).parent.mkdir(parents=True, exist_ok=True)
-            Path(job.replay).write_bytes(answer["replay"])
+            write_atomically(Path(job.replay), answer["replay"])
         return referee_result(answer["returncode"], answer["stdout"], answer["stderr"], time.monotonic() - start)
 
     async def check(self, bot: str, startup_timeout: float) -> dict:

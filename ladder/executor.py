@@ -133,10 +133,13 @@ class LocalExecutor:
 
 def referee_result(returncode: int, stdout: str, stderr: str, seconds: float) -> MatchResult:
     """The result of a ``referee run-match`` run from its exit code and output (an executor error when it failed
-    or printed nothing readable)."""
+    or printed nothing readable: its first line says why, the end of the referee's stderr follows)."""
     lines = stdout.strip().splitlines()
     if returncode != 0 or not lines:
-        return MatchResult(error=f"executor_error: referee exited with {returncode}: {stderr.strip()[-1500:]}")
+        said = stderr.strip().splitlines()
+        last = said[-1] if said else "(nothing on stderr)"  # click's "Error: …", or a traceback's last line
+        tail = stderr.strip()[-1500:]
+        return MatchResult(error=f"executor_error: referee exited with {returncode}: {last}\n{tail}")
     try:
         raw = json.loads(lines[-1])
     except json.JSONDecodeError:

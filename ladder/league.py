@@ -19,7 +19,7 @@ import itertools
 import json
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import trio
@@ -32,7 +32,7 @@ from .arenas import ArenaSpec, load_arena
 from .executor import Executor, MatchJob, MatchResult
 from .ratings import fit, pairwise
 from .registry import current_versions
-from .store import now, replay_folder
+from .store import now, replay_folder, resolved_path, stored_path
 
 log = logging.getLogger(__name__)
 
@@ -52,11 +52,13 @@ class Progress:
     faults: int = 0
     errors: int = 0
     seconds_per_match: float = 0.0
+    failures: list[str] = field(default_factory=list)
+    """One line per match that failed for a reason that is not a bot's fault (``MATCH: why``), in order."""
 
     @property
-    def eta_seconds(self) -> float:
-        """A rough estimate of the time left."""
-        return (self.total - self.done) * self.seconds_per_match
+    def eta_seconds(self) -> float | None:
+        """A rough estimate of the time left, once a match has finished to base it on."""
+        return (self.total - self.done) * self.seconds_per_match if self.done else None
 
 
 def rotations(pairing: Sequence[int]) -> list[tuple[int, ...]]:
@@ -244,8 +246,46 @@ def arena_ratings(db: Database, arena_id: str) -> dict[int, float]:
     return fit(results, players, arena.match_length) if players else {}
 
 
+class MissingBots(ValueError):
+    """A bot the league would play is not where the database says; the message names every one."""
+
+
 def _pending_units(db: Database, league: str) -> list[dict]:
     return list(db.query("select * from units where league = ? and status != 'done' order by rowid", [league]))
+
+
+def _bot_paths(db: Database, units: Sequence[dict]) -> dict[int, str]:
+    """The folder (or file) of every version the units play, checked to exist before anything is played."""
+    wanted = sorted({v for unit in units for v in json.loads(unit["versions"])})
+    rows = db.query(
+        f"select v.id, v.number, v.path, b.name from versions v join bots b on b.id = v.bot_id "
+        f"where v.id in ({','.join('?' * len(wanted))})",
+        wanted,
+    ) if wanted else []
+    paths, missing = {}, []
+    for row in rows:
+        path = resolved_path(db, row["path"])
+        paths[row["id"]] = str(path)
+        if not path.exists():
+            missing.append(f"{row['name']} v{row['number']} at {path}")
+    if missing:
+        raise MissingBots(
+            f"bots missing: {'; '.join(missing)} (a league keeps its bots in the folder beside its database; "
+            "move the database with its folders)"
+        )
+    return paths
+
+
+def _clear_leftovers(db: Database, league: str, folder: Path) -> None:
+    """What a run that was killed left: matches shown as running, unfinished replay files."""
+    with db.atomic():
+        db.execute(
+            "update matches set status = 'pending', started_at = null where status = 'running' and unit_id in "
+            "(select id from units where league = ?)",
+            [league],
+        )
+    for partial in folder.glob(".*.part"):
+        partial.unlink(missing_ok=True)
 
 
 async def run_units(
@@ -257,11 +297,19 @@ async def run_units(
     on_progress: Callable[[Progress], None] | None = None,
     clock: str = "120+3/30",
 ) -> Progress:
-    """Play every unfinished unit of ``league``, ``concurrency`` matches at a time."""
+    """Play every unfinished unit of ``league``, ``concurrency`` matches at a time. The caller holds the database
+    (:func:`ladder.writer.hold_database`). When it is cancelled (Ctrl-C), the matches it was playing are left
+    ``pending`` for the next run.
+
+    Raises:
+        MissingBots: a bot of the league is not where the database says (nothing was played).
+    """
     units = _pending_units(db, league)
+    paths = _bot_paths(db, units)
+    folder = replay_folder(db) / league
+    _clear_leftovers(db, league, folder)
     progress = Progress(total=sum(len(json.loads(u["versions"])) for u in units))
     limiter = trio.CapacityLimiter(concurrency)
-    folder = replay_folder(db) / league
     spent = 0.0
 
     def report() -> None:
@@ -286,6 +334,9 @@ async def run_units(
                 clock=clock,
             )
             result = await executor.run(job)
+            if result.error:
+                progress.failures.append(f"{match['id']}: {result.error.splitlines()[0][:300]}")
+                log.info("%s failed: %s", match["id"], result.error)
             progress.running -= 1
             progress.done += 1
             progress.faults += len(result.faults)
@@ -297,10 +348,6 @@ async def run_units(
 
     async def run_unit(unit: dict) -> None:
         arena = load_arena(db, unit["arena_id"])
-        versions = json.loads(unit["versions"])
-        paths = {row["id"]: row["path"] for row in db.query(
-            f"select id, path from versions where id in ({','.join('?' * len(versions))})", versions
-        )}
         matches = list(db["matches"].rows_where("unit_id = ?", [unit["id"]], order_by="rotation"))
         results: list[MatchResult | None] = [None] * len(matches)
 
@@ -308,10 +355,19 @@ async def run_units(
             results[index] = await run_match(arena, matches[index], paths)
 
         started = now()
-        async with trio.open_nursery() as nursery:
-            for index in range(len(matches)):
-                nursery.start_soon(one, index)
-        _store_unit(db, unit, matches, results, folder, started)
+        stored = False
+        try:
+            async with trio.open_nursery() as nursery:
+                for index in range(len(matches)):
+                    nursery.start_soon(one, index)
+            _store_unit(db, unit, matches, results, folder, started)
+            stored = True
+        finally:
+            if not stored:  # interrupted (Ctrl-C): nothing of the unit counts, and the next run plays it
+                with db.atomic():
+                    db.execute(
+                        "update matches set status = 'pending', started_at = null where unit_id = ?", [unit["id"]]
+                    )
 
     async with trio.open_nursery() as nursery:
         for unit in units:
@@ -337,7 +393,7 @@ def _store_unit(
                     "games": json.dumps(list(result.games)),
                     "faults": json.dumps(list(result.faults)),
                     "decisions": result.decisions,
-                    "replay_path": str(replay) if replay.exists() else None,
+                    "replay_path": stored_path(db, replay) if replay.exists() else None,
                     "replay_hash": hashlib.sha256(replay.read_bytes()).hexdigest() if replay.exists() else None,
                     "referee_version": referee.__version__,
                     "started_at": started,

@@ -7,14 +7,14 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import trio
 from sqlite_utils import Database
 
-from referee.runtime import ManifestError, resolve_bot
-from referee.runtime.manifest import SKIPPED_DIRS
+from referee.runtime import BuildError, ManifestError, prepare_bot, resolve_bot
 
 from .arenas import arenas_for_game, ensure_arena
 from .executor import Executor
-from .store import now
+from .store import now, stored_path
 
 STARTUP_TIMEOUT = 10.0
 
@@ -77,12 +77,15 @@ async def submit(
         report.add(True, f"unchanged: already registered as {known[0]} version {known[2]}")
         report.accepted, report.name, report.version_id, report.number = True, known[0], known[1], known[2]
         return report
-    store = bot_folder(db_path) / spec.content_hash[:16]
     if spec.path.is_dir():
-        if not store.exists():
-            shutil.copytree(spec.path, store, ignore=shutil.ignore_patterns(*SKIPPED_DIRS))
-        stored = store
+        try:
+            stored = (await trio.to_thread.run_sync(prepare_bot, spec.path, bot_folder(db_path))).path
+        except (ManifestError, BuildError) as exc:
+            report.add(False, f"build: {exc}")
+            return report
+        report.add(True, f"copied and built as the ladder keeps it: {stored}")
     else:
+        store = bot_folder(db_path) / spec.content_hash[:16]
         store.mkdir(parents=True, exist_ok=True)
         stored = store / spec.path.name
         shutil.copy2(spec.path, stored)
@@ -109,7 +112,7 @@ async def submit(
                     "number": number,
                     "version": info["version"],
                     "hash": spec.content_hash,
-                    "path": str(stored),
+                    "path": stored_path(db, stored),
                     "language": info["language"],
                     "author": info["author"],
                     "games": json.dumps(info["games"]),

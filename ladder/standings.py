@@ -1,4 +1,5 @@
-"""Standings and head-to-head tables, computed from the stored results of complete units."""
+"""Standings and head-to-head tables, computed from the stored results of complete units: the one source of the
+numbers that the terminal (``ladder standings``) and the web show."""
 
 from __future__ import annotations
 
@@ -11,23 +12,41 @@ from .arenas import ArenaSpec, load_arena
 from .ratings import Pairwise, bootstrap, fit, interval, pairwise, superiority
 
 
+MIN_UNITS = 5
+"""Complete units a bot needs before its interval (and its LOS) is shown: with fewer, resampling them says
+nothing honest."""
+
+COLUMNS = {
+    "rating": "maximum-likelihood rating (match-length-aware logistic model, 1500 = the field's mean)",
+    "95% interval": f"the rating's 95% bootstrap interval over complete units; ? until a bot has {MIN_UNITS} units",
+    "units": "complete duplicate units played (the same seed with the seats swapped, or a Gaps deal)",
+    "games": "games (matches) played in those units",
+    "W D L": "matches won, shared and lost (a patience: deals won, all cards placed, and deals not won)",
+    "faults": "matches the bot lost by a fault (crash, timeout, illegal action, …)",
+    "LOS next": "likelihood of superiority over the next bot down: the share of bootstrap fits rating it higher",
+}
+"""What each column of a leaderboard means, for ``ladder standings --help`` and the pages."""
+
+
 @dataclass(frozen=True)
 class Standing:
-    """One version's line in an arena."""
+    """One version's line in an arena (the columns of :data:`COLUMNS`)."""
 
     version_id: int
     bot: str
     number: int
     rating: float
-    low: float
-    high: float
+    low: float | None
+    high: float | None
+    units: int
     games: int
     wins: int
     draws: int
     losses: int
     faults: int
     superiority: float | None = None
-    """Likelihood of superiority over the next bot down the table (share of bootstrap fits rating it higher)."""
+    """Likelihood of superiority over the next bot down the table (share of bootstrap fits rating it higher);
+    None for the last bot, and while either has fewer than :data:`MIN_UNITS` units."""
 
 
 def _units(db: Database, arena: ArenaSpec) -> list[list[dict]]:
@@ -35,8 +54,8 @@ def _units(db: Database, arena: ArenaSpec) -> list[list[dict]]:
     every bot on one deal form the unit that is compared and resampled)."""
     rows = db.query(
         """
-        select m.unit_id, m.seed, m.seats, m.points, m.faults from matches m join units u on u.id = m.unit_id
-        where m.arena_id = ? and u.status = 'done' order by m.unit_id, m.rotation
+        select m.unit_id, m.seed, m.seats, m.points, m.faults, m.termination from matches m
+        join units u on u.id = m.unit_id where m.arena_id = ? and u.status = 'done' order by m.unit_id, m.rotation
         """,
         [arena.id],
     )
@@ -44,6 +63,7 @@ def _units(db: Database, arena: ArenaSpec) -> list[list[dict]]:
     for row in rows:
         key = row["seed"] if arena.seats == 1 else row["unit_id"]
         match = {field: json.loads(row[field]) for field in ("seats", "points", "faults")}
+        match["termination"] = row["termination"]
         units.setdefault(key, []).append(match)
     return list(units.values())
 
@@ -67,16 +87,18 @@ def standings(db: Database, arena_id: str, samples: int = 200, seed: int = 0) ->
     ratings = fit([r for u in unit_results for r in u], players, arena.match_length)
     fits = bootstrap(unit_results, players, arena.match_length, samples=samples, seed=seed)
     tally = {p: [0, 0, 0, 0, 0] for p in players}  # games, wins, draws, losses, faults
-    for unit, results in zip(units, unit_results, strict=True):
+    unit_count = dict.fromkeys(players, 0)
+    for unit in units:
+        for version in {v for match in unit for v in match["seats"]}:
+            unit_count[version] += 1
         for match in unit:
             for version in match["seats"]:
                 tally[version][0] += 1
             for fault in match["faults"]:
                 tally[match["seats"][fault["seat"]]][4] += 1
-        if arena.seats == 1:  # wins, draws and losses against the other bots on the same deal
-            for r in results:
-                for version, score in ((r.a, r.score), (r.b, 1.0 - r.score)):
-                    tally[version][1 if score == 1.0 else 2 if score == 0.5 else 3] += 1
+        if arena.seats == 1:  # a patience: the deal won (every card placed) or not
+            for match in unit:
+                tally[match["seats"][0]][1 if match["termination"] == "win" else 3] += 1
             continue
         for match in unit:
             best = max(match["points"])
@@ -92,12 +114,15 @@ def standings(db: Database, arena_id: str, samples: int = 200, seed: int = 0) ->
     }
     out = []
     for player in players:
-        low, high = interval(fits, player)
+        known = unit_count[player] >= MIN_UNITS
+        low, high = interval(fits, player) if known else (None, None)
         name, number = names.get(player, (f"#{player}", 0))
-        out.append(Standing(player, name, number, ratings[player], low, high, *tally[player]))
+        out.append(Standing(player, name, number, ratings[player], low, high, unit_count[player], *tally[player]))
     out.sort(key=lambda s: -s.rating)
     return [
         replace(line, superiority=superiority(fits, line.version_id, below.version_id))
+        if line.low is not None and below.low is not None
+        else line
         for line, below in zip(out, out[1:], strict=False)
     ] + out[-1:]
 

@@ -104,14 +104,63 @@ def m002_secret_seeds(db: Database) -> None:
             db.execute("update matches set seed = ? where unit_id = ?", [seed, unit["id"]])
 
 
+@MIGRATIONS()
+def m003_paths_beside_the_database(db: Database) -> None:
+    """Bot and replay paths inside the database's folder are stored relative to it, so that the database and its
+    folders can move together and be used from any working directory. (Relative paths of an older ladder were
+    relative to where it ran, which for the demo and most leagues was this folder; they are read so now.)"""
+    folder = database_folder(db)
+    for table, column in (("versions", "path"), ("matches", "replay_path")):
+        for row in list(db.query(f"select rowid, {column} from {table} where {column} like '/%'")):
+            db.execute(f"update {table} set {column} = ? where rowid = ?", [stored_path(db, row[column]), row["rowid"]])
+
+
+def database_folder(db: Database) -> Path:
+    """The folder holding the database file."""
+    return Path(db.execute("PRAGMA database_list").fetchone()[2]).resolve().parent
+
+
+def stored_path(db: Database, path: str | Path) -> str:
+    """``path`` as the database keeps it: relative to the database's folder when inside it, else absolute.
+
+    >>> db = Database(memory=True)
+    >>> stored_path(db, "/elsewhere/bot")
+    '/elsewhere/bot'
+    """
+    absolute = Path(path).resolve()
+    try:
+        return str(absolute.relative_to(database_folder(db)))
+    except ValueError:
+        return str(absolute)
+
+
+def resolved_path(db: Database, stored: str) -> Path:
+    """A path the database keeps, as a path to open from here."""
+    path = Path(stored)
+    return path if path.is_absolute() else database_folder(db) / path
+
+
 def now() -> str:
     """The current UTC time as ISO text."""
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
 
-def open_store(path: str | Path) -> Database:
-    """Open (and create or migrate) the league database at ``path``, in WAL mode."""
+class MissingDatabase(FileNotFoundError):
+    """There is no league database where one was expected; the message says what makes one."""
+
+
+def open_store(path: str | Path, create: bool = True) -> Database:
+    """Open (and migrate) the league database at ``path``, in WAL mode; create it only with ``create``.
+
+    Raises:
+        MissingDatabase: ``create`` is False and there is no database at ``path``.
+        ValueError: ``path`` looks like a mistyped option (it starts with ``-``).
+    """
     path = Path(path)
+    if path.name.startswith("-"):
+        raise ValueError(f"{str(path)!r} looks like an option, not a database file (give --db a file name)")
+    if not create and not path.is_file():
+        raise MissingDatabase(f"no league database at {path} (ladder submit or ladder demo makes one)")
     path.parent.mkdir(parents=True, exist_ok=True)
     db = Database(path)
     db.enable_wal()
@@ -124,4 +173,4 @@ def open_store(path: str | Path) -> Database:
 def replay_folder(db: Database) -> Path:
     """Where the league's replays live: a folder next to the database file."""
     filename = db.execute("PRAGMA database_list").fetchone()[2]
-    return Path(filename).with_suffix("").parent / (Path(filename).stem + "-replays")
+    return database_folder(db) / (Path(filename).stem + "-replays")

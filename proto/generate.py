@@ -1,7 +1,9 @@
-"""Regenerate the Python code for proto/kafana/v1/bot.proto into referee/wire/_pb/.
+"""Regenerate the Python code for proto/kafana/v1/bot.proto into referee/wire/_pb/, and copy the .proto into
+every starter kit (a bot folder holds its files itself: the sandbox and the ladder's copy see nothing outside it).
 
-Run ``python proto/generate.py`` after changing the .proto file; ``tests/wire/test_generated.py`` fails while the
-committed code is stale. grpcio-tools must be the same version as grpcio (see pyproject.toml).
+Run ``python proto/generate.py`` after changing the .proto file; ``tests/wire/test_generated.py`` and
+``tests/bots/test_starters.py`` fail while the committed code or a kit's copy is stale. grpcio-tools must be the
+same version as grpcio (see pyproject.toml).
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ PROTO_DIR = ROOT / "proto"
 PROTO_FILE = "kafana/v1/bot.proto"
 OUT_DIR = ROOT / "referee" / "wire" / "_pb"
 GENERATED = ("bot_pb2.py", "bot_pb2.pyi", "bot_pb2_grpc.py")
+KITS = tuple(ROOT / "bots" / kit / "proto" / PROTO_FILE for kit in ("cpp", "go", "javascript"))
+"""The starter kits' copies of the contract."""
 
 
 def generate() -> dict[str, str]:
@@ -44,6 +48,9 @@ def main() -> int:
     for name, text in generate().items():
         (OUT_DIR / name).write_text(text)
     print(f"wrote {', '.join(GENERATED)} to {OUT_DIR.relative_to(ROOT)}")
+    for copy in KITS:
+        copy.write_bytes((PROTO_DIR / PROTO_FILE).read_bytes())
+    print(f"copied {PROTO_FILE} into {', '.join(str(copy.relative_to(ROOT)) for copy in KITS)}")
     return 0
 
 

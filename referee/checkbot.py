@@ -21,7 +21,18 @@ import trio
 from referee import wire
 from referee.games import GAMES, Game, State, make_game
 from referee.playouts import random_decisions
-from referee.runtime import BotError, BotSpec, BuildError, Clock, ProcessPlayer, build_bot, resolve_bot, run_game
+from referee.runtime import (
+    BotError,
+    BotSpec,
+    BuildError,
+    Clock,
+    ProcessPlayer,
+    default_store,
+    is_prepared,
+    prepare_bot,
+    resolve_bot,
+    run_game,
+)
 from referee.runtime.process import STARTUP_TIMEOUT, bot_address
 
 RANDOM_BOT = Path(__file__).resolve().parents[1] / "bots" / "python" / "random_bot.py"
@@ -160,17 +171,25 @@ class CheckReport:
         }
 
 
-async def check_bot(spec: BotSpec, startup_timeout: float = STARTUP_TIMEOUT, sandboxed: bool = False) -> CheckReport:
-    """Run the battery on the bot ``spec`` (built first when its manifest names a build). Each claimed game gets
-    a fresh bot process, so a bot that fails in one game is reported for that game only."""
+async def check_bot(
+    spec: BotSpec, startup_timeout: float = STARTUP_TIMEOUT, sandboxed: bool = False, store: Path | None = None
+) -> CheckReport:
+    """Run the battery on the bot ``spec``, from its prepared copy (made in ``store``, default
+    :func:`referee.runtime.default_store`, and built there, unless ``spec`` is one already), as every game runs
+    it. Each claimed game gets a fresh bot process, so a bot that fails in one game is reported for that game
+    only."""
     checks: list[Check] = []
-    if spec.build:
+    if not is_prepared(spec) and spec.path.is_dir():
         start = time.perf_counter()
         try:
-            await trio.to_thread.run_sync(build_bot, spec)
+            spec = await trio.to_thread.run_sync(prepare_bot, spec.path, store or default_store())
         except BuildError as exc:
             return CheckReport(None, [Check("build", False, str(exc))])
-        checks.append(Check("build", True, f"{' '.join(spec.build)} ({time.perf_counter() - start:.1f} s)"))
+        if spec.build:
+            took = time.perf_counter() - start
+            checks.append(Check("build", True, f"{' '.join(spec.build)} in the bot's copy ({took:.1f} s)"))
+    elif spec.build:
+        checks.append(Check("build", True, f"{' '.join(spec.build)}: built when this copy was prepared"))
     games: list[str] = []
     hello: list[wire.BotInfo] = []
 

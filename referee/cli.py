@@ -22,8 +22,9 @@ from referee.runtime import (
     BuildError,
     GameRecord,
     ManifestError,
-    build_bot,
+    default_store,
     parse_clock,
+    prepare_bot,
     probe_hello,
     resolve_bot,
     run_game,
@@ -90,16 +91,14 @@ def sandboxed_by(mode: str, quiet: bool = False) -> bool:
 
 
 def _built_bot(path: str) -> BotSpec:
-    """Resolve the bot at ``path`` and run its manifest's build command, if any (click errors otherwise)."""
+    """The bot at ``path`` as it runs: its prepared copy, built (:func:`referee.runtime.prepare_bot`; click errors
+    otherwise)."""
     try:
-        spec = resolve_bot(path)
+        return prepare_bot(path, default_store())
     except ManifestError as exc:
         raise click.UsageError(str(exc)) from None
-    try:
-        build_bot(spec)
     except BuildError as exc:
         raise click.ClickException(str(exc)) from None
-    return spec
 
 
 @click.group(context_settings=CONTEXT)
@@ -132,6 +131,7 @@ def main(verbose: int) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per game instead of text.")
 @sandbox_option("auto")
 @click.option("--pause-off-turn", is_flag=True, help="Stop each bot's processes while it is not its move (fair CPU).")
+@click.option("--overwrite", is_flag=True, help="Replace replays of the same name (default: new names, NAME~2.jsonl).")
 def play(
     game_id: str,
     bots: tuple[str, ...],
@@ -149,6 +149,7 @@ def play(
     as_json: bool,
     sandbox_mode: str,
     pause_off_turn: bool,
+    overwrite: bool,
 ) -> None:
     """Play GAME_ID between BOTS (.py files or bot folders), alternating seats from game to game.
 
@@ -174,10 +175,13 @@ def play(
     sandboxed = sandboxed_by(sandbox_mode if transport == "unix" or sandbox_mode == "on" else "off", quiet=as_json)
     if sandboxed and transport != "unix":
         raise click.UsageError("a sandboxed bot has no network: use --transport unix")
+    for path, spec in dict(zip(bots, specs, strict=True)).items():
+        _ready_to_play(path, spec, game.id, transport, startup_timeout, sandboxed)
     records: list[GameRecord] = []
     for index in range(count):
         shift = index % len(specs)
         seated = specs[shift:] + specs[:shift]
+        origins = list(bots[shift:] + bots[:shift])
         match_id = f"{game.id}-s{seed}-{index + 1:03d}"
         record = trio.run(
             partial(
@@ -188,10 +192,12 @@ def play(
                 seed=game_seed(seed, index),
                 clock=clock,
                 replay_path=Path(out) / f"{match_id}.jsonl",
+                overwrite_replay=overwrite,
                 transport=transport,
                 startup_timeout=startup_timeout,
                 sandboxed=sandboxed,
                 pause_off_turn=pause_off_turn,
+                recorded_paths=[str(Path(origin).resolve()) for origin in origins],
             )
         )
         records.append(record)
@@ -201,6 +207,19 @@ def play(
             click.echo(f"{record.summary()}  [{record.replay_path}]")
     if not as_json:
         click.echo(_summary(records, [spec.label for spec in specs]))
+
+
+def _ready_to_play(path: str, spec: BotSpec, game_id: str, transport: str, startup_timeout: float, sandboxed: bool):
+    """Stop the command before any game when the bot at ``path`` does not start or does not play ``game_id``,
+    with the bot's own words (the end of its stderr)."""
+    info, fault, output = trio.run(
+        partial(probe_hello, spec, transport=transport, startup_timeout=startup_timeout, sandboxed=sandboxed)
+    )
+    if fault is None and info is not None and game_id in info.games:
+        return
+    problem = f"{fault.kind}: {fault.message}" if fault else f"it does not play {game_id} (it lists {list(info.games)})"
+    tail = "\n".join(output["stderr"].strip().splitlines()[-15:])
+    raise click.ClickException(f"bot {path}: {problem}" + (f"\n{tail}" if tail else ""))
 
 
 @main.command("run-match", context_settings=CONTEXT)
@@ -237,6 +256,7 @@ def run_match(spec_path: str) -> None:
         seed_public=not spec.get("seed_secret", False),
         clock=clock,
         replay_path=Path(spec["replay"]) if spec.get("replay") else None,
+        overwrite_replay=True,  # the ladder names its replays, and plays a match again after an interruption
         transport=spec.get("transport", "unix"),
         startup_timeout=float(spec.get("startup_timeout", STARTUP_TIMEOUT)),
         sandboxed=sandboxed,

@@ -22,9 +22,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from referee.chance import ChanceStream, commitment
+from referee.files import open_temporary, publish
 from referee.games import CHANCE, TERMINAL, Game, IllegalActionError, InvalidActionError, Outcome, State, make_game
 
 FORMAT = "kafana-replay/2"
@@ -39,12 +40,16 @@ def games_json(outcome: Outcome) -> list[dict[str, Any]]:
 
 
 class ReplayWriter:
-    """Writes one replay file line by line, flushing each line so a killed referee leaves a readable prefix."""
+    """Writes one replay line by line into a hidden temporary file beside ``path`` (each line flushed, so a killed
+    referee leaves a readable prefix there), which becomes ``path`` when the result is written: a replay file is
+    always whole. Without ``overwrite`` an existing replay is never replaced; the new one takes the next free name
+    (``path`` then says which)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, overwrite: bool = False) -> None:
         self.path = path
+        self.overwrite = overwrite
         path.parent.mkdir(parents=True, exist_ok=True)
-        self._file: IO[str] = path.open("w", encoding="utf-8")
+        self._temporary, self._file = open_temporary(path)
 
     def _write(self, record: dict[str, Any]) -> None:
         self._file.write(json.dumps(record, separators=(",", ":")) + "\n")
@@ -66,14 +71,16 @@ class ReplayWriter:
         self._write(record)
 
     def result(self, **fields: Any) -> None:
-        """Write the result line and close the file."""
+        """Write the result line, close the file and give it its name."""
         self._write({"type": "result", **fields})
         self._file.close()
+        self.path = publish(self._temporary, self.path, self.overwrite)
 
     def close(self) -> None:
-        """Close the file (idempotent)."""
+        """Close the file (idempotent); a replay without its result is not kept."""
         if not self._file.closed:
             self._file.close()
+            self._temporary.unlink(missing_ok=True)
 
 
 @dataclass

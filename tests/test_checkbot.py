@@ -78,3 +78,14 @@ async def test_crash_in_one_game_only():
     assert failed["gjul-bara: a full game against the random bot"] == "crash: exited with exit code 4"
     assert any(c.ok and c.name == "tapa: a full game against the random bot" for c in report.checks)
     assert not report.passed and report.info.name == "gjul-crasher"
+
+
+def test_a_link_out_of_the_bot_folder_gets_a_one_line_answer(tmp_path):
+    folder = tmp_path / "linked"
+    folder.mkdir()
+    (folder / "bot.toml").write_text('name = "linked"\ncommand = ["node", "bot.js"]\ngames = ["tapa"]\n')
+    (folder / "bot.proto").symlink_to(ROOT / "proto" / "kafana" / "v1" / "bot.proto")
+    result = CliRunner().invoke(main, ["check-bot", str(folder)])
+    assert result.exit_code == 2
+    last = result.output.strip().splitlines()[-1]
+    assert last.startswith("Error: ") and "bot.proto links to" in last and "outside the bot's folder" in last

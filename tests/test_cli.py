@@ -83,3 +83,28 @@ def test_verify_failure_exits_1(tmp_path):
     bad.write_text('{"type": "header", "format": "kafana-replay/1", "game": "tapa"}\n')
     result = CliRunner().invoke(main, ["verify", str(bad)])
     assert result.exit_code == 1
+
+
+def test_play_never_overwrites_a_replay(tmp_path):
+    runner = CliRunner()
+    play = ["play", "tapa", RANDOM, RANDOM, "--seed", "5", "--out", str(tmp_path)]
+    for _ in range(2):
+        assert runner.invoke(main, play).exit_code == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["tapa-s5-001.jsonl", "tapa-s5-001~2.jsonl"]
+    again = runner.invoke(main, [*play, "--overwrite"])
+    assert again.exit_code == 0 and f"[{tmp_path / 'tapa-s5-001.jsonl'}]" in again.output
+    assert len(list(tmp_path.iterdir())) == 2  # no temporary file is left either
+
+
+def test_play_stops_before_the_game_when_a_bot_cannot_play(tmp_path):
+    tmp_path.chmod(0o755)  # the sandbox's bot user reads the bot's folder
+    broken = tmp_path / "broken.py"
+    broken.write_text("import sys\nprint('missing the weights file', file=sys.stderr)\nsys.exit(4)\n")
+    result = CliRunner().invoke(main, ["play", "tapa", RANDOM, str(broken), "--out", str(tmp_path / "r")])
+    assert result.exit_code == 1
+    assert f"Error: bot {broken}: crash: exited with exit code 4 before answering Hello" in result.output
+    assert "missing the weights file" in result.output and not (tmp_path / "r").exists()
+    gapa_only = tmp_path / "gapa_only.py"
+    gapa_only.write_text("from bots.python.kit import serve\nserve(lambda r: 0, name='g', games=['gapa'])\n")
+    result = CliRunner().invoke(main, ["play", "tapa", RANDOM, str(gapa_only), "--out", str(tmp_path / "r")])
+    assert result.exit_code == 1 and "it does not play tapa (it lists ['gapa'])" in result.output

@@ -7,7 +7,6 @@ Every function takes an open league database and returns JSON-ready data, or rai
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 from sqlite_utils import Database
@@ -16,7 +15,8 @@ from referee.chance import commitment
 from referee.frames import frames
 from referee.replay import read_replay
 
-from ..standings import crosstable, standings
+from ..standings import COLUMNS, crosstable, standings
+from ..store import resolved_path
 
 MATCH_PAGE = 200
 """Most matches one list answer holds."""
@@ -86,8 +86,9 @@ def arena_standings(db: Database, arena_id: str) -> list[dict[str, Any]]:
             "bot": line.bot,
             "version": line.number,
             "rating": round(line.rating, 1),
-            "low": round(line.low, 1),
-            "high": round(line.high, 1),
+            "low": None if line.low is None else round(line.low, 1),
+            "high": None if line.high is None else round(line.high, 1),
+            "units": line.units,
             "games": line.games,
             "wins": line.wins,
             "draws": line.draws,
@@ -96,8 +97,13 @@ def arena_standings(db: Database, arena_id: str) -> list[dict[str, Any]]:
             "superiority": line.superiority,
             "trend": trends.get(line.version_id, ""),
         }
-        for line in standings(db, arena_id, samples=100)
+        for line in standings(db, arena_id)
     ]
+
+
+def columns(db: Database) -> dict[str, str]:
+    """What each leaderboard column means (the same words as ``ladder standings --help``)."""
+    return dict(COLUMNS)
 
 
 def arena_crosstable(db: Database, arena_id: str) -> dict[str, Any]:
@@ -185,11 +191,12 @@ def replay(db: Database, match_id: str, seat: str | None = None) -> dict[str, An
     the problems found re-running it. The chance seed is left out until the match's whole unit is played (the
     other half deals the same cards)."""
     row = _match_row(db, match_id)
-    if row is None or not row["replay_path"] or not Path(row["replay_path"]).exists():
+    path = resolved_path(db, row["replay_path"]) if row is not None and row["replay_path"] else None
+    if path is None or not path.exists():
         raise NotFound(f"no replay for match {match_id!r}")
     if seat is not None and not (seat.isdigit() and len(seat) < 3):
         raise BadRequest("seat must be a seat number")
-    log = read_replay(row["replay_path"])
+    log = read_replay(path)
     try:
         seats = log.game().num_seats
     except (KeyError, ValueError) as exc:

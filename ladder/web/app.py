@@ -62,6 +62,7 @@ def make_app(db_path: str | Path) -> Starlette:
 
     routes = [
         Route("/api/arenas", endpoint(api.arenas)),
+        Route("/api/columns", endpoint(api.columns)),
         Route("/api/arenas/{arena}/standings", endpoint(api.arena_standings, "arena")),
         Route("/api/arenas/{arena}/crosstable", endpoint(api.arena_crosstable, "arena")),
         Route("/api/matches", endpoint(api.matches, query=("arena", "bot", "fault", "limit"))),

@@ -16,6 +16,7 @@ from .faults import (
 )
 from .manifest import BotSpec, ManifestError, resolve_bot
 from .player import LocalPlayer, Player
+from .prepare import default_store, is_prepared, prepare_bot
 from .process import ProcessPlayer
 from .runner import probe_hello, run_game
 
@@ -38,8 +39,11 @@ __all__ = [
     "Player",
     "ProcessPlayer",
     "build_bot",
+    "default_store",
+    "is_prepared",
     "parse_clock",
     "play_game",
+    "prepare_bot",
     "probe_hello",
     "resolve_bot",
     "run_game",

@@ -19,6 +19,7 @@ the same installed packages as the referee. A bot's environment is the referee's
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import shlex
 import sys
@@ -68,12 +69,37 @@ def _hash_files(files: list[Path], root: Path) -> str:
     return digest.hexdigest()
 
 
-def _folder_files(folder: Path) -> list[Path]:
+def _skipped(name: str) -> bool:
+    return name in SKIPPED_DIRS or name.startswith(".")
+
+
+def folder_files(folder: Path) -> list[Path]:
+    """The files that make up the bot in ``folder``: everything but :data:`SKIPPED_DIRS` and dotfiles. Links are
+    followed when they stay inside the folder.
+
+    Raises:
+        ManifestError: a link leads outside the folder (a bot folder must hold its files itself), or in a circle.
+    """
+    root = folder.resolve()
     files = []
-    for path in folder.rglob("*"):
-        parts = path.relative_to(folder).parts
-        if path.is_file() and not any(p in SKIPPED_DIRS or p.startswith(".") for p in parts):
-            files.append(path)
+    for current, dirs, names in os.walk(folder, followlinks=True):
+        here = Path(current)
+        dirs[:] = [name for name in dirs if not _skipped(name)]
+        names = [name for name in names if not _skipped(name)]
+        for name in [*dirs, *names]:
+            path = here / name
+            if path.is_symlink():
+                target = path.resolve()
+                if not target.exists():
+                    raise ManifestError(f"{path} links to {target}, which does not exist")
+                if target != root and root not in target.parents:
+                    raise ManifestError(
+                        f"{path} links to {target}, outside the bot's folder: a bot folder must hold its files "
+                        "itself (copy them in)"
+                    )
+                if path.is_dir() and (target == here.resolve() or target in here.resolve().parents):
+                    raise ManifestError(f"{path} links back to a folder above it")
+        files += [here / name for name in names if (here / name).is_file()]
     return files
 
 
@@ -142,4 +168,4 @@ def resolve_bot(path: str | Path) -> BotSpec:
     command = _command(manifest["command"], path / MANIFEST)
     build = _command(manifest["build"], path / MANIFEST, "build") if "build" in manifest else ()
     env = tuple(sorted(manifest.get("env", {}).items()))
-    return BotSpec(path, command, path, _hash_files(_folder_files(path), path), manifest, build, env)
+    return BotSpec(path, command, path, _hash_files(folder_files(path), path), manifest, build, env)

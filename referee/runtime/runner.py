@@ -30,6 +30,7 @@ async def run_game(
     clock: Clock,
     replay_path: Path | None,
     seed_public: bool = True,
+    overwrite_replay: bool = False,
     transport: str = "unix",
     startup_timeout: float = STARTUP_TIMEOUT,
     sandboxed: bool = False,
@@ -41,7 +42,9 @@ async def run_game(
     ``sandboxed`` runs every bot in the sandbox (:mod:`referee.runtime.sandbox`) under ``limits``;
     ``pause_off_turn`` stops each bot while it is not its move (:mod:`referee.runtime.pause`); ``recorded_paths``
     are the bots' paths to write in the replay (where the bots came from, when they run from a copy);
-    ``seed_public`` False keeps the seed out of the replay until the game is over (see :func:`play_game`)."""
+    ``seed_public`` False keeps the seed out of the replay until the game is over (see :func:`play_game`); an
+    existing replay at ``replay_path`` is replaced only with ``overwrite_replay`` (else the replay takes the next
+    free name, which the record's ``replay_path`` gives)."""
     if len(specs) != game.num_seats:
         raise ValueError(f"{game.id} needs {game.num_seats} bots, got {len(specs)}")
     if sandboxed and transport != "unix":
@@ -61,7 +64,7 @@ async def run_game(
             for seat, spec in enumerate(specs)
         ]
         faults: list[Fault] = []
-        replay = ReplayWriter(replay_path) if replay_path is not None else None
+        replay = ReplayWriter(replay_path, overwrite_replay) if replay_path is not None else None
         try:
             async with trio.open_nursery() as nursery:
 

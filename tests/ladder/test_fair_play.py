@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from ladder.executor import LocalExecutor
 from ladder.league import plan, run_units
 from ladder.registry import submit
-from ladder.store import open_store
+from ladder.store import open_store, resolved_path
 from referee.cli import main
 from referee.replay import read_replay, verify
 from referee.runtime.sandbox import sandbox_problem
@@ -59,7 +59,7 @@ async def test_a_league_gives_away_no_hidden_card_and_no_memory(tmp_path, monkey
     assert progress.done == progress.total == 12 and progress.errors == progress.faults == 0
     seer, memory = [], []
     for row in db.query("select replay_path from matches"):
-        replay = Path(row["replay_path"])
+        replay = resolved_path(db, row["replay_path"])
         assert verify(read_replay(replay)) == []  # the revealed seed matches its commitment and deals the game
         assert "seed" not in json.loads(replay.read_text().splitlines()[0])
         seer += first_comments(replay, "seer")[:1]

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from ladder.arenas import arena_for_game, ensure_arena
-from ladder.league import pairings, plan, plan_continuous, run_units
+from ladder.league import MissingBots, pairings, plan, plan_continuous, run_units
 from ladder.standings import crosstable, standings
-from ladder.store import now, open_store
+from ladder.store import database_folder, now, open_store
 
 from tests.runtime.hostile import processes_in
 
@@ -26,7 +26,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def seed_bots(db, count: int, game: str = "tapa") -> list[int]:
-    """Register ``count`` fake bots in the arena of ``game`` (idempotent); return their version ids."""
+    """Register ``count`` fake bots in the arena of ``game`` (idempotent), their folders in ``bots/`` beside the
+    database (empty: the fake executor plays for them); return their version ids."""
     with db.atomic():
         ensure_arena(db, arena_for_game(game))
         ids = []
@@ -36,8 +37,9 @@ def seed_bots(db, count: int, game: str = "tapa") -> list[int]:
                 ids.append(db.execute("select v.id from versions v join bots b on b.id=v.bot_id where b.name=?", [name]).fetchone()[0])
                 continue
             bot_id = db["bots"].insert({"name": name, "created_at": now(), "retired": 0}).last_pk
+            (database_folder(db) / "bots" / name).mkdir(parents=True, exist_ok=True)
             version = db["versions"].insert(
-                {"bot_id": bot_id, "number": 1, "version": "1", "hash": f"h{index}", "path": f"/bots/bot{index}",
+                {"bot_id": bot_id, "number": 1, "version": "1", "hash": f"h{index}", "path": f"bots/bot{index}",
                  "language": "python", "author": "", "games": json.dumps([game]), "created_at": now()}
             ).last_pk
             db["entries"].insert({"arena_id": game, "version_id": version, "joined_at": now()})
@@ -210,15 +212,27 @@ async def test_an_unplayable_match_is_an_executor_error_not_a_bot_fault(tmp_path
     from ladder.executor import LocalExecutor
 
     db = open_store(tmp_path / "l.db")
-    seed_bots(db, 2)  # their paths (/bots/bot0 …) do not exist on this machine
+    seed_bots(db, 2)  # their folders are empty: no bot.toml
     plan(db, "e", "tapa", "round-robin", 1)
     progress = await run_units(db, "e", LocalExecutor(), concurrency=2)
     assert progress.errors == 2 and progress.faults == 0
+    assert len(progress.failures) == 2 and all("has no bot.toml" in line for line in progress.failures)
     unit = next(iter(db["units"].rows))
     assert unit["status"] == "error"
     for match in db["matches"].rows:
-        assert match["status"] == "error" and "executor_error" in match["error"] and "no bot at" in match["error"]
+        assert match["status"] == "error" and "executor_error" in match["error"] and "has no bot.toml" in match["error"]
     assert standings(db, "tapa") == []
+
+
+async def test_a_missing_bot_stops_the_league_before_any_match(tmp_path):
+    db = open_store(tmp_path / "l.db")
+    seed_bots(db, 2)
+    plan(db, "m", "tapa", "round-robin", 1)
+    (tmp_path / "bots" / "bot1").rmdir()
+    fake = FakeExecutor()
+    with pytest.raises(MissingBots, match=r"bots missing: bot1 v1 at .*/bots/bot1"):
+        await run_units(db, "m", fake)
+    assert fake.jobs == [] and {row["status"] for row in db["matches"].rows} == {"pending"}
 
 
 async def test_durak_arenas_with_four_seats_and_teams(tmp_path):

@@ -8,7 +8,7 @@ import pytest
 
 from ladder.executor import LocalExecutor
 from ladder.registry import current_versions, list_bots, retire, submit
-from ladder.store import open_store
+from ladder.store import open_store, resolved_path
 
 from ._fakes import random_bot_folder
 
@@ -38,7 +38,8 @@ async def test_good_bot_is_entered_and_versioned(store, tmp_path):
     assert [v["number"] for v in current_versions(db, "tapa")] == [2]
     # The old version's code was kept apart from the folder that changed.
     first = db.execute("select path from versions where number = 1").fetchone()[0]
-    assert "a change" not in Path(first, "bot.py").read_text()
+    assert not Path(first).is_absolute()  # kept beside the database, wherever it moves
+    assert "a change" not in (resolved_path(db, first) / "bot.py").read_text()
     assert retire(db, "tiny") and current_versions(db, "tapa") == []
     assert not retire(db, "nobody")
 
@@ -93,11 +94,12 @@ def _write(folder: Path, files: dict[str, str]) -> Path:
 
 
 async def test_compiled_bot_is_built_in_the_ladders_copy(store):
-    """The Go starter is submitted without its build output; the conformance run builds the stored copy."""
+    """The Go starter is submitted without its build output; the ladder builds its stored copy, once."""
     db, path = store
     report = await submit(db, path, str(ROOT / "bots" / "go"), LocalExecutor())
     assert report.accepted, report.text()
-    assert "ok   build: make --silent" in report.text()
-    stored = Path(db.execute("select path from versions where id = ?", [report.version_id]).fetchone()[0])
+    assert "ok   copied and built as the ladder keeps it" in report.text()
+    assert "ok   build: make --silent: built when this copy was prepared" in report.text()
+    stored = resolved_path(db, db.execute("select path from versions where id = ?", [report.version_id]).fetchone()[0])
     assert (stored / "build" / "random_bot").is_file()
     assert not (stored / "proto" / "kafana" / "v1" / "bot.proto").is_symlink()

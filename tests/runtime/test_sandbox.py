@@ -20,7 +20,7 @@ from click.testing import CliRunner
 
 from referee.cli import main
 from referee.games import CHANCE, make_game
-from referee.runtime import BotSpec, Clock, build_bot, resolve_bot, run_game
+from referee.runtime import BotSpec, Clock, default_store, prepare_bot, resolve_bot, run_game
 from referee.runtime import sandbox as sandbox_module
 from referee.runtime.cgroups import BotCgroup
 from referee.runtime.process import ProcessPlayer
@@ -252,8 +252,7 @@ async def test_cgroup_caps_end_the_bot_with_a_named_resource_limit(misdeed, limi
 
 @needs_sandbox
 async def test_the_starters_play_in_the_sandbox():
-    bots = [resolve_bot(ROOT / "bots" / "go"), resolve_bot(ROOT / "bots" / "python" / "heuristic_bot.py")]
-    build_bot(bots[0])
+    bots = [prepare_bot(ROOT / "bots" / "go", default_store()), resolve_bot(ROOT / "bots" / "python" / "heuristic_bot.py")]
     record = await run_game(
         make_game("tapa"), bots, match_id="sandboxed", seed=1, clock=Clock(), replay_path=None, sandboxed=True
     )

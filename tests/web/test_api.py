@@ -22,8 +22,10 @@ def test_arenas_standings_and_crosstable(server):
     arenas = {a["id"]: a for a in get(server, "/api/arenas")}
     assert set(arenas) == {"tapa", "tabla-match", "durak-4", "gapa", "gaps"} and arenas["tapa"]["done"] == 12
     gaps = get(server, "/api/arenas/gaps/standings")  # each bot alone on the same deal, compared in pairs
-    assert len(gaps) == 4 and all(line["games"] == 1 and line["wins"] + line["draws"] + line["losses"] == 3
-                                  for line in gaps)
+    assert len(gaps) == 4 and all(line["games"] == line["units"] == 1 and line["wins"] + line["losses"] == 1
+                                  for line in gaps)  # a deal won, or not
+    assert all(line["low"] is None and line["superiority"] is None for line in gaps)  # one unit tells nothing yet
+    assert set(get(server, "/api/columns")) >= {"rating", "95% interval", "units", "W D L", "LOS next"}
     standings = get(server, "/api/arenas/tapa/standings")
     assert len(standings) == 4 and sum(line["games"] for line in standings) == 24
     assert all(len(line["trend"]) == 6 and set(line["trend"]) <= set("WDL") for line in standings)

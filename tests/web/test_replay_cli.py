@@ -37,9 +37,11 @@ def test_export_and_unknown_matches(league, tmp_path):
     target = tmp_path / "shared.jsonl"
     assert run(ids["tapa"], "--db", db, "--export", target).exit_code == 0
     row = next(Database(db)["matches"].rows_where("id = ?", [ids["tapa"]]))
-    assert target.read_bytes() == Path(row["replay_path"]).read_bytes()
+    assert target.read_bytes() == (Path(db).parent / row["replay_path"]).read_bytes()
     assert run("no-such-match", "--db", db).exit_code == 2
     assert run(ids["tapa"], "--db", tmp_path / "missing.db").exit_code == 2
+    nowhere = run(ids["tapa"], "--db", db, "--export", tmp_path / "no" / "such" / "dir" / "x.jsonl")
+    assert nowhere.exit_code == 1 and nowhere.output.startswith("Error: cannot write") and "Traceback" not in nowhere.output
 
 
 def test_interactive_stepping_in_a_terminal(league):

@@ -31,13 +31,22 @@ function table(headers, rows, cls) {
 
 function botLink(label) { return link(`/bots/${encodeURIComponent(label.replace(/ v\d+$/, ""))}`, label); }
 
+let columns = {};  // what each leaderboard column means (/api/columns), shown as the headers' tooltips
+getJSON("/api/columns").then((answer) => { columns = answer; }).catch(() => {});
+
 function standingsTable(lines) {
-  const headers = ["bot", "rating", "95% interval", "games", "W", "D", "L", "faults", "LOS next", "trend"];
-  return table(headers, lines.map((l) => [
-    botLink(`${l.bot} v${l.version}`), Math.round(l.rating), `${Math.round(l.low)}..${Math.round(l.high)}`, l.games,
+  const headers = ["bot", "rating", "95% interval", "units", "games", "W", "D", "L", "faults", "LOS next", "trend"];
+  const legend = (name) => columns[name] || columns[{ W: "W D L", D: "W D L", L: "W D L" }[name]] || "";
+  const known = (l) => (l.low === null ? "?" : `${Math.round(l.low)}..${Math.round(l.high)}`);
+  const built = table(headers, lines.map((l) => [
+    botLink(`${l.bot} v${l.version}`), Math.round(l.rating), known(l), l.units, l.games,
     l.wins, l.draws, l.losses, l.faults, l.superiority === null ? "" : `${Math.round(100 * l.superiority)}%`,
     h("span", { class: "trend", title: "latest results, oldest first" }, l.trend),
   ]), "standings");
+  built.querySelectorAll("th").forEach((th) => { th.title = legend(th.textContent); });
+  const meaning = h("details", { class: "legend" }, h("summary", {}, "What the columns mean"),
+    h("dl", {}, Object.entries(columns).map(([name, text]) => [h("dt", {}, name), h("dd", {}, text)])));
+  return h("div", {}, built, meaning);
 }
 
 function matchRows(list) {
