@@ -252,7 +252,8 @@ async def test_cgroup_caps_end_the_bot_with_a_named_resource_limit(misdeed, limi
 
 @needs_sandbox
 async def test_the_starters_play_in_the_sandbox():
-    bots = [prepare_bot(ROOT / "bots" / "go", default_store()), resolve_bot(ROOT / "bots" / "python" / "heuristic_bot.py")]
+    go = prepare_bot(ROOT / "bots" / "go", default_store())
+    bots = [go, resolve_bot(ROOT / "bots" / "python" / "heuristic_bot.py")]
     record = await run_game(
         make_game("tapa"), bots, match_id="sandboxed", seed=1, clock=Clock(), replay_path=None, sandboxed=True
     )
