@@ -23,4 +23,4 @@ def choose(request: ActRequest) -> int:
 
 
 if __name__ == "__main__":
-    serve(choose, name="random", version="1.0", author="Kafana", games=GAMES)
+    serve(choose, name="random", version="1.0", author="Kafana", games=GAMES, action_detail=False)  # ids only

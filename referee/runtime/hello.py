@@ -12,6 +12,7 @@ Anything else is a ``no_hello`` fault naming what was wrong.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Collection
 
@@ -57,4 +58,4 @@ def checked_hello(info: BotInfo, known_games: Collection[str]) -> BotInfo:
         if len(unknown) > 3:
             listed += f" and {len(unknown) - 3} more"
         raise ValueError(f"Hello lists unknown game ids {listed} (known: {', '.join(sorted(known_games))})")
-    return BotInfo(info.name, info.version, info.author, info.language, games)
+    return dataclasses.replace(info, games=games)

@@ -25,7 +25,7 @@ import referee
 from referee import wire
 from referee.games import GAMES
 
-from .bridge import call_unary
+from .bridge import Caller
 from .cgroups import BotCgroup, enter_command
 from .clock import TRANSPORT_GRACE
 from .faults import BotCrashed, BotError, BotNoHello, BotProtocolError, BotResourceLimit, BotTimeout
@@ -157,7 +157,7 @@ class ProcessPlayer:
         self._process: Child | None = None
         self._stdout = OutputCapture(on_limit=self._output_limit)
         self._stderr = OutputCapture(on_limit=self._output_limit)
-        self._channel: grpc.Channel | None = None
+        self._caller: Caller | None = None
         self._stub: Any = None
         self._lifeline: int | None = None
         """The write end of the sandbox's lifeline (see :meth:`Sandbox.command`), held while the bot runs."""
@@ -232,8 +232,9 @@ class ProcessPlayer:
                 if uid is not None:
                     self._sandbox_root = await self._sandbox_started(trio.lowlevel.FdStream(info_read))
                     self.address = f"unix:{self._sandbox_root}{SOCKET_PATH}"
-                self._channel = grpc.insecure_channel(self.address, options=_CHANNEL_OPTIONS)
-                self._stub = wire.strict_bot_stub(self._channel)
+                channel = grpc.insecure_channel(self.address, options=_CHANNEL_OPTIONS)
+                self._caller = Caller(channel, name=f"kafana-seat{self.seat}")
+                self._stub = wire.strict_bot_stub(channel)
                 self.info = await self._hello()
                 if self.pause_off_turn:
                     self._pause = OffTurnPause(process.pid, self._freezer)
@@ -279,8 +280,8 @@ class ProcessPlayer:
     async def _stop(self) -> None:
         process = self._process
         assert process is not None
-        if self._channel is not None:
-            self._channel.close()
+        if self._caller is not None:
+            self._caller.close()
         if self._pause is not None:
             self._pause.resume()  # a stopped process cannot act on SIGTERM
         if process.returncode is None:
@@ -293,6 +294,10 @@ class ProcessPlayer:
             if group is not None:
                 await trio.to_thread.run_sync(group.remove)
 
+    async def _call(self, method: Any, request: Any, *, timeout: float, **options: Any) -> Any:
+        assert self._caller is not None
+        return await self._caller.call(method, request, timeout=timeout, **options)
+
     async def _hello(self) -> wire.BotInfo:
         process = self._process
         assert process is not None
@@ -300,7 +305,7 @@ class ProcessPlayer:
 
         async def call() -> None:
             try:
-                outcome["reply"] = await call_unary(
+                outcome["reply"] = await self._call(
                     self._stub.Hello,
                     wire.hello_request(referee.__version__),
                     timeout=self.startup_timeout,
@@ -375,10 +380,10 @@ class ProcessPlayer:
 
         The driver holds the trio cancel scope around this call.
         """
-        message = wire.act_request_to_proto(request)
+        message = wire.act_request_to_proto(request, detail=not self.info.without_action_detail)
         with self._awake():
             try:
-                reply = await call_unary(self._stub.Act, message, timeout=limit + TRANSPORT_GRACE)
+                reply = await self._call(self._stub.Act, message, timeout=limit + TRANSPORT_GRACE)
             except grpc.RpcError as exc:
                 raise await self._failure(exc, limit) from None
         if (capped := self._cap_hit()) is not None:  # it answered, but its processes ran into a cap on the way
@@ -405,7 +410,7 @@ class ProcessPlayer:
         ``strict``, when the grpc.RpcError is raised (``referee check-bot`` reports it)."""
         try:
             with self._awake(), trio.move_on_after(NOTIFY_TIMEOUT + TRANSPORT_GRACE):
-                await call_unary(self._stub.Notify, wire.notification_to_proto(event), timeout=NOTIFY_TIMEOUT)
+                await self._call(self._stub.Notify, wire.notification_to_proto(event), timeout=NOTIFY_TIMEOUT)
         except grpc.RpcError as exc:
             if strict:
                 raise

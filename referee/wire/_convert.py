@@ -63,7 +63,12 @@ def hello_request(referee_version: str) -> pb.HelloRequest:
 def bot_info_to_proto(info: BotInfo) -> pb.HelloResponse:
     """Build a HelloResponse."""
     return pb.HelloResponse(
-        name=info.name, version=info.version, author=info.author, language=info.language, games=list(info.games)
+        name=info.name,
+        version=info.version,
+        author=info.author,
+        language=info.language,
+        games=list(info.games),
+        without_action_detail=info.without_action_detail,
     )
 
 
@@ -75,6 +80,7 @@ def bot_info_from_proto(message: pb.HelloResponse) -> BotInfo:
         author=message.author,
         language=message.language,
         games=tuple(message.games),
+        without_action_detail=message.without_action_detail,
     )
 
 
@@ -405,8 +411,9 @@ def _legal_action_from_proto(message: pb.LegalAction, columns: int) -> LegalActi
     return LegalAction(id=message.id, notation=message.notation, action=action)
 
 
-def act_request_to_proto(request: ActRequest) -> pb.ActRequest:
-    """Build the ActRequest sent to a bot."""
+def act_request_to_proto(request: ActRequest, detail: bool = True) -> pb.ActRequest:
+    """Build the ActRequest sent to a bot; without ``detail`` its legal actions carry their id and notation only
+    (for a bot whose Hello said ``without_action_detail``)."""
     message = pb.ActRequest(
         match_id=request.match_id,
         game_number=request.game_number,
@@ -420,7 +427,9 @@ def act_request_to_proto(request: ActRequest) -> pb.ActRequest:
             move_cap_ms=request.clock.move_cap_ms,
             move_limit_ms=request.clock.move_limit_ms,
         ),
-        legal_actions=[_legal_action_to_proto(legal) for legal in request.legal_actions],
+        legal_actions=[_legal_action_to_proto(legal) for legal in request.legal_actions]
+        if detail
+        else [pb.LegalAction(id=legal.id, notation=legal.notation) for legal in request.legal_actions],
     )
     if isinstance(request.view, BackgammonView):
         message.backgammon.CopyFrom(_backgammon_view_to_proto(request.view))

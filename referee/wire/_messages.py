@@ -17,6 +17,8 @@ class BotInfo:
     author: str = ""
     language: str = ""
     games: tuple[str, ...] = ()
+    without_action_detail: bool = False
+    """The bot reads only the ids and notations of the legal actions: their structured detail is left out."""
 
 
 @dataclass(frozen=True)

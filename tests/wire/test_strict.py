@@ -49,3 +49,21 @@ def test_repeated_strings_of_a_hello_and_a_wrong_wire_type():
     assert bot_info_from_bytes(unpacked).games == ("tapa", "tapa")  # Hello rules deduplicate later
     with pytest.raises(WireError, match="field games with wire type 0"):
         bot_info_from_bytes(b"\x0a\x01b\x28\x01")
+
+
+def test_a_bot_can_decline_the_actions_detail():
+    from referee.games import make_game
+    from referee.wire import ActRequest, ClockInfo, LegalAction, act_request_from_proto, act_request_to_proto
+
+    info = BotInfo("ids-only", games=("tapa",), without_action_detail=True)
+    assert bot_info_from_bytes(bot_info_to_proto(info).SerializeToString()).without_action_detail
+    game = make_game("tapa")
+    state = game.position(0, {13: 3, 8: 3, 6: 4, 24: 5}, {10: 1, 20: 3, 3: 2}, dice=(3, 1))
+    legal = tuple(LegalAction(i, a.notation(), a) for i, a in enumerate(state.legal_actions()))
+    request = ActRequest("m", 1, "tapa", 0, {}, 0, state.view(0), ClockInfo(1, 1, 1, 1), legal)
+    full, terse = act_request_to_proto(request), act_request_to_proto(request, detail=False)
+    assert all(m.WhichOneof("detail") == "backgammon" for m in full.legal_actions)
+    assert all(m.WhichOneof("detail") is None for m in terse.legal_actions)
+    assert [m.notation for m in terse.legal_actions] == [m.notation for m in full.legal_actions]
+    assert terse.ByteSize() < 0.6 * full.ByteSize()  # the view stays whole
+    assert [a.id for a in act_request_from_proto(terse).legal_actions] == list(range(len(legal)))

@@ -25,18 +25,20 @@ class HelloRequest(_message.Message):
     def __init__(self, protocol: _Optional[str] = ..., referee_version: _Optional[str] = ...) -> None: ...
 
 class HelloResponse(_message.Message):
-    __slots__ = ("name", "version", "author", "language", "games")
+    __slots__ = ("name", "version", "author", "language", "games", "without_action_detail")
     NAME_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     AUTHOR_FIELD_NUMBER: _ClassVar[int]
     LANGUAGE_FIELD_NUMBER: _ClassVar[int]
     GAMES_FIELD_NUMBER: _ClassVar[int]
+    WITHOUT_ACTION_DETAIL_FIELD_NUMBER: _ClassVar[int]
     name: str
     version: str
     author: str
     language: str
     games: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, name: _Optional[str] = ..., version: _Optional[str] = ..., author: _Optional[str] = ..., language: _Optional[str] = ..., games: _Optional[_Iterable[str]] = ...) -> None: ...
+    without_action_detail: bool
+    def __init__(self, name: _Optional[str] = ..., version: _Optional[str] = ..., author: _Optional[str] = ..., language: _Optional[str] = ..., games: _Optional[_Iterable[str]] = ..., without_action_detail: _Optional[bool] = ...) -> None: ...
 
 class Clock(_message.Message):
     __slots__ = ("bank_ms", "increment_ms", "move_cap_ms", "move_limit_ms")
