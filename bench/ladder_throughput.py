@@ -1,16 +1,21 @@
-"""League throughput: matches per minute of the random bots at concurrency 1 and 2 (local executor), and on a
-Dask cluster of two workers on this machine (``--dask``).
+"""League throughput: matches per minute of two random bots, with match workers that keep their bots (a
+session of the local executor) against a ``referee run-match`` process per match, at concurrency 1 and 2, and
+against the same matches played without the ladder (this process's referee with kept bots, one after the
+other), in one run with the order alternated; and on a Dask cluster of two workers on this machine (``--dask``).
 
-Usage: python bench/ladder_throughput.py [--rounds 3] [--arena tapa] [--dask]
+Usage: python bench/ladder_throughput.py [--rounds 6] [--arena tapa] [--repeats 3] [--dask]
 
-Two random bots are submitted to a fresh league database and a round robin is played in the arena; each match is
-a ``referee run-match`` process with two bot processes. Printed as ratios to concurrency 1 (and Dask to the local
-executor at the same concurrency).
+Each measurement is a fresh league database with the two bots submitted (not timed) and a round robin of
+``--rounds`` duplicate units (2 matches each) played through ``run_units``, timed by wall clock from the first
+match to the last, worker start-up included. Printed: medians with min-max over the repeats, the ratios, and how
+many bot processes were started.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import statistics
 import sys
 import tempfile
 import time
@@ -25,40 +30,83 @@ from ladder.executor import LocalExecutor  # noqa: E402
 from ladder.league import plan, run_units  # noqa: E402
 from ladder.registry import submit  # noqa: E402
 from ladder.store import open_store  # noqa: E402
+from referee.games import make_game  # noqa: E402
+from referee.runtime import BotPool, Clock, SeatOptions, resolve_bot, run_game  # noqa: E402
+from referee.runtime.sandbox import resolve_mode  # noqa: E402
 
 BOT = """from bots.python.kit import serve
 from bots.python.random_bot import GAMES, choose
-serve(choose, name="{name}", games=GAMES)
+serve(choose, name="{name}", games=GAMES, action_detail=False)
 """
 
 
-async def league(folder: Path, arena: str, rounds: int, concurrency: int, executor=None) -> tuple[int, float]:
-    """(matches, seconds) of one round robin (on this machine unless an executor is given)."""
-    path = folder / f"c{concurrency}-{type(executor).__name__}.db"
+async def league(folder: Path, label: str, arena: str, rounds: int, concurrency: int, executor, workers: bool):
+    """(matches, seconds, bot starts) of one round robin."""
+    path = folder / f"{label}.db"
     db = open_store(path)
-    executor = executor or LocalExecutor()
     for name in ("random-a", "random-b"):
         bot = folder / name
         bot.mkdir(exist_ok=True)
         (bot / "bot.toml").write_text(f'name = "{name}"\ncommand = ["python3", "bot.py"]\n')
         (bot / "bot.py").write_text(BOT.format(name=name))
-        report = await submit(db, path, str(bot), executor)
+        report = await submit(db, path, str(bot), LocalExecutor())
         assert report.accepted, report.text()
     plan(db, "bench", arena, "round-robin", rounds)
+    session = executor.session() if workers else contextlib.nullcontext()
     start = time.perf_counter()
-    progress = await run_units(db, "bench", executor, concurrency=concurrency)
-    return progress.done, time.perf_counter() - start
+    async with session:
+        progress = await run_units(db, "bench", executor, concurrency=concurrency)
+    starts = executor.bot_starts if workers else 2 * progress.done
+    return progress.done, time.perf_counter() - start, starts
 
 
-async def main(rounds: int, arena: str, dask: bool) -> None:
+async def alone(folder: Path, arena: str, rounds: int) -> tuple[int, float, int]:
+    """The same matches without the ladder: played one after the other by this process's referee, with kept bots
+    (a pool, as a worker has), no database, scheduler or worker protocol. (matches, seconds, bot starts)"""
+    game = make_game(arena)
+    specs = [resolve_bot(folder / name) for name in ("random-a", "random-b")]
+    start = time.perf_counter()
+    async with trio.open_nursery() as nursery:
+        pool = BotPool(nursery, SeatOptions(sandboxed=resolve_mode("on")))
+        for unit in range(rounds):
+            for seats in (specs, specs[::-1]):
+                await run_game(game, seats, match_id=f"alone-{unit}", seed=str(unit), clock=Clock(), replay_path=None,
+                               pool=pool, unit=str(unit))
+        pool.close()
+    return 2 * rounds, time.perf_counter() - start, pool.starts
+
+
+async def main(rounds: int, arena: str, repeats: int, dask: bool) -> None:
+    kinds = [(f"{'workers' if w else 'process per match'}, concurrency {c}", c, w) for c in (1, 2) for w in (False, True)]
+    kinds.append(("the same matches without the ladder", 1, None))
+    rates: dict[str, list[float]] = {label: [] for label, _, _ in kinds}
+    starts: dict[str, int] = {}
     with tempfile.TemporaryDirectory() as folder:
-        base = None
-        rate = 0.0
+        for repeat in range(repeats):
+            order = kinds if repeat % 2 == 0 else list(reversed(kinds))
+            for label, concurrency, workers in order:
+                if workers is None:
+                    if not (Path(folder) / "random-a").exists():
+                        continue  # the bot folders are made by the first league
+                    matches, seconds, started = await alone(Path(folder), arena, rounds)
+                else:
+                    matches, seconds, started = await league(
+                        Path(folder), f"{repeat}-{concurrency}-{workers}", arena, rounds, concurrency, LocalExecutor(),
+                        workers,
+                    )
+                rates[label].append(matches / seconds * 60)
+                starts[label] = started
+        print(f"{arena}: {rounds} units (2 matches each), {repeats} repeats")
+        for label, values in rates.items():
+            print(f"  {label:<32} {statistics.median(values):6.1f} matches/min  ({min(values):.1f}-{max(values):.1f}),"
+                  f" {starts[label]} bot starts")
+        base = statistics.median(rates["process per match, concurrency 1"])
+        for label, values in rates.items():
+            print(f"  ratio to a process per match at concurrency 1: {label:<32} {statistics.median(values) / base:.2f}")
+        alone_rate = statistics.median(rates["the same matches without the ladder"])
         for concurrency in (1, 2):
-            matches, seconds = await league(Path(folder), arena, rounds, concurrency)
-            rate = matches / seconds * 60
-            base = base or rate
-            print(f"{arena} concurrency {concurrency}: {rate:6.1f} matches/min  (ratio {rate / base:.2f})")
+            ladder_rate = statistics.median(rates[f"workers, concurrency {concurrency}"])
+            print(f"  workers at concurrency {concurrency} / without the ladder: {ladder_rate / alone_rate:.2f}")
         if dask:
             from ladder.dask_cluster import loopback_cluster
             from ladder.dask_executor import DaskExecutor
@@ -66,18 +114,18 @@ async def main(rounds: int, arena: str, dask: bool) -> None:
             with loopback_cluster(2, Path(folder) / "logs") as cluster:
                 executor = DaskExecutor(cluster.address)
                 try:
-                    matches, seconds = await league(Path(folder), arena, rounds, 2, executor)
+                    matches, seconds, _ = await league(Path(folder), "dask", arena, rounds, 2, executor, False)
                 finally:
                     executor.close()
             dask_rate = matches / seconds * 60
-            print(f"{arena} dask, 2 workers: {dask_rate:6.1f} matches/min  (ratio to local concurrency 2: "
-                  f"{dask_rate / rate:.2f})")
+            print(f"  dask, 2 workers: {dask_rate:6.1f} matches/min")
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--arena", default="tapa")
+    parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--dask", action="store_true", help="also run the league on a 2-worker loopback cluster")
     args = parser.parse_args()
-    trio.run(main, args.rounds, args.arena, args.dask)
+    trio.run(main, args.rounds, args.arena, args.repeats, args.dask)

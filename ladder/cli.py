@@ -235,20 +235,21 @@ async def _league(
     """Plan and play the league; the progress of everything played (summed over a continuous schedule's steps)."""
     printer = _progress_printer(arena)
     run = partial(run_units, db, league, executor, concurrency=concurrency, on_progress=printer, clock=clock)
-    if schedule != "continuous":
-        plan(db, league, arena, schedule, rounds, challenger)
-        return await run()
-    total = Progress()
-    for _ in range(rounds):
-        if plan_continuous(db, league, arena) is None:
-            break
-        step = await run()
-        total.total += step.total
-        total.done += step.done
-        total.faults += step.faults
-        total.errors += step.errors
-        total.failures += step.failures
-    return total
+    async with executor.session():
+        if schedule != "continuous":
+            plan(db, league, arena, schedule, rounds, challenger)
+            return await run()
+        total = Progress()
+        for _ in range(rounds):
+            if plan_continuous(db, league, arena) is None:
+                break
+            step = await run()
+            total.total += step.total
+            total.done += step.done
+            total.faults += step.faults
+            total.errors += step.errors
+            total.failures += step.failures
+        return total
 
 
 @main.command("league", context_settings=CONTEXT)
@@ -402,6 +403,10 @@ def duel(bot_a, bot_b, arena, elo0, elo1, alpha, beta, max_units, concurrency, d
     league = f"duel-{arena}-{a}v{b}"
 
     async def play_until_decided(executor: Executor) -> Any:
+        async with executor.session():
+            return await until_decided(executor)
+
+    async def until_decided(executor: Executor) -> Any:
         result = sprt(scores_of(db, league, a), elo0, elo1, length, alpha, beta)
         units = db["units"].count_where("league = ?", [league])
         while result.decision is None and units < max_units:

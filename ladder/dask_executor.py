@@ -7,8 +7,10 @@ ladder host. docs/scaling.md says how to run a cluster.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +42,11 @@ class DaskExecutor:
     @functools.lru_cache(maxsize=256)  # noqa: B019 - one executor per league run; packing is per bot version
     def _packed(self, path: str) -> PackedBot:
         return pack_bot(path)
+
+    @contextlib.asynccontextmanager
+    async def session(self) -> AsyncIterator[None]:
+        """Nothing to share between matches here: each task unpacks its bots on a worker."""
+        yield
 
     async def run(self, job: MatchJob) -> MatchResult:
         """Submit the match, wait for it, write its replay here (never raises for a failed match)."""

@@ -1,8 +1,11 @@
-"""Where matches run. Scheduling talks only to an :class:`Executor`; :class:`LocalExecutor` runs each match in
-its own ``referee run-match`` process on this machine, so a crashing match cannot take the ladder down."""
+"""Where matches run. Scheduling talks only to an :class:`Executor`; :class:`LocalExecutor` runs matches in
+referee processes of this machine, so a crashing match cannot take the ladder down: within a :meth:`session`, in
+long-lived match workers that keep their bots between matches (:mod:`ladder.workers`), else each in its own
+``referee run-match`` process."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -10,6 +13,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -17,6 +21,8 @@ from typing import Protocol
 import trio
 
 from referee.runtime.sandbox import SANDBOX_ENV
+
+from .workers import WorkerPool
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +42,8 @@ class MatchJob:
     """The unit's secret chance seed: the referee keeps it out of the replay until the match is over."""
     replay: str
     clock: str = "120+3/30"
+    unit: str = ""
+    """The duplicate unit the match belongs to: no bot process plays two matches of one unit."""
 
 
 @dataclass(frozen=True)
@@ -64,6 +72,10 @@ class Executor(Protocol):
         """Run ``referee check-bot`` on ``bot``: ``{"info": {...} | None, "passed": bool, "checks": [...]}``."""
         ...
 
+    def session(self) -> contextlib.AbstractAsyncContextManager[None]:
+        """A block in which matches may share long-lived resources (workers, kept bots), ended with it."""
+        ...
+
 
 class LocalExecutor:
     """Runs each match in a ``referee run-match`` subprocess of this machine's Python."""
@@ -83,6 +95,24 @@ class LocalExecutor:
         """The sandbox limits that differ from the referee's defaults, e.g. ``{"cpu_seconds": 60}``."""
         self.pause_off_turn = pause_off_turn
         """Stop each bot while it is not its move."""
+        self._workers: WorkerPool | None = None
+        self.bot_starts = 0
+        """Bot processes started by the workers of this executor's sessions (reuse keeps it low)."""
+
+    @contextlib.asynccontextmanager
+    async def session(self) -> AsyncIterator[None]:
+        """Within the block, matches are played by long-lived workers (one match at a time each, so as many as the
+        concurrency), which keep their bots between matches; they all end with the block."""
+        arguments = ["--sandbox", self.sandbox, "--limits", json.dumps(self.limits)]
+        arguments += ["--pause-off-turn"] if self.pause_off_turn else []
+        async with trio.open_nursery() as nursery:
+            self._workers = WorkerPool(nursery, arguments)
+            try:
+                yield
+            finally:
+                workers, self._workers = self._workers, None
+                await workers.stop()
+                nursery.cancel_scope.cancel()
 
     async def _referee(self, *args: str) -> subprocess.CompletedProcess:
         command = [sys.executable, "-m", "referee.cli", *args]
@@ -103,10 +133,13 @@ class LocalExecutor:
             "sandbox": self.sandbox,
             "limits": self.limits,
             "pause_off_turn": self.pause_off_turn,
+            "unit": job.unit,
         }
 
     async def run(self, job: MatchJob) -> MatchResult:
-        """Write the spec, run the referee, read its JSON line."""
+        """Play the match in a worker (within a session), or in a ``referee run-match`` process of its own."""
+        if self._workers is not None:
+            return await self._in_worker(self._workers, job)
         start = time.monotonic()
         with tempfile.TemporaryDirectory(prefix="kafana-job-") as folder:
             spec = Path(folder) / "spec.json"
@@ -117,6 +150,25 @@ class LocalExecutor:
                 return MatchResult(error=f"executor_error: the match took more than {self.timeout:g}s")
         return referee_result(done.returncode, done.stdout.decode(errors="replace"),
                               done.stderr.decode(errors="replace"), time.monotonic() - start)
+
+    async def _in_worker(self, workers: WorkerPool, job: MatchJob) -> MatchResult:
+        start = time.monotonic()
+        async with workers.worker() as worker:
+            try:
+                with trio.fail_after(self.timeout):
+                    line = await worker.play(self.spec(job))
+            except trio.TooSlowError:
+                worker.process.kill()
+                return MatchResult(error=f"executor_error: the match took more than {self.timeout:g}s")
+            except (EOFError, trio.BrokenResourceError) as exc:
+                return MatchResult(error=f"executor_error: {exc}\n{worker.stderr()}")
+        answer = json.loads(line)
+        started = answer.pop("bot_starts", worker.bot_starts)  # the worker's count so far
+        self.bot_starts += started - worker.bot_starts
+        worker.bot_starts = started
+        if "error" in answer:
+            return MatchResult(error=f"executor_error: {answer['error']}")
+        return referee_result(0, json.dumps(answer), "", time.monotonic() - start)
 
     async def check(self, bot: str, startup_timeout: float) -> dict:
         """Run ``referee check-bot --json``."""

@@ -332,6 +332,7 @@ async def run_units(
                 seed=str(match["seed"]),
                 replay=str(folder / f"{match['id']}.jsonl"),
                 clock=clock,
+                unit=match["unit_id"],
             )
             result = await executor.run(job)
             if result.error:

@@ -6,7 +6,7 @@ import json
 import logging
 import sys
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from functools import partial
 from pathlib import Path
 
@@ -18,6 +18,7 @@ from referee.games import InvalidOptionError, UnknownGameError, make_game
 from referee.render import replay_pages
 from referee.replay import games_json, read_replay, verify
 from referee.runtime import (
+    BotPool,
     BotSpec,
     BuildError,
     GameRecord,
@@ -26,6 +27,7 @@ from referee.runtime import (
     parse_clock,
     prepare_bot,
     probe_hello,
+    SeatOptions,
     resolve_bot,
     run_game,
 )
@@ -222,32 +224,28 @@ def _ready_to_play(path: str, spec: BotSpec, game_id: str, transport: str, start
     raise click.ClickException(f"bot {path}: {problem}" + (f"\n{tail}" if tail else ""))
 
 
-@main.command("run-match", context_settings=CONTEXT)
-@click.argument("spec_path", type=click.Path(exists=True, dir_okay=False))
-def run_match(spec_path: str) -> None:
-    """Play one match described by a JSON spec and print its result as one JSON line (for the ladder).
+class SpecError(ValueError):
+    """A match spec that cannot be played; the message says why."""
 
-    The spec holds: game, options, bots (paths), seed, match_id, clock (BANK+INC/CAP), replay (path), and
-    optionally seed_secret (true: the replay shows only the seed's commitment until the match is over), transport, startup_timeout, sandbox (on, auto or off; default on), limits (the sandbox's limits
-    that differ from the defaults, e.g. {"cpu_seconds": 60}), pause_off_turn (true or false) and
-    recorded_paths (the bots' paths to write in the replay, when the bots run from a copy).
 
-    Example: referee run-match match.json
+def match_from_spec(spec: dict, pool: BotPool | None = None) -> Callable[[], Awaitable[GameRecord]]:
+    """The game a ``run-match`` spec describes, ready to play (with bots from ``pool`` when given).
+
+    Raises:
+        SpecError: the spec is malformed, names an unknown game or option, a bot that is not there, or asks for
+            a sandbox that cannot work here.
     """
     try:
-        spec = json.loads(Path(spec_path).read_text())
         game = make_game(spec["game"], spec.get("options") or {})
         bots = [resolve_bot(path) for path in spec["bots"]]
         clock = parse_clock(spec.get("clock", "120+3/30"))
         sandboxed = resolve_mode(spec.get("sandbox", "on"))
         limits = limits_from_json(spec.get("limits") or {})
-    except SandboxUnavailable as exc:
-        raise click.UsageError(str(exc)) from None
-    except (KeyError, TypeError, json.JSONDecodeError) as exc:
-        raise click.UsageError(f"bad match spec {spec_path}: {exc!r}") from None
-    except (UnknownGameError, InvalidOptionError, ManifestError, ValueError) as exc:
-        raise click.UsageError(str(exc)) from None
-    work = partial(
+    except (KeyError, TypeError) as exc:
+        raise SpecError(f"bad match spec: {exc!r}") from None
+    except (SandboxUnavailable, UnknownGameError, InvalidOptionError, ManifestError, ValueError) as exc:
+        raise SpecError(str(exc)) from None
+    return partial(
         run_game,
         game,
         bots,
@@ -263,9 +261,65 @@ def run_match(spec_path: str) -> None:
         limits=limits,
         pause_off_turn=bool(spec.get("pause_off_turn", False)),
         recorded_paths=spec.get("recorded_paths"),
+        pool=pool,
+        unit=str(spec.get("unit", "")),
     )
+
+
+@main.command("run-match", context_settings=CONTEXT)
+@click.argument("spec_path", type=click.Path(exists=True, dir_okay=False))
+def run_match(spec_path: str) -> None:
+    """Play one match described by a JSON spec and print its result as one JSON line (for the ladder).
+
+    The spec holds: game, options, bots (paths), seed, match_id, clock (BANK+INC/CAP), replay (path), and
+    optionally seed_secret (true: the replay shows only the seed's commitment until the match is over), unit (the
+    duplicate unit it belongs to), transport, startup_timeout, sandbox (on, auto or off; default on), limits (the
+    sandbox's limits that differ from the defaults, e.g. {"cpu_seconds": 60}), pause_off_turn (true or false)
+    and recorded_paths (the bots' paths to write in the replay, when the bots run from a copy).
+
+    Example: referee run-match match.json
+    """
+    try:
+        work = match_from_spec(json.loads(Path(spec_path).read_text()))
+    except (SpecError, json.JSONDecodeError) as exc:
+        raise click.UsageError(f"{spec_path}: {exc}") from None
     record = trio.run(_unless_orphaned, work)
     click.echo(json.dumps(_record_json(record)))
+
+
+@main.command("serve-matches", context_settings=CONTEXT)
+@sandbox_option("on")
+@click.option("--limits", "limits_text", default="{}", help="The sandbox's limits that differ, as JSON.")
+@click.option("--pause-off-turn", is_flag=True, help="Stop each bot's processes while it is not its move.")
+@click.option("--max-games", default=50, show_default=True, type=click.IntRange(1), help="Games per bot process.")
+def serve_matches(sandbox_mode: str, limits_text: str, pause_off_turn: bool, max_games: int) -> None:
+    """Play the matches of the run-match specs read from standard input, one JSON line each, printing one result
+    line each (a match worker of the ladder). Bot processes are kept between matches and reused (never in both
+    halves of a duplicate unit; see referee/runtime/seating.py); the worker ends at the end of its input.
+
+    Example: echo '{"game": "tapa", "bots": ["a.py", "b.py"], "seed": "1"}' | referee serve-matches --sandbox off
+    """
+    try:
+        limits = limits_from_json(json.loads(limits_text))
+        options = SeatOptions(sandboxed=resolve_mode(sandbox_mode), limits=limits, pause_off_turn=pause_off_turn)
+    except (SandboxUnavailable, ValueError) as exc:
+        raise click.UsageError(str(exc)) from None
+
+    async def serve() -> None:
+        source = trio.wrap_file(sys.stdin)
+        async with trio.open_nursery() as nursery:
+            pool = BotPool(nursery, options, max_games)
+            while line := await source.readline():
+                try:
+                    record = await match_from_spec(json.loads(line), pool)()
+                    answer = _record_json(record)
+                except (SpecError, json.JSONDecodeError) as exc:
+                    answer = {"error": str(exc)}
+                answer["bot_starts"] = pool.starts  # so far, for benchmarks
+                print(json.dumps(answer), flush=True)
+            pool.close()
+
+    trio.run(_unless_orphaned, serve)
 
 
 async def _unless_orphaned(work):

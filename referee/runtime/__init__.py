@@ -19,9 +19,11 @@ from .player import LocalPlayer, Player
 from .prepare import default_store, is_prepared, prepare_bot
 from .process import ProcessPlayer
 from .runner import probe_hello, run_game
+from .seating import BotPool, SeatOptions
 
 __all__ = [
     "FAULT_KINDS",
+    "BotPool",
     "BotCrashed",
     "BotError",
     "BotIllegalAction",
@@ -38,6 +40,7 @@ __all__ = [
     "ManifestError",
     "Player",
     "ProcessPlayer",
+    "SeatOptions",
     "build_bot",
     "default_store",
     "is_prepared",

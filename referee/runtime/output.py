@@ -26,6 +26,12 @@ class OutputCapture:
         self._head = bytearray()
         self._on_limit = on_limit
 
+    def reset(self) -> None:
+        """Keep and count from here on (a new game)."""
+        self.total = 0
+        self.exceeded = False
+        self._head = bytearray()
+
     async def drain(self, stream: trio.abc.ReceiveStream) -> None:
         """Read ``stream`` until EOF (or cancellation)."""
         while True:

@@ -171,6 +171,17 @@ class ProcessPlayer:
         """Ask ``run`` to stop the process and return."""
         self._closed.set()
 
+    @property
+    def alive(self) -> bool:
+        """Whether the process answered Hello, runs, and was not asked to stop."""
+        process = self._process
+        return self._stub is not None and process is not None and process.returncode is None and not self._closed.is_set()
+
+    def new_game(self) -> None:
+        """Start the captured output afresh for the next game of a kept process (:mod:`.seating`)."""
+        self._stdout.reset()
+        self._stderr.reset()
+
     async def run(self, *, task_status: trio.TaskStatus = trio.TASK_STATUS_IGNORED) -> None:
         """Start the process, wait for Hello, report readiness, then hold the process until ``close()``.
 

@@ -1,4 +1,5 @@
-"""Run one game between bot processes: seat them, play, write the replay, and always stop them."""
+"""Run one game between bot processes: seat them (fresh, or from a pool of kept processes), play, write the
+replay."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from .faults import BotError, Fault
 from .manifest import BotSpec
 from .process import STARTUP_TIMEOUT, ProcessPlayer, bot_address
 from .sandbox import DEFAULT_LIMITS, Limits
+from .seating import BotPool, SeatOptions, fresh_seating
 
 
 async def run_game(
@@ -37,8 +39,12 @@ async def run_game(
     limits: Limits = DEFAULT_LIMITS,
     pause_off_turn: bool = False,
     recorded_paths: Sequence[str] | None = None,
+    pool: BotPool | None = None,
+    unit: str = "",
 ) -> GameRecord:
-    """Start one process per seat (concurrently), play the game, and stop every process, whatever happens.
+    """Seat one bot per seat, play the game, write the replay. Without a ``pool`` every bot is a fresh process
+    stopped when the game ends, whatever happens; with one, bots come from it and go back to it (the game's
+    ``unit`` keeps a process out of the other half of its duplicate unit; the pool's own options apply).
     ``sandboxed`` runs every bot in the sandbox (:mod:`referee.runtime.sandbox`) under ``limits``;
     ``pause_off_turn`` stops each bot while it is not its move (:mod:`referee.runtime.pause`); ``recorded_paths``
     are the bots' paths to write in the replay (where the bots came from, when they run from a copy);
@@ -49,63 +55,35 @@ async def run_game(
         raise ValueError(f"{game.id} needs {game.num_seats} bots, got {len(specs)}")
     if sandboxed and transport != "unix":
         raise ValueError("a sandboxed bot has no network: use the unix transport")
-    with tempfile.TemporaryDirectory(prefix="kafana-") as folder:
-        players: list[ProcessPlayer | None] = [
-            ProcessPlayer(
-                seat,
-                spec,
-                None if sandboxed else bot_address(transport, Path(folder), seat),
-                game.id,
-                startup_timeout=startup_timeout,
-                sandboxed=sandboxed,
-                limits=limits,
-                pause_off_turn=pause_off_turn,
+    options = SeatOptions(transport, startup_timeout, sandboxed, limits, pause_off_turn)
+    seated = pool.seating(game.id, specs, unit) if pool is not None else fresh_seating(game.id, specs, options)
+    replay = ReplayWriter(replay_path, overwrite_replay) if replay_path is not None else None
+    try:
+        async with seated as seating:
+            players = seating.players
+            header = {
+                "seats": [
+                    _seat_header(seat, spec, players[seat], recorded_paths[seat] if recorded_paths else None)
+                    for seat, spec in enumerate(specs)
+                ],
+                "referee_version": referee.__version__,
+            }
+            record = await play_game(
+                game,
+                players,
+                match_id=match_id,
+                seed=seed,
+                seed_public=seed_public,
+                clock=clock,
+                replay=replay,
+                header=header,
+                startup_faults=sorted(seating.faults, key=lambda f: f.seat),
             )
-            for seat, spec in enumerate(specs)
-        ]
-        faults: list[Fault] = []
-        replay = ReplayWriter(replay_path, overwrite_replay) if replay_path is not None else None
-        try:
-            async with trio.open_nursery() as nursery:
-
-                async def seat_one(seat: int) -> None:
-                    player = players[seat]
-                    assert player is not None
-                    try:
-                        await nursery.start(player.run)
-                    except BotError as exc:
-                        faults.append(exc.fault())
-                        players[seat] = None
-
-                async with trio.open_nursery() as starters:
-                    for seat in range(len(players)):
-                        starters.start_soon(seat_one, seat)
-                try:
-                    header = {
-                        "seats": [
-                            _seat_header(seat, spec, players[seat], recorded_paths[seat] if recorded_paths else None)
-                            for seat, spec in enumerate(specs)
-                        ],
-                        "referee_version": referee.__version__,
-                    }
-                    return await play_game(
-                        game,
-                        players,
-                        match_id=match_id,
-                        seed=seed,
-                        seed_public=seed_public,
-                        clock=clock,
-                        replay=replay,
-                        header=header,
-                        startup_faults=sorted(faults, key=lambda f: f.seat),
-                    )
-                finally:
-                    for player in players:
-                        if player is not None:
-                            player.close()
-        finally:
-            if replay is not None:
-                replay.close()
+            seating.faults = list(record.faults)
+            return record
+    finally:
+        if replay is not None:
+            replay.close()
 
 
 async def probe_hello(

@@ -1,0 +1,168 @@
+"""Seating bots for a game: fresh processes that end with it, or processes a :class:`BotPool` keeps between games.
+
+Starting a bot costs more than many of its games' decisions (a Python bot imports grpc, protobuf and its kit:
+about 0.4 s of CPU). A match worker that plays many games keeps a pool: a bot process that ended a game without a
+fault is reused by a later game of the same bot, until it has played :attr:`BotPool.max_games`. A process is
+never seated in two games of one duplicate unit (the same deal with the seats swapped): what it saw in one half
+would tell it the other half's hidden cards. What it remembers of other games is what it was shown there, which
+their public replays show too (chance is secret, and a reused process sees no seed). After any fault its process
+is stopped and the next game gets a fresh one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import tempfile
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import trio
+
+from .faults import BotError, BotNoHello, Fault
+from .manifest import BotSpec
+from .process import STARTUP_TIMEOUT, ProcessPlayer, bot_address
+from .sandbox import DEFAULT_LIMITS, Limits
+
+
+@dataclass
+class Seating:
+    """The players of one game (None for a seat whose bot could not be seated) and its faults so far; the game's
+    faults are added by the caller, so that the seating knows which processes to keep."""
+
+    players: list[ProcessPlayer | None]
+    faults: list[Fault] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class SeatOptions:
+    """How bots are started."""
+
+    transport: str = "unix"
+    startup_timeout: float = STARTUP_TIMEOUT
+    sandboxed: bool = False
+    limits: Limits = DEFAULT_LIMITS
+    pause_off_turn: bool = False
+
+
+def _player(seat: int, spec: BotSpec, game_id: str | None, folder: Path, options: SeatOptions) -> ProcessPlayer:
+    return ProcessPlayer(
+        seat,
+        spec,
+        None if options.sandboxed else bot_address(options.transport, folder, seat),
+        game_id,
+        startup_timeout=options.startup_timeout,
+        sandboxed=options.sandboxed,
+        limits=options.limits,
+        pause_off_turn=options.pause_off_turn,
+    )
+
+
+@contextlib.asynccontextmanager
+async def fresh_seating(game_id: str, specs: Sequence[BotSpec], options: SeatOptions) -> AsyncIterator[Seating]:
+    """Start one process per seat (concurrently) and stop every one when the block ends, whatever happens."""
+    with tempfile.TemporaryDirectory(prefix="kafana-") as folder:
+        seating = Seating([_player(seat, spec, game_id, Path(folder), options) for seat, spec in enumerate(specs)])
+        async with trio.open_nursery() as nursery:
+
+            async def seat_one(seat: int) -> None:
+                player = seating.players[seat]
+                assert player is not None
+                try:
+                    await nursery.start(player.run)
+                except BotError as exc:
+                    seating.faults.append(exc.fault())
+                    seating.players[seat] = None
+
+            async with trio.open_nursery() as starters:
+                for seat in range(len(specs)):
+                    starters.start_soon(seat_one, seat)
+            try:
+                yield seating
+            finally:
+                for player in seating.players:
+                    if player is not None:
+                        player.close()
+
+
+@dataclass
+class _Kept:
+    player: ProcessPlayer
+    games: int = 0
+    units: set[str] = field(default_factory=set)
+
+
+class BotPool:
+    """Bot processes kept between the games of one match worker (see the module's docstring). The processes run
+    in ``nursery``; :meth:`close` stops them all."""
+
+    def __init__(self, nursery: trio.Nursery, options: SeatOptions, max_games: int = 50) -> None:
+        self._nursery = nursery
+        self.options = options
+        self.max_games = max_games
+        """Games a process plays before it is replaced by a fresh one."""
+        self._folder = tempfile.TemporaryDirectory(prefix="kafana-pool-")
+        self._idle: dict[tuple[str, str], list[_Kept]] = {}
+        self._started = 0
+        self.starts = 0
+        """Bot processes started so far (for benchmarks: reuse shows as few starts)."""
+
+    async def _take(self, seat: int, spec: BotSpec, game_id: str, unit: str) -> _Kept:
+        idle = self._idle.setdefault((str(spec.path), spec.content_hash), [])
+        for kept in idle:
+            if unit not in kept.units and kept.player.alive:
+                idle.remove(kept)
+                if game_id not in kept.player.info.games:
+                    idle.append(kept)  # it may play the bot's other games
+                    raise BotNoHello(seat, f"{kept.player.info.name} does not play {game_id!r}")
+                kept.player.seat = seat
+                kept.player.new_game()
+                return kept
+        self._started += 1
+        self.starts += 1
+        player = _player(self._started, spec, None, Path(self._folder.name), self.options)
+        player.seat = seat
+        await self._nursery.start(player.run)
+        if game_id not in player.info.games:
+            player.close()
+            raise BotNoHello(seat, f"{player.info.name} does not play {game_id!r} (it lists {list(player.info.games)})")
+        return _Kept(player)
+
+    @contextlib.asynccontextmanager
+    async def seating(self, game_id: str, specs: Sequence[BotSpec], unit: str) -> AsyncIterator[Seating]:
+        """Seat ``specs`` for a game of ``unit`` (reusing kept processes that may play it); when the block ends,
+        keep each process that had no fault and may play more, and stop the others."""
+        kept: list[_Kept | None] = [None] * len(specs)
+        seating = Seating([None] * len(specs))
+
+        async def seat_one(seat: int) -> None:
+            try:
+                kept[seat] = await self._take(seat, specs[seat], game_id, unit)
+                seating.players[seat] = kept[seat].player  # type: ignore[union-attr]
+            except BotError as exc:
+                seating.faults.append(exc.fault())
+
+        async with trio.open_nursery() as starters:
+            for seat in range(len(specs)):
+                starters.start_soon(seat_one, seat)
+        try:
+            yield seating
+        finally:
+            faulty = {fault.seat for fault in seating.faults}
+            for seat, one in enumerate(kept):
+                if one is None:
+                    continue
+                one.games += 1
+                one.units.add(unit)
+                if seat in faulty or not one.player.alive or one.games >= self.max_games:
+                    one.player.close()
+                else:
+                    self._idle[(str(specs[seat].path), specs[seat].content_hash)].append(one)
+
+    def close(self) -> None:
+        """Stop every kept process."""
+        for idle in self._idle.values():
+            for kept in idle:
+                kept.player.close()
+        self._idle.clear()
+        self._folder.cleanup()

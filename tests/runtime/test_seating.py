@@ -1,0 +1,85 @@
+"""Bot processes kept between games: reused by later games of the same bot, never in two games of one duplicate
+unit, replaced after a fault; and the match worker (``referee serve-matches``) that uses them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import trio
+
+from referee.games import make_game
+from referee.runtime import BotPool, Clock, SeatOptions, resolve_bot, run_game
+
+ROOT = Path(__file__).resolve().parents[2]
+RANDOM = resolve_bot(ROOT / "bots" / "python" / "random_bot.py")
+
+
+async def play(pool: BotPool, unit: str, bots=(RANDOM, RANDOM), seed: int = 1):
+    return await run_game(make_game("tapa"), list(bots), match_id=f"{unit}-{seed}", seed=seed, clock=Clock(),
+                          replay_path=None, pool=pool, unit=unit)
+
+
+def pids(pool: BotPool) -> set[int]:
+    return {kept.player._process.pid for idle in pool._idle.values() for kept in idle}
+
+
+async def test_a_kept_bot_plays_other_units_but_never_both_halves_of_one():
+    async with trio.open_nursery() as nursery:
+        pool = BotPool(nursery, SeatOptions())
+        first = await play(pool, "unit-a")
+        assert pool.starts == 2 and len(pids(pool)) == 2
+        second = await play(pool, "unit-a", seed=2)  # the other half: fresh processes
+        assert pool.starts == 4 and len(pids(pool)) == 4
+        third = await play(pool, "unit-b", seed=3)  # another unit: kept processes, no start
+        assert pool.starts == 4 and all(r.faults == () for r in (first, second, third))
+        pool.close()
+
+
+@pytest.mark.parametrize(
+    ("bot", "kind"),
+    [("crash_bot.py", "crash"), ("sleepy_bot.py", "timeout"), ("wrong_id_bot.py", "illegal_action"),
+     ("garbage_bot.py", "protocol_error")],
+)
+async def test_a_fault_is_charged_to_its_game_and_the_next_game_gets_a_fresh_process(bot, kind):
+    faulty = resolve_bot(Path(__file__).parent / "bots" / bot)
+    async with trio.open_nursery() as nursery:
+        pool = BotPool(nursery, SeatOptions())
+        fast = Clock(bank=20.0, increment=1.0, cap=1.0)
+        records = [
+            await run_game(make_game("tapa"), [faulty, RANDOM], match_id=f"fault-{unit}", seed=4, clock=fast,
+                           replay_path=None, pool=pool, unit=unit)
+            for unit in ("u1", "u2")
+        ]
+        assert [[(f.seat, f.kind) for f in r.faults] for r in records] == [[(0, kind)], [(0, kind)]]
+        assert len(pids(pool)) == 1 and pool.starts == 3  # the random bot was kept, the faulty one started twice
+        pool.close()
+
+
+async def test_a_kept_bot_plays_at_most_max_games():
+    async with trio.open_nursery() as nursery:
+        pool = BotPool(nursery, SeatOptions(), max_games=2)
+        for unit in ("a", "b", "c"):
+            await play(pool, unit, bots=(RANDOM,) * 2)
+        assert pool.starts == 4
+        pool.close()
+
+
+def test_the_match_worker_plays_spec_lines_and_reuses_its_bots(tmp_path):
+    bot = str(RANDOM.path)
+    specs = [
+        {"game": "tapa", "bots": [bot, bot], "seed": seed, "match_id": f"m{index}", "unit": unit,
+         "replay": str(tmp_path / f"m{index}.jsonl")}
+        for index, (seed, unit) in enumerate([("1", "u1"), ("1", "u1"), ("2", "u2"), ("3", "u3")])
+    ]
+    lines = "".join(json.dumps(spec) + "\n" for spec in specs) + "not a spec\n"
+    done = subprocess.run([sys.executable, "-m", "referee.cli", "serve-matches", "--sandbox", "auto"], input=lines,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [a.get("match_id") for a in answers[:4]] == ["m0", "m1", "m2", "m3"]
+    assert [a["bot_starts"] for a in answers[:4]] == [2, 4, 4, 4]
+    assert "error" in answers[4] and all((tmp_path / f"m{k}.jsonl").exists() for k in range(4))
