@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import tempfile
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -58,6 +58,13 @@ def _player(seat: int, spec: BotSpec, game_id: str | None, folder: Path, options
     )
 
 
+async def _each_seat(seats: int, seat_one: Callable[[int], Awaitable[None]]) -> None:
+    """Seat every seat at once (bots start in parallel)."""
+    async with trio.open_nursery() as starters:
+        for seat in range(seats):
+            starters.start_soon(seat_one, seat)
+
+
 @contextlib.asynccontextmanager
 async def fresh_seating(game_id: str, specs: Sequence[BotSpec], options: SeatOptions) -> AsyncIterator[Seating]:
     """Start one process per seat (concurrently) and stop every one when the block ends, whatever happens."""
@@ -74,9 +81,7 @@ async def fresh_seating(game_id: str, specs: Sequence[BotSpec], options: SeatOpt
                     seating.faults.append(exc.fault())
                     seating.players[seat] = None
 
-            async with trio.open_nursery() as starters:
-                for seat in range(len(specs)):
-                    starters.start_soon(seat_one, seat)
+            await _each_seat(len(specs), seat_one)
             try:
                 yield seating
             finally:
@@ -142,9 +147,7 @@ class BotPool:
             except BotError as exc:
                 seating.faults.append(exc.fault())
 
-        async with trio.open_nursery() as starters:
-            for seat in range(len(specs)):
-                starters.start_soon(seat_one, seat)
+        await _each_seat(len(specs), seat_one)
         try:
             yield seating
         finally:
