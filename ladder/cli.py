@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 import logging
 import os
+import shutil
 import signal
 import socket
 import sys
+import time
 from collections.abc import Awaitable, Callable
 from functools import partial
 from pathlib import Path
@@ -45,8 +47,9 @@ from .writer import DatabaseBusy, hold_database
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 DEFAULT_DB = "kafana.db"
 SHIPPED = Path(__file__).resolve().parents[1] / "bots" / "python"
-DEMO_BOTS = ("random_bot.py", "heuristic_bot.py", "expectimax_bot.py", "gaps_search_bot.py")
-DEMO_ARENAS = ("tabla-match", "tabla", "gjul-bara", "tapa", "durak-2", "gapa", "gaps")
+DEMO_BOTS = ("random_bot.py", "heuristic_bot.py", "expectimax_bot.py", "durak_search_bot.py", "gaps_search_bot.py")
+DEMO_ARENAS = ("tabla-match", "tabla", "gjul-bara", "tapa", "durak-2", "durak-4", "durak-2v2", "gapa", "gaps")
+FULL_ROUNDS = 5
 
 db_option = click.option(
     "--db",
@@ -235,21 +238,26 @@ async def _league(
     """Plan and play the league; the progress of everything played (summed over a continuous schedule's steps)."""
     printer = _progress_printer(arena)
     run = partial(run_units, db, league, executor, concurrency=concurrency, on_progress=printer, clock=clock)
+    if schedule != "continuous":
+        plan(db, league, arena, schedule, rounds, challenger)
+        return await run()
+    total = Progress()
+    for _ in range(rounds):
+        if plan_continuous(db, league, arena) is None:
+            break
+        step = await run()
+        total.total += step.total
+        total.done += step.done
+        total.faults += step.faults
+        total.errors += step.errors
+        total.failures += step.failures
+    return total
+
+
+async def _in_session(executor: Executor, work: Callable[[], Awaitable[T]]) -> T:
+    """Run ``work()`` in one session of ``executor`` (its match workers serve every match of it)."""
     async with executor.session():
-        if schedule != "continuous":
-            plan(db, league, arena, schedule, rounds, challenger)
-            return await run()
-        total = Progress()
-        for _ in range(rounds):
-            if plan_continuous(db, league, arena) is None:
-                break
-            step = await run()
-            total.total += step.total
-            total.done += step.done
-            total.faults += step.faults
-            total.errors += step.errors
-            total.failures += step.failures
-        return total
+        return await work()
 
 
 @main.command("league", context_settings=CONTEXT)
@@ -295,14 +303,12 @@ def league_command(
         if row is None:
             raise UserError(f"no bot named {challenger!r}")
         challenger_id = row[0]
-    progress = _play(
-        db_path,
-        f"ladder league --arena {arena}",
-        lambda: partial(
-            _league, db, _executor(sandbox_mode, pause_off_turn, scheduler), league, arena, schedule, rounds,
-            concurrency, challenger_id, clock,
-        ),
-    )
+    def work() -> Callable[[], Awaitable[Progress]]:
+        executor = _executor(sandbox_mode, pause_off_turn, scheduler)
+        league_run = partial(_league, db, executor, league, arena, schedule, rounds, concurrency, challenger_id, clock)
+        return partial(_in_session, executor, league_run)
+
+    progress = _play(db_path, f"ladder league --arena {arena}", work)
     _print_standings(db, [arena])
     _failed(progress)
 
@@ -402,10 +408,6 @@ def duel(bot_a, bot_b, arena, elo0, elo1, alpha, beta, max_units, concurrency, d
     length = load_arena(db, arena).match_length
     league = f"duel-{arena}-{a}v{b}"
 
-    async def play_until_decided(executor: Executor) -> Any:
-        async with executor.session():
-            return await until_decided(executor)
-
     async def until_decided(executor: Executor) -> Any:
         result = sprt(scores_of(db, league, a), elo0, elo1, length, alpha, beta)
         units = db["units"].count_where("league = ?", [league])
@@ -421,22 +423,39 @@ def duel(bot_a, bot_b, arena, elo0, elo1, alpha, beta, max_units, concurrency, d
             click.echo(f"  {result.games} matches: LLR {result.llr:+.2f} {bounds}", err=True)
         return result
 
-    result = _play(db_path, f"ladder duel {bot_a} {bot_b}", lambda: partial(play_until_decided, _executor(sandbox_mode)))
+    def work() -> Callable[[], Awaitable[Any]]:
+        executor = _executor(sandbox_mode)
+        return partial(_in_session, executor, partial(until_decided, executor))
+
+    result = _play(db_path, f"ladder duel {bot_a} {bot_b}", work)
     verdict = {"H1": f"H1: {bot_a} is at least {elo1:g} stronger", "H0": f"H0: {bot_a} is at most {elo0:g} stronger"}
     click.echo(verdict.get(result.decision or "", f"undecided after {result.games} matches"))
 
 
+def _tool(name: str) -> str:
+    """How to start the command ``name`` from any shell: as it is when it is on PATH, else by its full path (the
+    virtual environment of the README's commands)."""
+    beside = Path(sys.executable).parent / name
+    found = shutil.which(name)
+    return name if found and Path(found).resolve() == beside.resolve() else str(beside)
+
+
 @main.command("demo", context_settings=CONTEXT)
 @click.option("--db", "db_path", default="kafana-demo.db", show_default=True, type=click.Path(dir_okay=False))
-@click.option("--rounds", default=1, show_default=True, type=click.IntRange(1))
+@click.option("--rounds", default=1, show_default=True, type=click.IntRange(1), help="Rounds in every arena.")
+@click.option("--full", is_flag=True, help=f"A longer league: {FULL_ROUNDS} rounds in every arena.")
 @click.option("--concurrency", default=2, show_default=True, type=click.IntRange(1))
-def demo(db_path: str, rounds: int, concurrency: int) -> None:
-    """A league of the shipped bots: submit them, run a round robin in every arena, print the standings.
+def demo(db_path: str, rounds: int, full: bool, concurrency: int) -> None:
+    """A league of the shipped bots: submit them, run a round robin in every arena (5-point Tabla matches, Tabla,
+    Gjul Bara and Tapa games, Durak for 2 and 4 seats and in 2v2 teams, Gapa, Gaps in duplicate), print the
+    standings and how to watch the replays. One round takes about a minute on 2 cores (docs/performance.md).
 
-    Example: ladder demo
+    Example: ladder demo   (ladder demo --full for more rounds)
     """
+    rounds = FULL_ROUNDS if full else rounds
     db = _open(db_path, create=True)
     click.echo(f"League database: {db_path}")
+    began = time.monotonic()
 
     async def enter_one(executor: Executor, name: str) -> None:
         report = await submit(db, Path(db_path), str(SHIPPED / name), executor)
@@ -450,10 +469,13 @@ def demo(db_path: str, rounds: int, concurrency: int) -> None:
             for name in DEMO_BOTS:
                 nursery.start_soon(enter_one, executor, name)
         played = Progress()
-        for arena in [a for a in DEMO_ARENAS if db["arenas"].count_where("id = ?", [a])]:
-            click.echo(f"running arena {arena} (round robin, {rounds} round(s), duplicate seeds, {concurrency} at a time)")
-            step = await _league(db, executor, f"demo-{arena}", arena, "round-robin", rounds, concurrency, None, "120+3/30")
-            played.errors += step.errors
+        async with executor.session():
+            for arena in [a for a in DEMO_ARENAS if db["arenas"].count_where("id = ?", [a])]:
+                click.echo(f"running arena {arena} (round robin, {rounds} round(s), duplicate seeds, "
+                           f"{concurrency} at a time)")
+                step = await _league(db, executor, f"demo-{arena}", arena, "round-robin", rounds, concurrency, None,
+                                     "120+3/30")
+                played.errors += step.errors
         return played
 
     # The shipped bots: sandboxed where the machine allows.
@@ -462,11 +484,14 @@ def demo(db_path: str, rounds: int, concurrency: int) -> None:
     _print_standings(db, arenas)
     folder = replay_folder(db)
     example = next(iter(sorted(folder.rglob("*.jsonl"))), None)
-    click.echo(f"\nReplays are in {folder}/")
+    minutes, seconds = divmod(round(time.monotonic() - began), 60)
+    absolute = Path(db_path).resolve()
+    click.echo(f"\nThe demo took {minutes}:{seconds:02d}. Replays are in {folder}/")
     if example is not None:
-        click.echo(f"Watch one:  referee show {example}")
-    click.echo(f"In a browser: ladder serve --db {db_path}   (then open http://127.0.0.1:8000/)")
-    click.echo(f"More:       ladder standings --db {db_path}   ladder crosstable --arena tabla-match --db {db_path}")
+        click.echo(f"Watch one:    {_tool('referee')} show {example}")
+    click.echo(f"In a browser: {_tool('ladder')} serve --db {absolute}   (then open http://127.0.0.1:8000/)")
+    click.echo(f"More:         {_tool('ladder')} standings --db {absolute}")
+    click.echo(f"              {_tool('ladder')} crosstable --arena tabla-match --db {absolute}")
     _failed(progress)
 
 

@@ -89,8 +89,11 @@ def _value(state: State, me: int) -> float:
     return points[me] - sum(others) / len(others)
 
 
-def search(request: ActRequest, rng: random.Random) -> tuple[int, str]:
-    """The chosen action id and a comment with the vote."""
+def search(
+    request: ActRequest, rng: random.Random, worlds_at_most: int = WORLDS, rollouts: int = ROLLOUTS
+) -> tuple[int, str]:
+    """The chosen action id and a comment with the vote, over at most ``worlds_at_most`` guesses of ``rollouts``
+    playouts per action."""
     view = request.view
     legal = request.legal_actions
     if len(legal) == 1:
@@ -101,7 +104,7 @@ def search(request: ActRequest, rng: random.Random) -> tuple[int, str]:
     ids = {legal_action.notation: legal_action.id for legal_action in legal}
     votes: Counter[str] = Counter()
     worlds = 0
-    while worlds < WORLDS and (worlds == 0 or time.perf_counter() < deadline):
+    while worlds < worlds_at_most and (worlds == 0 or time.perf_counter() < deadline):
         hands, stock = guess(view, game.deck, rng)
         root = game.from_view(view, hands, stock)
         scores = []
@@ -109,7 +112,7 @@ def search(request: ActRequest, rng: random.Random) -> tuple[int, str]:
             if action.notation() not in ids:
                 continue  # a guess that cannot tell the whole state (team games) may list more
             total = 0.0
-            for _ in range(ROLLOUTS):
+            for _ in range(rollouts):
                 state = root.clone()
                 state.apply(action)
                 while not state.is_terminal():

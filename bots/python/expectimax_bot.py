@@ -3,23 +3,30 @@
 For the few plays the heuristic ranks highest, it rebuilds the position in an engine, and for each of the 21
 rolls the opponent may throw it finds the opponent's best reply by the same evaluation; it picks the play whose
 expected value after the reply is best. Ladder stages and remainders of Gjul Bara are left to the heuristic.
+
+At Durak the expectation is over the hidden cards instead: the determinized search of ``durak_search_bot`` on a
+small budget (four guesses, one playout per action in each), a quicker and weaker player than that bot.
 """
 
 from __future__ import annotations
 
+import random
 import sys
 from pathlib import Path
 
 if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from bots.python.durak_search_bot import search as durak_search  # noqa: E402
 from bots.python.evaluation import WIN, after, board_of, evaluate  # noqa: E402
 from bots.python.heuristic_bot import ranked  # noqa: E402
 from bots.python.kit import serve  # noqa: E402
-from referee.games import CHANCE, PIN_MINE, PIN_THEIRS, BackgammonView, make_game  # noqa: E402
+from referee.games import CHANCE, PIN_MINE, PIN_THEIRS, BackgammonView, DurakView, make_game  # noqa: E402
 from referee.wire import ActRequest, ActResponse  # noqa: E402
 
-GAMES = ["tabla", "gjul-bara", "tapa", "tabla-match"]
+GAMES = ["tabla", "gjul-bara", "tapa", "tabla-match", "durak"]
+DURAK_GUESSES = 4
+"""Guesses of the hidden cards per Durak decision."""
 
 CANDIDATES = 4
 """How many of the heuristic's best plays are searched."""
@@ -63,8 +70,12 @@ def _reply_value(state, me: int) -> float:
 
 
 def choose(request: ActRequest) -> ActResponse:
-    """The candidate play with the best expected value after the opponent's reply."""
+    """The candidate play with the best expected value after the opponent's reply (Durak: see the module)."""
     view = request.view
+    if isinstance(view, DurakView):
+        rng = random.Random(f"{request.match_id}/{request.game_number}/{request.seat}/{request.decision}")
+        action_id, comment = durak_search(request, rng, worlds_at_most=DURAK_GUESSES, rollouts=1)
+        return ActResponse(action_id, comment)
     order = ranked(request)
     if view.later_stages or view.remainder or len(view.dice) not in (2, 4) or len(order) == 1:
         return ActResponse(order[0][1], "heuristic")

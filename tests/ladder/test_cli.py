@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import shlex
+import subprocess
 from pathlib import Path
 
 import click
 from click.testing import CliRunner
 
-from ladder.cli import main
+from ladder.cli import DEMO_ARENAS, main
+from ladder.store import open_store
 
 from ._fakes import random_bot_folder
 
@@ -59,12 +62,28 @@ def test_usage_errors(tmp_path, monkeypatch):
     assert result.exit_code == 1 and "not valid TOML" in result.output
 
 
-def test_demo_runs_a_whole_league(tmp_path, monkeypatch):
+def test_demo_plays_every_arena_and_its_hints_run(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(main, ["demo"])
     assert result.exit_code == 0, result.output
-    for arena in ("tabla-match", "tabla", "gjul-bara", "tapa", "durak-2", "gapa", "gaps"):
+    db = open_store(tmp_path / "kafana-demo.db")
+    for arena in DEMO_ARENAS:
         assert f"\n{arena}\n" in result.output
-    # three bots in four arenas, two in durak-2 and gapa, three in gaps (the Gaps search bot plays only there)
-    assert result.output.count("v1 ") >= 14 + 2 + 3
-    assert "Watch one:  referee show" in result.output and (tmp_path / "kafana-demo.db").exists()
+        assert db["matches"].count_where("arena_id = ? and status = 'done'", [arena]) >= 1, arena
+    starts = [line for line in result.output.splitlines() if ": 0/" in line]
+    assert starts and not any("left" in line for line in starts)  # no time left is guessed before a match ends
+    hints = result.output.split("The demo took", 1)[1].splitlines()[1:]
+    commands = [line.split(":", 1)[-1].split("   (")[0].strip() for line in hints if line.strip()]
+    assert len(commands) == 4 and all(c.split()[0].endswith(("/referee", "/ladder")) for c in commands), hints
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    for command in commands:  # pasted into a shell anywhere
+        if " serve " in command:
+            served = subprocess.Popen([*shlex.split(command), "--port", "0"], cwd=elsewhere, stdout=subprocess.PIPE,
+                                      text=True)
+            assert "Kafana league" in served.stdout.readline()
+            served.terminate()
+            served.wait(timeout=10)
+            continue
+        done = subprocess.run(shlex.split(command), cwd=elsewhere, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0 and done.stdout, (command, done.stderr)
