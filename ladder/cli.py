@@ -10,6 +10,8 @@ import signal
 import socket
 import sys
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Awaitable, Callable
 from functools import partial
 from pathlib import Path
@@ -24,9 +26,11 @@ from referee.files import write_atomically
 from referee.games import GAMES
 from referee.render import replay_pages
 from referee.replay import read_replay
-from referee.runtime import parse_clock
+from referee.runtime import ManifestError, parse_clock
 
+from .archive import pack_folder
 from .arenas import arenas_for_game, load_arena
+from .authors import AuthorError, add_author, revoke_token, rotate_token, set_banned
 from .executor import Executor, LocalExecutor
 from .league import (
     SCHEDULES,
@@ -50,6 +54,8 @@ SHIPPED = Path(__file__).resolve().parents[1] / "bots" / "python"
 DEMO_BOTS = ("random_bot.py", "heuristic_bot.py", "expectimax_bot.py", "durak_search_bot.py", "gaps_search_bot.py")
 DEMO_ARENAS = ("tabla-match", "tabla", "gjul-bara", "tapa", "durak-2", "durak-4", "durak-2v2", "gapa", "gaps")
 FULL_ROUNDS = 5
+UPLOAD_TIMEOUT = 1200.0
+"""Seconds an upload may wait for the server's build and conformance run."""
 
 db_option = click.option(
     "--db",
@@ -169,16 +175,102 @@ def _executor(mode: str, pause_off_turn: bool = False, scheduler: str | None = N
 @click.argument("path", type=click.Path(exists=True))
 @db_option
 @sandbox_option("on")
-def submit_command(path: str, db_path: str, sandbox_mode: str) -> None:
-    """Check the bot at PATH (a .py file or a folder with bot.toml) and enter it in the arenas of its games.
+@click.option("--server", help="Upload to the club ladder at this address instead (http://HOST:PORT).")
+@click.option("--token", envvar="KAFANA_TOKEN", show_envvar=True, help="Your author token, with --server.")
+def submit_command(path: str, db_path: str, sandbox_mode: str, server: str | None, token: str | None) -> None:
+    """Check the bot at PATH (a .py file or a folder with bot.toml) and enter it in the arenas of its games; with
+    --server, pack the folder (what its copy would hold) and upload it to a club ladder as your bot.
 
-    Example: ladder submit bots/python/heuristic_bot.py
+    Example: ladder submit bots/python/heuristic_bot.py   (ladder submit --server http://club:8000 --token kf_… mybot/)
     """
+    if server is not None:
+        _upload(server, token, Path(path))
+        return
     db = _open(db_path, create=True)
-    report = trio.run(submit, db, Path(db_path), path, _executor(sandbox_mode))
+    executor = _executor(sandbox_mode)
+    work = partial(submit, db, Path(db_path), path, executor, sandboxed_build=executor.sandbox == "on")
+    report = trio.run(work)
     click.echo(report.text())
     if not report.accepted:
         raise click.ClickException("the bot did not pass the conformance run")
+
+
+def _upload(server: str, token: str | None, path: Path) -> None:
+    """Pack the bot folder ``path`` and upload it; print the server's report (exit 1 when refused)."""
+    if not token:
+        raise UserError("uploading needs your author token: --token kf_… (or $KAFANA_TOKEN)")
+    if not path.is_dir():
+        raise UserError(f"{path} is not a bot folder: an upload is a folder with a bot.toml")
+    try:
+        data = pack_folder(path)
+    except ManifestError as exc:
+        raise UserError(str(exc)) from None
+    request = urllib.request.Request(f"{server.rstrip('/')}/api/uploads", data=data, method="POST",
+                                     headers={"Authorization": f"Bearer {token}", "Content-Type": "application/gzip"})
+    try:
+        with urllib.request.urlopen(request, timeout=UPLOAD_TIMEOUT) as response:
+            answer = json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        try:
+            answer = json.loads(exc.read())
+        except ValueError:
+            raise click.ClickException(f"{server} answered {exc.code} {exc.reason}") from None
+    except (urllib.error.URLError, OSError) as exc:
+        raise click.ClickException(f"cannot reach {server}: {getattr(exc, 'reason', exc)}") from None
+    if "report" not in answer:
+        raise click.ClickException(answer.get("error", "the server refused the upload"))
+    click.echo(answer["report"])
+    if not answer["accepted"]:
+        raise click.ClickException("the bot did not pass the conformance run")
+
+
+@main.command("author", context_settings=CONTEXT)
+@click.argument("action", type=click.Choice(["add", "rotate", "revoke", "ban", "unban", "list"]))
+@click.argument("name", required=False)
+@db_option
+def author_command(action: str, name: str | None, db_path: str) -> None:
+    """Manage the authors of a club ladder: add one (its token is printed once), rotate or revoke its token,
+    ban or unban it (a banned author's token stops working and its bots stop playing), list them.
+
+    Example: ladder author add ana --db club.db
+    """
+    db = _open(db_path, create=action == "add")
+    if action == "list":
+        for row in db.query("select name, banned, token_hash is not null as active from authors order by name"):
+            state = "banned" if row["banned"] else "active" if row["active"] else "no token"
+            click.echo(f"{row['name']:<24} {state}")
+        return
+    if not name:
+        raise UserError(f"ladder author {action} needs the author's NAME")
+    try:
+        if action in ("add", "rotate"):
+            token = add_author(db, name) if action == "add" else rotate_token(db, name)
+            click.echo(f"{name}'s token (shown once; keep it secret): {token}")
+        elif action == "revoke":
+            revoke_token(db, name)
+            click.echo(f"{name}'s token revoked (ladder author rotate {name} gives a new one)")
+        else:
+            set_banned(db, name, action == "ban")
+            click.echo(f"{name} {action}ned")
+    except AuthorError as exc:
+        raise UserError(str(exc)) from None
+
+
+@main.command("arena", context_settings=CONTEXT)
+@click.argument("action", type=click.Choice(["pause", "resume"]))
+@click.argument("arena")
+@db_option
+def arena_command(action: str, arena: str, db_path: str) -> None:
+    """Pause an arena of a club ladder (the service plans no more of its units; those being played finish) or
+    resume it.
+
+    Example: ladder arena pause durak-4 --db club.db
+    """
+    db = _open(db_path)
+    _check_arena(db, db_path, arena)
+    with db.atomic():
+        db["arenas"].update(arena, {"paused": int(action == "pause")})
+    click.echo(f"{arena} {'paused' if action == 'pause' else 'resumed'}")
 
 
 @main.command("bots", context_settings=CONTEXT)
@@ -559,18 +651,32 @@ def replay_command(match_id: str, db_path: str, game_number: int | None, as_seat
 @db_option
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind (loopback by default).")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
-def serve(db_path: str, host: str, port: int) -> None:
-    """Serve the web UI: leaderboards, matches (live), bots, and a replay viewer for every match.
+@click.option("--play", is_flag=True, help="Run the club ladder too: authors upload, the scheduler plays for ever.")
+@click.option("--concurrency", default=2, show_default=True, type=click.IntRange(1), help="With --play: matches at a time.")
+@click.option("--clock", default="120+3/30", show_default=True, help="With --play: BANK+INC/CAP in seconds.")
+@sandbox_option("on")
+def serve(db_path: str, host: str, port: int, play: bool, concurrency: int, clock: str, sandbox_mode: str) -> None:
+    """Serve the web UI: leaderboards, matches (live), bots, and a replay viewer for every match. With --play it
+    is a club ladder's service (docs/service.md): authors sign in with their token (ladder author add) and upload
+    bots, and the scheduler plays the most informative units for ever; Ctrl-C or SIGTERM stops it cleanly, and
+    the same command resumes.
 
-    Example: ladder serve --db kafana-demo.db   (then open http://127.0.0.1:8000/)
+    Example: ladder serve --db kafana-demo.db   (then open http://127.0.0.1:8000/; ladder serve --play for a club)
     """
     from hypercorn.config import Config
     from hypercorn.trio import serve as serve_asgi
 
+    from .service import Service
+    from .uploads import UploadLimits
     from .web import make_app
+    from .web.club import Club
 
-    _open(db_path).close()
-    app = make_app(db_path)
+    db = _open(db_path, create=play)
+    if play:
+        try:
+            parse_clock(clock)
+        except ValueError as exc:
+            raise UserError(f"--clock: {exc}") from None
     config = Config()
     config.bind = [f"{host}:{port}"]
     config.accesslog = None
@@ -579,11 +685,27 @@ def serve(db_path: str, host: str, port: int) -> None:
             pass
     except OSError as exc:
         raise click.ClickException(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
-    click.echo(f"Kafana league {db_path} at http://{host}:{port}/ (Ctrl-C stops)")
-    try:
-        trio.run(serve_asgi, app, config)
-    except KeyboardInterrupt:
-        click.echo("stopped", err=True)
+    if not play:
+        click.echo(f"Kafana league {db_path} at http://{host}:{port}/ (Ctrl-C stops)")
+        try:
+            trio.run(serve_asgi, make_app(db_path), config)
+        except KeyboardInterrupt:
+            click.echo("stopped", err=True)
+        return
+
+    def work() -> Callable[[], Awaitable[None]]:
+        executor = _executor(sandbox_mode)
+        app = make_app(db_path, Club(Path(db_path), executor, UploadLimits()))
+
+        async def service() -> None:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(serve_asgi, app, config)
+                nursery.start_soon(Service(db, executor, concurrency, clock).play_forever)
+                click.echo(f"Kafana club ladder {db_path} at http://{host}:{port}/, playing (Ctrl-C stops)")
+
+        return service
+
+    _play(db_path, f"ladder serve --play on port {port}", work)
 
 
 if __name__ == "__main__":

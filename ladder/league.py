@@ -276,7 +276,7 @@ def _bot_paths(db: Database, units: Sequence[dict]) -> dict[int, str]:
     return paths
 
 
-def _clear_leftovers(db: Database, league: str, folder: Path) -> None:
+def clear_leftovers(db: Database, league: str, folder: Path) -> None:
     """What a run that was killed left: matches shown as running, unfinished replay files."""
     with db.atomic():
         db.execute(
@@ -296,20 +296,26 @@ async def run_units(
     concurrency: int = 1,
     on_progress: Callable[[Progress], None] | None = None,
     clock: str = "120+3/30",
+    only: Sequence[str] | None = None,
+    limiter: trio.CapacityLimiter | None = None,
 ) -> Progress:
     """Play every unfinished unit of ``league``, ``concurrency`` matches at a time. The caller holds the database
     (:func:`ladder.writer.hold_database`). When it is cancelled (Ctrl-C), the matches it was playing are left
     ``pending`` for the next run.
 
+    With ``only`` it plays just those units (a club ladder plays one unit per call, several calls at a time,
+    sharing one ``limiter`` of matches in flight), and leaves the league's other matches and files alone.
+
     Raises:
         MissingBots: a bot of the league is not where the database says (nothing was played).
     """
-    units = _pending_units(db, league)
+    units = [u for u in _pending_units(db, league) if only is None or u["id"] in only]
     paths = _bot_paths(db, units)
     folder = replay_folder(db) / league
-    _clear_leftovers(db, league, folder)
+    if only is None:
+        clear_leftovers(db, league, folder)
     progress = Progress(total=sum(len(json.loads(u["versions"])) for u in units))
-    limiter = trio.CapacityLimiter(concurrency)
+    limiter = limiter or trio.CapacityLimiter(concurrency)
     spent = 0.0
 
     def report() -> None:

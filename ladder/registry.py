@@ -56,10 +56,33 @@ async def conformance(
     return result["info"] if result["passed"] else None
 
 
+def _forget_copy(db: Database, db_path: Path, stored: Path) -> None:
+    """Remove the ladder's copy of a refused bot (unless a registered version uses it)."""
+    folder = stored if stored.is_dir() else stored.parent
+    if db["versions"].count_where("path = ?", [stored_path(db, stored)]) == 0:
+        shutil.rmtree(folder, ignore_errors=True)
+        (bot_folder(db_path) / f".{folder.name}.lock").unlink(missing_ok=True)
+
+
+def _not_owner(db: Database, name: str, author_id: int | None) -> bool:
+    """Whether the bot ``name`` exists and belongs to somebody else than ``author_id`` (None: the ladder's own
+    operator, who may submit any bot)."""
+    row = next(db["bots"].rows_where("name = ?", [name]), None)
+    return author_id is not None and row is not None and row["author_id"] != author_id
+
+
 async def submit(
-    db: Database, db_path: Path, path: str, executor: Executor, startup_timeout: float = STARTUP_TIMEOUT
+    db: Database,
+    db_path: Path,
+    path: str,
+    executor: Executor,
+    startup_timeout: float = STARTUP_TIMEOUT,
+    author_id: int | None = None,
+    sandboxed_build: bool = False,
 ) -> Report:
-    """Submit the bot at ``path``: check it, copy it, store a new version (or find the existing one), join arenas."""
+    """Submit the bot at ``path``: check it, copy it, store a new version (or find the existing one), join arenas.
+    With ``author_id`` (an upload to a club ladder) the bot is that author's, and a bot of another author's name
+    is refused before anything runs. ``sandboxed_build`` runs the bot's build in the sandbox."""
     report = Report()
     try:
         spec = resolve_bot(path)
@@ -67,10 +90,17 @@ async def submit(
         report.add(False, f"manifest: {exc}")
         return report
     report.add(True, f"found {spec.path} (content hash {spec.content_hash[:12]})")
+    claimed = spec.manifest.get("name")
+    if claimed and _not_owner(db, str(claimed), author_id):
+        report.add(False, f"owner: the bot {claimed!r} belongs to another author")
+        return report
     known = db.execute(
         "select b.name, v.id, v.number from versions v join bots b on b.id = v.bot_id where v.hash = ?",
         [spec.content_hash],
     ).fetchone()
+    if known is not None and _not_owner(db, known[0], author_id):
+        report.add(False, f"owner: this bot is already registered as {known[0]!r}, another author's")
+        return report
     if known is not None:
         with db.atomic():
             db.execute("update bots set retired = 0 where name = ?", [known[0]])
@@ -79,7 +109,8 @@ async def submit(
         return report
     if spec.path.is_dir():
         try:
-            stored = (await trio.to_thread.run_sync(prepare_bot, spec.path, bot_folder(db_path))).path
+            prepared = await trio.to_thread.run_sync(prepare_bot, spec.path, bot_folder(db_path), sandboxed_build)
+            stored = prepared.path
         except (ManifestError, BuildError) as exc:
             report.add(False, f"build: {exc}")
             return report
@@ -90,13 +121,18 @@ async def submit(
         stored = store / spec.path.name
         shutil.copy2(spec.path, stored)
     info = await conformance(str(stored), executor, report, startup_timeout)
+    name = str(spec.manifest.get("name") or (info or {}).get("name") or spec.path.stem)
+    if info is not None and _not_owner(db, name, author_id):
+        report.add(False, f"owner: the bot {name!r} belongs to another author")
+        info = None
     if info is None:
+        _forget_copy(db, db_path, stored)
         return report
-    name = str(spec.manifest.get("name") or info["name"] or spec.path.stem)
     with db.atomic():
         bot = next(db["bots"].rows_where("name = ?", [name]), None)
         if bot is None:
-            bot_id = db["bots"].insert({"name": name, "created_at": now(), "retired": 0}).last_pk
+            row = {"name": name, "created_at": now(), "retired": 0, "author_id": author_id}
+            bot_id = db["bots"].insert(row).last_pk
         else:
             bot_id = bot["id"]
             db["bots"].update(bot_id, {"retired": 0})

@@ -24,6 +24,8 @@ COLUMNS = {
     "W D L": "matches won, shared and lost (a patience: deals won, all cards placed, and deals not won)",
     "faults": "matches the bot lost by a fault (crash, timeout, illegal action, …)",
     "LOS next": "likelihood of superiority over the next bot down: the share of bootstrap fits rating it higher",
+    "trend": "the latest results, oldest first: W won, D shared, L lost",
+    "games/hour": "matches finished in the last hour (a club ladder's scheduler gives every bot its share)",
 }
 """What each column of a leaderboard means, for ``ladder standings --help`` and the pages."""
 

@@ -115,6 +115,31 @@ def m003_paths_beside_the_database(db: Database) -> None:
             db.execute(f"update {table} set {column} = ? where rowid = ?", [stored_path(db, row[column]), row["rowid"]])
 
 
+@MIGRATIONS()
+def m004_authors(db: Database) -> None:
+    """Authors (a club ladder's: they own bots and hold hashed API tokens), the owner of each bot (none for bots
+    submitted on the ladder's own machine), the uploads with their check reports, the web's sign-in sessions
+    (their ids stored hashed), and arenas an operator paused."""
+    db["authors"].create(
+        {"id": int, "name": str, "token_hash": str, "token_salt": str, "created_at": str, "banned": int},
+        pk="id",
+        not_null={"name"},
+    )
+    db["authors"].create_index(["name"], unique=True)
+    db["bots"].add_column("author_id", int)
+    db["arenas"].add_column("paused", int)
+    db["uploads"].create(
+        {"id": int, "author_id": int, "received_at": str, "bytes": int, "accepted": int, "report": str,
+         "version_id": int},
+        pk="id",
+        foreign_keys=[("author_id", "authors", "id")],
+    )
+    db["uploads"].create_index(["author_id", "received_at"])
+    db["sessions"].create(
+        {"id": str, "author_id": int, "csrf": str, "created_at": str}, pk="id", foreign_keys=[("author_id", "authors", "id")]
+    )
+
+
 def database_folder(db: Database) -> Path:
     """The folder holding the database file."""
     return Path(db.execute("PRAGMA database_list").fetchone()[2]).resolve().parent
@@ -167,6 +192,14 @@ def open_store(path: str | Path, create: bool = True) -> Database:
     db.execute("PRAGMA foreign_keys = ON")
     db.execute("PRAGMA busy_timeout = 10000")
     MIGRATIONS.apply(db)
+    return db
+
+
+def connect(path: str | Path) -> Database:
+    """Another connection to an existing, migrated league database (the service's web requests)."""
+    db = Database(path)
+    db.execute("PRAGMA foreign_keys = ON")
+    db.execute("PRAGMA busy_timeout = 10000")
     return db
 
 

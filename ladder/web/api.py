@@ -6,7 +6,9 @@ Every function takes an open league database and returns JSON-ready data, or rai
 
 from __future__ import annotations
 
+import datetime
 import json
+from collections.abc import Callable
 from typing import Any
 
 from sqlite_utils import Database
@@ -81,6 +83,12 @@ def arena_standings(db: Database, arena_id: str) -> list[dict[str, Any]]:
     trend (the latest results)."""
     _arena_exists(db, arena_id)
     trends = _trends(db, arena_id)
+    since = (datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(hours=1)).isoformat(timespec="seconds")
+    hourly: dict[int, int] = {}
+    for row in db.query("select seats from matches where arena_id = ? and status = 'done' and finished_at >= ?",
+                        [arena_id, since]):
+        for version in json.loads(row["seats"]):
+            hourly[version] = hourly.get(version, 0) + 1
     return [
         {
             "bot": line.bot,
@@ -96,6 +104,7 @@ def arena_standings(db: Database, arena_id: str) -> list[dict[str, Any]]:
             "faults": line.faults,
             "superiority": line.superiority,
             "trend": trends.get(line.version_id, ""),
+            "games_last_hour": hourly.get(line.version_id, 0),
         }
         for line in standings(db, arena_id)
     ]
@@ -208,10 +217,30 @@ def replay(db: Database, match_id: str, seat: str | None = None) -> dict[str, An
     result = dict(log.result or {})
     if row["unit_status"] != "done":
         result.pop("seed", None)
-    output = result.pop("output", [])
-    if seat is not None:  # a seat sees its own captured output only
-        output = [o if index == int(seat) else {"stdout": "", "stderr": ""} for index, o in enumerate(output)]
-    return {"header": log.header, "frames": shown, "result": result, "output": output, "problems": problems}
+    result.pop("output", None)  # the bots' logs are their authors' (see logs())
+    header = dict(log.header, seats=[{k: v for k, v in s.items() if k != "path"} for s in log.header.get("seats", [])])
+    return {"header": header, "frames": shown, "result": result, "problems": problems}
+
+
+def logs(db: Database, match_id: str, may_read: Callable[[int | None], bool]) -> dict[str, Any]:
+    """The captured output of a match's seats whose bot's author (None: the ladder's own bots) ``may_read``."""
+    row = _match_row(db, match_id)
+    path = resolved_path(db, row["replay_path"]) if row is not None and row["replay_path"] else None
+    if path is None or not path.exists():
+        raise NotFound(f"no replay for match {match_id!r}")
+    output = (read_replay(path).result or {}).get("output", [])
+    owners = {
+        r["id"]: r["author_id"]
+        for r in db.query("select v.id, b.author_id from versions v join bots b on b.id = v.bot_id")
+    }
+    seats = json.loads(row["seats"])
+    return {
+        "seats": [
+            {"seat": seat, **captured}
+            for seat, (version, captured) in enumerate(zip(seats, output, strict=False))
+            if may_read(owners.get(version))
+        ]
+    }
 
 
 def bot(db: Database, name: str) -> dict[str, Any]:

@@ -20,13 +20,16 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from . import api
+from .club import Club, club_routes, signed_in
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger(__name__)
 
 
-def make_app(db_path: str | Path) -> Starlette:
-    """The app for the league database at ``db_path`` (which must exist)."""
+def make_app(db_path: str | Path, club: Club | None = None) -> Starlette:
+    """The app for the league database at ``db_path`` (which must exist). With a ``club`` it is a club ladder's:
+    authors sign in, upload and read their own bots' logs; without one, a local league's, whose logs are all its
+    operator's."""
     db_path = Path(db_path)
     if not db_path.exists():
         raise FileNotFoundError(f"no league database at {db_path}")
@@ -60,7 +63,22 @@ def make_app(db_path: str | Path) -> Starlette:
         log.exception("error answering %s", request.url.path)
         return JSONResponse({"error": "internal error (see the server log)"}, status_code=500)
 
+    async def logs(request: Request) -> JSONResponse:
+        db = Database(db_path)
+        try:
+            viewer = signed_in(request, db) if club is not None else None
+            answer = api.logs(
+                db,
+                request.path_params["match"],
+                (lambda owner: True) if club is None else (lambda owner: viewer is not None and owner == viewer.id),
+            )
+            return JSONResponse(answer)
+        finally:
+            db.close()
+
     routes = [
+        *(club_routes(club) if club is not None else []),
+        Route("/api/matches/{match}/logs", logs),
         Route("/api/arenas", endpoint(api.arenas)),
         Route("/api/columns", endpoint(api.columns)),
         Route("/api/arenas/{arena}/standings", endpoint(api.arena_standings, "arena")),
@@ -74,6 +92,8 @@ def make_app(db_path: str | Path) -> Starlette:
         Route("/bots/{name}", page),
         Route("/matches", page),
         Route("/matches/{match}", page),
+        Route("/signin", page),
+        Route("/me", page),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     handlers = {

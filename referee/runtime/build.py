@@ -1,16 +1,19 @@
 """Building a bot: the manifest's optional ``build`` command, run in the bot's folder before the bot is started.
 
-A compiled bot (the C++ and Go starters) names its build, e.g. ``build = ["make", "--silent"]``; the command must
-be cheap when nothing changed (make, ``go build`` and ``npm ci`` guarded by a check all are). ``referee play``,
-``referee hello`` and ``referee check-bot`` build first, so the ladder builds its own copy of a bot at submission.
+A compiled bot (the C++ and Go starters) names its build, e.g. ``build = ["make", "--silent"]``. It runs once, in
+the bot's prepared copy (:mod:`referee.runtime.prepare`); the ladder runs it in the sandbox, since a build runs a
+stranger's code as much as the bot does.
 """
 
 from __future__ import annotations
 
+import os
 import subprocess
+from pathlib import Path
 
 from .manifest import BotSpec
 from .printable import printable
+from .sandbox import BUILD_LIMITS, Sandbox, UidClaim, bot_environment
 
 BUILD_TIMEOUT = 900.0
 """Seconds a build may take."""
@@ -22,9 +25,15 @@ class BuildError(RuntimeError):
     """A bot's build command failed; the message carries the command and the end of its output."""
 
 
-def build_bot(spec: BotSpec, timeout: float = BUILD_TIMEOUT) -> str | None:
+def _chown_tree(folder: Path, uid: int) -> None:
+    for path in [folder, *folder.rglob("*")]:
+        os.lchown(path, uid, uid)
+
+
+def build_bot(spec: BotSpec, timeout: float = BUILD_TIMEOUT, sandboxed: bool = False) -> str | None:
     """Run ``spec``'s build command in its folder; return what it printed, control characters escaped (None when
-    the bot needs no build).
+    the bot needs no build). ``sandboxed`` runs it in the sandbox as an unprivileged uid of its own, its folder the
+    only place it may write, with the network (a build fetches packages) and the larger :data:`BUILD_LIMITS`.
 
     Raises:
         BuildError: the command is missing, fails, or runs longer than ``timeout`` seconds.
@@ -32,15 +41,25 @@ def build_bot(spec: BotSpec, timeout: float = BUILD_TIMEOUT) -> str | None:
     if not spec.build:
         return None
     shown = " ".join(spec.build)
+    command, env, claim = list(spec.build), None, None
+    if sandboxed:
+        claim = UidClaim(os.getpid() * 8 + 7)
+        _chown_tree(spec.cwd, claim.uid)
+        command = Sandbox(BUILD_LIMITS, claim.uid).command(spec.build, spec.cwd, building=True)
+        env = bot_environment("", dict(spec.env), sandboxed=True)
     try:
         done = subprocess.run(
-            spec.build, cwd=spec.cwd, stdin=subprocess.DEVNULL, capture_output=True, text=True, errors="replace",
-            timeout=timeout,
+            command, cwd=spec.cwd, stdin=subprocess.DEVNULL, capture_output=True, text=True, errors="replace",
+            timeout=timeout, env=env,
         )
     except FileNotFoundError:
         raise BuildError(f"{spec.label}: build command {shown!r} not found (is its toolchain installed?)") from None
     except subprocess.TimeoutExpired:
         raise BuildError(f"{spec.label}: build {shown!r} took more than {timeout:g}s") from None
+    finally:
+        if claim is not None:
+            _chown_tree(spec.cwd, 0)
+            claim.release()
     output = printable((done.stdout + done.stderr).strip(), lines=True)
     if done.returncode != 0:
         tail = output[-OUTPUT_TAIL:]

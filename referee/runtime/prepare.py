@@ -66,9 +66,10 @@ def _copy(spec: BotSpec, target: Path) -> None:
         raise
 
 
-def prepare_bot(path: str | Path, store: Path) -> BotSpec:
+def prepare_bot(path: str | Path, store: Path, sandboxed: bool = False) -> BotSpec:
     """The spec of the bot at ``path`` as it will run: a folder bot's prepared copy under ``store`` (made and built
-    if needed), or the bot itself when it is a single file or already a prepared copy.
+    if needed, the build in the sandbox when ``sandboxed``), or the bot itself when it is a single file or already a
+    prepared copy.
 
     Raises:
         ManifestError: ``path`` is not a bot, or its folder links outside itself.
@@ -84,6 +85,6 @@ def prepare_bot(path: str | Path, store: Path) -> BotSpec:
             _copy(spec, target)
         prepared = resolve_bot(target)
         if not is_prepared(prepared):
-            build_bot(prepared)
+            build_bot(prepared, sandboxed=sandboxed)
             (target / PREPARED).write_text(spec.content_hash)
     return prepared

@@ -87,6 +87,9 @@ class Limits:
 
 
 DEFAULT_LIMITS = Limits()
+BUILD_LIMITS = Limits(cpu_seconds=1800, processes=512, resident_bytes=4 << 30, memory_bytes=16 << 30,
+                      file_bytes=1 << 30, open_files=4096, tmp_bytes=2 << 30)
+"""The limits of a sandboxed build (compilers and package managers need more than a bot)."""
 
 
 def limits_from_json(changes: dict) -> Limits:
@@ -160,7 +163,13 @@ class Sandbox:
         self.uid = uid
 
     def command(
-        self, command: Sequence[str], bot_dir: Path, info_fd: int | None = None, lifeline_fd: int | None = None
+        self,
+        command: Sequence[str],
+        bot_dir: Path,
+        info_fd: int | None = None,
+        lifeline_fd: int | None = None,
+        *,
+        building: bool = False,
     ) -> list[str]:
         """``command`` wrapped: rlimits (prlimit), the namespaces and mounts (bwrap, run as root so that it can
         mount what the bot may read wherever it lies), then the bot's own uid (setpriv, inside the sandbox).
@@ -170,7 +179,10 @@ class Sandbox:
         bubblewrap arms that signal in each of its two processes as it starts, so a referee that dies while a
         sandbox is being set up could leave it unarmed. ``lifeline_fd`` closes that gap: it is the read end of a
         pipe whose write end only the referee holds; inside the sandbox, after both signals are armed, a check
-        runs before the bot does and stops there if the pipe says its writer is gone."""
+        runs before the bot does and stops there if the pipe says its writer is gone.
+
+        ``building`` is for a bot's build command: its folder is writable and the network is shared (a build
+        fetches its packages from the registries); everything else is sealed as for the bot."""
         limits = self.limits
         wrapped = [
             "prlimit",
@@ -183,7 +195,7 @@ class Sandbox:
             "bwrap",
             "--unshare-ipc",
             "--unshare-pid",
-            "--unshare-net",
+            *([] if building else ["--unshare-net"]),
             "--unshare-uts",
             "--unshare-cgroup-try",
             "--die-with-parent",
@@ -220,7 +232,7 @@ class Sandbox:
                 if parent not in made:
                     wrapped += ["--perms", "0755", "--dir", str(parent)]
                     made.add(parent)
-            wrapped += ["--ro-bind", str(folder), str(folder)]
+            wrapped += ["--bind" if building and folder == bot_dir else "--ro-bind", str(folder), str(folder)]
             made.add(folder)
         wrapped += ["--chdir", str(bot_dir), "--"]
         if lifeline_fd is not None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 ESCAPE_BOT = Path(__file__).parent / "bots" / "escape_bot.py"
@@ -38,3 +40,13 @@ def processes_in(folder: Path) -> list[int]:
         except OSError:
             continue
     return found
+
+
+def wait_for(condition: Callable[[], object], seconds: float, poll: float = 0.05) -> bool:
+    """Whether ``condition()`` came true within ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(poll)
+    return True

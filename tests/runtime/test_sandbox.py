@@ -27,7 +27,7 @@ from referee.runtime.process import ProcessPlayer
 from referee.runtime.sandbox import Limits, sandbox_problem
 from referee.wire import ActRequest, ClockInfo, LegalAction
 
-from .hostile import hostile_folder, processes_in
+from .hostile import hostile_folder, processes_in, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 ESCAPER = resolve_bot(Path(__file__).parent / "bots" / "escape_bot.py")
@@ -120,15 +120,6 @@ async def test_nothing_outlives_the_bot(misdeed):
     assert record.faults == () and "DENIED" not in said(record)
     await trio.sleep(0.5)
     assert marked_processes() == []
-
-
-def wait_for(condition, seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
 
 
 def private_random_bot(folder: Path) -> Path:

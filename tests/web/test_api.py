@@ -52,7 +52,10 @@ def test_replay_frames_for_spectator_and_seat(server, league):
     seat = get(server, f"/api/matches/{durak}/replay?seat=1")
     assert all(frame["view"]["hands"] == [] for frame in seat["frames"])
     assert seat["frames"][1]["notation"] == HIDDEN_STEP  # the shuffle is not shown to a seat
-    assert [o["stderr"] for k, o in enumerate(seat["output"]) if k != 1] == ["", "", ""]
+    assert "output" not in spectator and "output" not in spectator["result"]  # the bots' logs are not public
+    assert all("path" not in s for s in spectator["header"]["seats"])  # nor the host's paths
+    logs = get(server, f"/api/matches/{durak}/logs")  # a local league: its operator reads every seat's
+    assert [s["seat"] for s in logs["seats"]] == [0, 1, 2, 3]
 
 
 def test_a_seed_is_shown_only_once_its_unit_is_played(server, league):

@@ -35,13 +35,14 @@ let columns = {};  // what each leaderboard column means (/api/columns), shown a
 getJSON("/api/columns").then((answer) => { columns = answer; }).catch(() => {});
 
 function standingsTable(lines) {
-  const headers = ["bot", "rating", "95% interval", "units", "games", "W", "D", "L", "faults", "LOS next", "trend"];
+  const headers = ["bot", "rating", "95% interval", "units", "games", "W", "D", "L", "faults", "LOS next", "trend",
+    "games/hour"];
   const legend = (name) => columns[name] || columns[{ W: "W D L", D: "W D L", L: "W D L" }[name]] || "";
   const known = (l) => (l.low === null ? "?" : `${Math.round(l.low)}..${Math.round(l.high)}`);
   const built = table(headers, lines.map((l) => [
     botLink(`${l.bot} v${l.version}`), Math.round(l.rating), known(l), l.units, l.games,
     l.wins, l.draws, l.losses, l.faults, l.superiority === null ? "" : `${Math.round(100 * l.superiority)}%`,
-    h("span", { class: "trend", title: "latest results, oldest first" }, l.trend),
+    h("span", { class: "trend", title: "latest results, oldest first" }, l.trend), l.games_last_hour,
   ]), "standings");
   built.querySelectorAll("th").forEach((th) => { th.title = legend(th.textContent); });
   const meaning = h("details", { class: "legend" }, h("summary", {}, "What the columns mean"),
@@ -135,8 +136,67 @@ async function matchPage(id, seat) {
   const replay = await getJSON(`/api/matches/${encodeURIComponent(id)}/replay${seat === null ? "" : `?seat=${seat}`}`);
   Viewer.mount(viewer, replay, seat, (next) => matchPage(id, next));
   replay.problems.forEach((problem) => info.append(h("p", { class: "fault" }, `replay: ${problem}`)));
-  output.replaceChildren(...replay.output.map((o, k) => o.stderr ? h("div", {},
-    h("h3", {}, `seat ${k} stderr`), h("pre", { class: "output" }, o.stderr)) : ""));
+  // The bots' logs: a club ladder shows an author those of its own bots only.
+  const logs = await getJSON(`/api/matches/${encodeURIComponent(id)}/logs`).catch(() => ({ seats: [] }));
+  output.replaceChildren(...logs.seats.map((o) => o.stderr ? h("div", {},
+    h("h3", {}, `seat ${o.seat} stderr`), h("pre", { class: "output" }, o.stderr)) : ""));
+}
+
+async function send(url, body, csrf, type) {
+  const response = await fetch(url, { method: "POST", body, headers: {
+    "Content-Type": type || "application/json", ...(csrf ? { "X-CSRF-Token": csrf } : {}) } });
+  const data = await response.json();
+  if (!response.ok && !("report" in data)) throw new Error(data.error || response.statusText);
+  return data;
+}
+
+async function signinPage() {
+  const token = h("input", { name: "token", type: "password", size: 60, placeholder: "kf_…" });
+  const said = h("p", { class: "muted" });
+  const form = h("form", { class: "signin" }, h("label", {}, "Your token ", token),
+    h("button", { type: "submit" }, "Sign in"));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      await send("/api/signin", JSON.stringify({ token: token.value }));
+      history.pushState(null, "", "/me");
+      route();
+    } catch (error) { said.textContent = String(error.message || error); }
+  });
+  main.replaceChildren(h("h1", {}, "Sign in"), form, said,
+    h("p", { class: "muted" }, "The ladder's operator gives each author a token (ladder author add NAME)."));
+}
+
+async function mePage() {
+  let me;
+  try { me = await getJSON("/api/me"); } catch (error) { history.replaceState(null, "", "/signin"); return signinPage(); }
+  const file = h("input", { type: "file", name: "archive", accept: ".tar.gz,.tgz,application/gzip" });
+  const report = h("pre", { class: "report" });
+  const form = h("form", { class: "upload" }, h("label", {}, "A bot folder as a .tar.gz ", file),
+    h("button", { type: "submit" }, "Upload"));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    if (!file.files.length) return;
+    report.textContent = "checking… (the build and the conformance run take a while)";
+    try {
+      const answer = await send("/api/uploads", file.files[0], me.csrf, "application/gzip");
+      report.textContent = answer.report;
+      report.className = answer.accepted ? "report accepted" : "report refused";
+    } catch (error) { report.textContent = String(error.message || error); }
+  });
+  const out = h("button", { type: "button" }, "Sign out");
+  out.addEventListener("click", async () => { await send("/api/signout", "{}", me.csrf); location.href = "/"; });
+  main.replaceChildren(h("h1", {}, `Author ${me.author}`), out,
+    h("h2", {}, "Upload a bot"), form, report,
+    h("p", { class: "muted" }, "Or from a shell: ladder submit --server URL --token TOKEN path/to/bot"),
+    h("h2", {}, "Your bots"),
+    me.bots.length ? table(["bot", "versions", "state"], me.bots.map((b) => [botLink(b.name),
+      b.versions.map((v) => `v${v.number} (${v.language}, ${v.created_at})`).join(", "),
+      b.retired ? "retired" : "playing"])) : h("p", { class: "muted" }, "none yet"),
+    h("h2", {}, "Uploads"),
+    me.uploads.length ? table(["received", "bytes", "verdict", "report"], me.uploads.map((u) => [u.received_at,
+      u.bytes, u.accepted ? "accepted" : "refused", h("pre", { class: "report" }, u.report)]))
+      : h("p", { class: "muted" }, "none yet"));
 }
 
 async function route() {
@@ -147,6 +207,8 @@ async function route() {
     else if ((m = path.match(/^\/arenas\/(.+)$/))) await arenaPage(m[1]);
     else if ((m = path.match(/^\/bots\/(.+)$/))) await botPage(m[1]);
     else if (path === "/matches") await matchesPage();
+    else if (path === "/signin") await signinPage();
+    else if (path === "/me") await mePage();
     else if ((m = path.match(/^\/matches\/(.+)$/))) {
       const seat = new URLSearchParams(location.search).get("seat");
       await matchPage(m[1], seat === null ? null : Number(seat));

@@ -1,0 +1,115 @@
+"""The ladder as a service, the part that never sleeps: units chosen by the scheduler (:mod:`ladder.scheduler`),
+played by the executor's workers, stored as any league's, for as long as the service runs.
+
+Everything the club plays is one league (:data:`LEAGUE`) per arena. A unit is planned only when a worker is free
+for it, so a stopped service leaves at most the units it was playing, which the next start plays first (the
+matches they had finished count for nothing until the unit is whole, like any league's); a SIGKILL loses nothing
+and doubles nothing.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import logging
+import time
+from collections import Counter
+
+import trio
+from sqlite_utils import Database
+
+from .arenas import load_arena
+from .executor import Executor
+from .league import arena_ratings, clear_leftovers, plan_continuous, plan_pairing, run_units
+from .registry import current_versions
+from .scheduler import next_arena, next_group
+from .store import replay_folder
+
+log = logging.getLogger(__name__)
+
+LEAGUE = "club"
+RATINGS_EVERY = 5.0
+"""Seconds between refits of an arena's ratings for the scheduler."""
+IDLE = 2.0
+"""Seconds to wait when no arena has enough bots to play."""
+
+
+class Service:
+    """Plays the club's units, ``concurrency`` matches at a time, until cancelled."""
+
+    def __init__(self, db: Database, executor: Executor, concurrency: int = 2, clock: str = "120+3/30") -> None:
+        self.db = db
+        self.executor = executor
+        self.concurrency = concurrency
+        self.clock = clock
+        self._matches = trio.CapacityLimiter(concurrency)
+        self._units = trio.Semaphore(concurrency)
+        self._ratings: dict[str, tuple[float, dict[int, float]]] = {}
+
+    def _recent(self) -> Counter[str]:
+        since = (datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(hours=1)).isoformat()
+        rows = self.db.query(
+            "select arena_id, count(*) as n from matches where status = 'done' and finished_at >= ? group by arena_id",
+            [since],
+        )
+        return Counter({row["arena_id"]: row["n"] for row in rows})
+
+    def _ratings_of(self, arena: str) -> dict[int, float]:
+        fitted = self._ratings.get(arena)
+        if fitted is None or time.monotonic() - fitted[0] > RATINGS_EVERY:
+            fitted = (time.monotonic(), arena_ratings(self.db, arena))
+            self._ratings[arena] = fitted
+        return fitted[1]
+
+    def next_units(self) -> list[str]:
+        """Plan what the scheduler chooses next: a unit, or in a one-seat arena a new deal for every bot (its
+        units); empty when no arena can play."""
+        arenas = [row["id"] for row in self.db["arenas"].rows_where("coalesce(paused, 0) = 0")]
+        active = {arena: [v["id"] for v in current_versions(self.db, arena)] for arena in arenas}
+        seats = {arena: load_arena(self.db, arena).seats for arena in arenas}
+        arena = next_arena(self._recent(), {a: len(v) for a, v in active.items()}, seats)
+        if arena is None:
+            return []
+        if seats[arena] == 1:  # a patience is compared deal by deal: every bot plays the new deal
+            first = plan_continuous(self.db, LEAGUE, arena)
+            deal = self.db["units"].get(first)["round"]
+            return [row["id"] for row in self.db.query(
+                "select id from units where league = ? and arena_id = ? and round = ?", [LEAGUE, arena, deal]
+            )]
+        units: Counter[int] = Counter()
+        met: Counter[tuple[int, ...]] = Counter()
+        for row in self.db.query(
+            "select versions from units where league = ? and arena_id = ? and status = 'done'", [LEAGUE, arena]
+        ):
+            group = tuple(sorted(json.loads(row["versions"])))
+            met[group] += 1
+            for version in group:
+                units[version] += 1
+        group = next_group(active[arena], self._ratings_of(arena), units, met, seats[arena])
+        return [] if group is None else [plan_pairing(self.db, LEAGUE, arena, group)]
+
+    async def _play(self, units: list[str]) -> None:
+        try:
+            progress = await run_units(self.db, LEAGUE, self.executor, only=units, limiter=self._matches,
+                                       clock=self.clock)
+            for failure in progress.failures:
+                log.warning("club: %s", failure)
+        finally:
+            self._units.release()
+
+    async def play_forever(self) -> None:
+        """Resume the units a stopped service left, then plan and play units for ever."""
+        clear_leftovers(self.db, LEAGUE, replay_folder(self.db) / LEAGUE)
+        left = [[row["id"]] for row in self.db.query(
+            "select id from units where league = ? and status != 'done' order by rowid", [LEAGUE]
+        )]
+        async with self.executor.session(), trio.open_nursery() as nursery:
+            while True:
+                await self._units.acquire()
+                units = left.pop(0) if left else self.next_units()
+                if not units:
+                    self._units.release()
+                    await trio.sleep(IDLE)
+                    continue
+                log.info("club: playing %s", ", ".join(units))
+                nursery.start_soon(self._play, units)

@@ -1,0 +1,264 @@
+"""The ladder as a service, end to end: a real ``ladder serve --play`` process, authors with tokens uploading bots
+over HTTP (a Python bot and a JavaScript starter), matches scheduled, rated and shown; every bad upload refused
+with its reason and nothing left on disk; logs shown to their author only; SIGKILLs at random moments lose
+nothing."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import random
+import re
+import signal
+import socket
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from ladder.archive import pack_folder
+from ladder.store import open_store
+from referee.replay import read_replay, verify
+from referee.runtime.sandbox import sandbox_problem
+
+from tests.runtime.hostile import wait_for
+
+from ._fakes import random_bot_folder
+
+ROOT = Path(__file__).resolve().parents[2]
+LADDER = [sys.executable, "-m", "ladder.cli"]
+needs_sandbox = pytest.mark.skipif(sandbox_problem() is not None, reason=f"no sandbox here: {sandbox_problem()}")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def ladder(*args, cwd: Path, timeout: float = 600) -> subprocess.CompletedProcess:
+    return subprocess.run([*LADDER, *map(str, args)], cwd=cwd, capture_output=True, text=True, timeout=timeout)
+
+
+def author(db: Path, name: str) -> str:
+    done = ladder("author", "add", name, "--db", db, cwd=db.parent)
+    assert done.returncode == 0, done.stderr
+    return re.search(r"(kf_\S+)", done.stdout).group(1)
+
+
+class Service:
+    """A running ``ladder serve --play``."""
+
+    def __init__(self, db: Path, port: int) -> None:
+        self.url = f"http://127.0.0.1:{port}"
+        self.process = subprocess.Popen([*LADDER, "serve", "--play", "--db", str(db), "--port", str(port),
+                                         "--sandbox", "auto"], cwd=db.parent, stdout=subprocess.PIPE,
+                                        stderr=subprocess.STDOUT, text=True)
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                httpx.get(f"{self.url}/api/arenas", timeout=2)
+                return
+            except httpx.TransportError:
+                assert time.monotonic() < deadline and self.process.poll() is None, self.process.stdout.read()
+                time.sleep(0.2)
+
+    def stop(self, sig: int = signal.SIGTERM) -> int:
+        self.process.send_signal(sig)
+        return self.process.wait(timeout=60)
+
+
+def bot(parent: Path, name: str, games: str = '["tapa", "durak"]') -> Path:
+    folder = random_bot_folder(parent, name, games)
+    folder.chmod(0o755)
+    return folder
+
+
+@needs_sandbox
+def test_two_authors_upload_and_the_club_plays(tmp_path):
+    db = tmp_path / "club.db"
+    ana, bo = author(db, "ana"), author(db, "bo")
+    service = Service(db, free_port())
+    try:
+        python = ladder("submit", "--server", service.url, "--token", ana, bot(tmp_path, "ana-py"), cwd=tmp_path)
+        assert python.returncode == 0 and "accepted as ana-py version 1" in python.stdout, python.stdout + python.stderr
+        node = ladder("submit", "--server", service.url, "--token", bo, ROOT / "bots" / "javascript", cwd=tmp_path)
+        assert node.returncode == 0 and "accepted as random-js version 1" in node.stdout, node.stdout + node.stderr
+
+        def rated() -> bool:
+            lines = httpx.get(f"{service.url}/api/arenas/tapa/standings", timeout=10).json()
+            return len(lines) == 2 and all(line["units"] >= 3 for line in lines)
+
+        assert wait_for(rated, 120), "no rated matches"
+        matches = httpx.get(f"{service.url}/api/matches?arena=tapa", timeout=10).json()
+        assert matches and {"ana-py v1", "random-js v1"} <= {seat for m in matches for seat in m["seats"]}
+        assert all(m["commitment"] for m in matches)
+        done = next(m for m in matches if m["status"] == "done")
+        public = httpx.get(f"{service.url}/api/matches/{done['id']}/replay", timeout=10).json()
+        assert "output" not in public and "output" not in public["result"]
+        assert all("path" not in seat for seat in public["header"]["seats"])
+        mine = httpx.get(f"{service.url}/api/matches/{done['id']}/logs", timeout=10,
+                         headers={"Authorization": f"Bearer {ana}"}).json()["seats"]
+        theirs = httpx.get(f"{service.url}/api/matches/{done['id']}/logs", timeout=10).json()["seats"]
+        seat_of_ana = done["seats"].index("ana-py v1")
+        assert [s["seat"] for s in mine] == [seat_of_ana] and theirs == []
+        assert httpx.get(f"{service.url}/api/me", headers={"Authorization": f"Bearer {bo}"}).json()["bots"][0][
+            "name"] == "random-js"
+    finally:
+        assert service.stop() == 130
+    left = open_store(db)
+    assert left.execute("select count(*) from matches where status = 'running'").fetchone()[0] == 0
+
+
+def tarball(members: list[tuple[str, bytes, bytes]]) -> bytes:
+    """A gzipped tar of (name, data, tar type) members."""
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
+        for name, data, kind in members:
+            info = tarfile.TarInfo(name)
+            info.type = kind
+            if kind == tarfile.REGTYPE:
+                info.size = len(data)
+                archive.addfile(info, io.BytesIO(data))
+            else:
+                info.linkname = data.decode()
+                archive.addfile(info)
+    return buffer.getvalue()
+
+
+MANIFEST = ("bot.toml", b'name = "evil"\ncommand = ["python3", "bot.py"]\n', tarfile.REGTYPE)
+
+
+@needs_sandbox
+def test_bad_uploads_are_refused_with_their_reasons_and_leave_nothing(tmp_path):
+    db = tmp_path / "club.db"
+    ana, bo = author(db, "ana"), author(db, "bo")
+    service = Service(db, free_port())
+    uploads = f"{service.url}/api/uploads"
+    temporary = set(Path(tempfile.gettempdir()).glob("kafana-upload-*"))
+    try:
+        good = pack_folder(bot(tmp_path, "ana-bot"))
+        assert httpx.post(uploads, content=good, headers={"Authorization": f"Bearer {ana}"}, timeout=300).json()[
+            "accepted"]
+        failing = tmp_path / "crasher"
+        failing.mkdir(mode=0o755)
+        (failing / "bot.toml").write_text('name = "crasher"\ncommand = ["python3", "bot.py"]\n')
+        (failing / "bot.py").write_text("import sys\nsys.exit(3)\n")
+        cases = [
+            ("no token", good, {}, 401, "needs your token"),
+            ("wrong token", good, {"Authorization": "Bearer kf_1_wrong"}, 401, "unknown, revoked or banned token"),
+            ("another author's bot", good, {"Authorization": f"Bearer {bo}"}, 422, "belongs to another author"),
+            ("path traversal", tarball([MANIFEST, ("../escape.py", b"x", tarfile.REGTYPE)]), None, 422,
+             "climbs out of the bot's folder"),
+            ("a link out", tarball([MANIFEST, ("bot.py", b"/etc/passwd", tarfile.SYMTYPE)]), None, 422, "is a link"),
+            ("a huge file", tarball([MANIFEST, ("weights", b"\0" * (65 << 20), tarfile.REGTYPE)]), None, 422,
+             "unpacks to more than"),
+            ("too many files", tarball([MANIFEST, *[(f"f{k}", b"x", tarfile.REGTYPE) for k in range(2100)]]), None,
+             422, "more than 2000 files"),
+            ("a compression bomb", tarball([MANIFEST, *[(f"z{k}", b"\0" * (16 << 20), tarfile.REGTYPE)
+                                                      for k in range(12)]]), None, 422, "unpacks to more than"),
+            ("not an archive", gzip.compress(b"garbage" * 1000), None, 422, "cannot be read as a gzipped tar"),
+            ("a bot that fails the check", pack_folder(failing), None, 422, "FAIL handshake: crash"),
+        ]
+        for label, data, headers, status, words in cases:
+            answer = httpx.post(uploads, content=data, timeout=300,
+                                headers={"Authorization": f"Bearer {bo}"} if headers is None else headers)
+            assert answer.status_code == status, (label, answer.text)
+            assert words in (answer.json().get("report") or answer.json().get("error")), (label, answer.text)
+        assert set(Path(tempfile.gettempdir()).glob("kafana-upload-*")) == temporary  # nothing unpacked is left
+        assert not (tmp_path.parent / "escape.py").exists()
+        stored = [p.name for p in (tmp_path / "club-bots").iterdir() if p.is_dir()]
+        assert len(stored) == 1  # only the good bot's copy
+    finally:
+        service.stop()
+
+
+def test_uploads_are_limited_per_hour(tmp_path, monkeypatch):
+    import trio
+
+    from ladder.authors import add_author, authenticate
+    from ladder.uploads import LimitReached, UploadLimits, upload
+
+    from ._fakes import FakeExecutor
+
+    db_path = tmp_path / "club.db"
+    db = open_store(db_path)
+    ana = authenticate(db, add_author(db, "ana"))
+    limits = UploadLimits(per_hour=2)
+    data = pack_folder(bot(tmp_path, "a"))
+    for _ in range(2):
+        trio.run(upload, db, db_path, ana, data, FakeExecutor(), limits)
+    with pytest.raises(LimitReached, match="limit of 2 uploads an hour"):
+        trio.run(upload, db, db_path, ana, data, FakeExecutor(), limits)
+
+
+@needs_sandbox
+def test_sigkill_of_the_service_loses_nothing(tmp_path):
+    db = tmp_path / "club.db"
+    ana = author(db, "ana")
+    port = free_port()
+    service = Service(db, port)
+    for name in ("k1", "k2", "k3"):
+        upload = ladder("submit", "--server", service.url, "--token", ana, bot(tmp_path, name, '["tapa"]'), cwd=tmp_path)
+        assert upload.returncode == 0, upload.stdout + upload.stderr
+    rng = random.Random(11)
+    for _ in range(10):
+        time.sleep(rng.uniform(0.5, 3.0))
+        assert service.stop(signal.SIGKILL) == -signal.SIGKILL
+        service = Service(db, port)
+    assert wait_for(lambda: open_store(db)["units"].count_where("status = 'done'") >= 12, 120)
+    service.stop()
+    store = open_store(db)
+    rows = list(store.query("select unit_id, rotation, status, replay_path from matches"))
+    assert len({(r["unit_id"], r["rotation"]) for r in rows}) == len(rows)  # nothing doubled
+    assert store.execute("select count(*) from matches where status = 'running'").fetchone()[0] == 0
+    for unit in store.query("select id from units where status = 'done'"):
+        for match in store.query("select replay_path from matches where unit_id = ?", [unit["id"]]):
+            assert verify(read_replay(db.parent / match["replay_path"])) == []
+    assert json.loads(store["units"].get(next(store.query("select id from units limit 1"))["id"])["versions"])
+
+
+@needs_sandbox
+def test_an_author_signs_in_and_uploads_through_the_page(tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    from tests.web.test_browser import CHROMIUM, FLAGS
+
+    db = tmp_path / "club.db"
+    token = author(db, "ana")
+    archive = tmp_path / "bot.tar.gz"
+    archive.write_bytes(pack_folder(bot(tmp_path, "ana-web")))
+    service = Service(db, free_port())
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+            page = browser.new_page()
+            page.goto(f"{service.url}/me")  # not signed in: the sign-in form
+            page.wait_for_selector("form.signin")
+            page.fill("input[name=token]", "kf_1_not-it")
+            page.click("form.signin button")
+            page.wait_for_selector("text=unknown or revoked token")
+            page.fill("input[name=token]", token)
+            page.click("form.signin button")
+            page.wait_for_selector("text=Author ana")
+            page.set_input_files("input[name=archive]", str(archive))
+            page.click("form.upload button")
+            page.wait_for_selector("pre.report.accepted", timeout=300_000)
+            assert "accepted as ana-web version 1" in page.inner_text("pre.report.accepted")
+            page.reload()
+            page.wait_for_selector("text=Your bots")
+            assert "ana-web" in page.inner_text("main")
+            cookie = next(c for c in page.context.cookies() if c["name"] == "kafana_session")
+            assert cookie["httpOnly"] and cookie["sameSite"] == "Strict"
+            browser.close()
+        forged = httpx.post(f"{service.url}/api/uploads", content=archive.read_bytes(), timeout=60,
+                            cookies={"kafana_session": cookie["value"]})  # a cross-site form: no CSRF token
+        assert forged.status_code == 403 and "X-CSRF-Token" in forged.json()["error"]
+    finally:
+        service.stop()
