@@ -655,7 +655,11 @@ def replay_command(match_id: str, db_path: str, game_number: int | None, as_seat
 @click.option("--concurrency", default=2, show_default=True, type=click.IntRange(1), help="With --play: matches at a time.")
 @click.option("--clock", default="120+3/30", show_default=True, help="With --play: BANK+INC/CAP in seconds.")
 @sandbox_option("on")
-def serve(db_path: str, host: str, port: int, play: bool, concurrency: int, clock: str, sandbox_mode: str) -> None:
+@click.option("--scheduler", help="With --play: play the matches on the Dask cluster of this scheduler (tcp://HOST:8786).")
+def serve(
+    db_path: str, host: str, port: int, play: bool, concurrency: int, clock: str, sandbox_mode: str,
+    scheduler: str | None,
+) -> None:
     """Serve the web UI: leaderboards, matches (live), bots, and a replay viewer for every match. With --play it
     is a club ladder's service (docs/service.md): authors sign in with their token (ladder author add) and upload
     bots, and the scheduler plays the most informative units for ever; Ctrl-C or SIGTERM stops it cleanly, and
@@ -694,7 +698,7 @@ def serve(db_path: str, host: str, port: int, play: bool, concurrency: int, cloc
         return
 
     def work() -> Callable[[], Awaitable[None]]:
-        executor = _executor(sandbox_mode)
+        executor = _executor(sandbox_mode, scheduler=scheduler)
         app = make_app(db_path, Club(Path(db_path), executor, UploadLimits()))
 
         async def service() -> None:
