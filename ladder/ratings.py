@@ -58,6 +58,15 @@ def fit(
     results: Iterable[Pairwise], players: Iterable[int], length: int = 1, prior_sd: float = PRIOR_SD
 ) -> dict[int, float]:
     """Maximum-likelihood ratings with a normal prior N(1500, prior_sd²)."""
+    return fit_with_errors(results, players, length, prior_sd)[0]
+
+
+def fit_with_errors(
+    results: Iterable[Pairwise], players: Iterable[int], length: int = 1, prior_sd: float = PRIOR_SD
+) -> tuple[dict[int, float], dict[int, float]]:
+    """:func:`fit`'s ratings, and each rating's standard error from the curvature of the log-posterior at the
+    optimum (each rating alone, the others held: a quick band for charts; the leaderboards' intervals are the
+    bootstrap's)."""
     results = list(results)
     ratings = {p: MEAN for p in players}
     scale = math.log(10) * math.sqrt(length) / 2000.0
@@ -74,7 +83,9 @@ def fit(
             curvature -= weight * scale * scale * p * (1.0 - p)
         return gradient, curvature
 
-    return _maximise(ratings, derivatives, prior_sd)
+    _maximise(ratings, derivatives, prior_sd)
+    errors = {p: 1.0 / math.sqrt(-(derivatives(p)[1] - 1.0 / prior_sd**2)) for p in ratings}
+    return ratings, errors
 
 
 def _maximise(

@@ -4,12 +4,13 @@ numbers that the terminal (``ladder standings``) and the web show."""
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, replace
 
 from sqlite_utils import Database
 
 from .arenas import ArenaSpec, load_arena
-from .ratings import Pairwise, bootstrap, fit, interval, pairwise, superiority
+from .ratings import Pairwise, bootstrap, fit, fit_with_errors, interval, pairwise, superiority
 
 
 MIN_UNITS = 5
@@ -52,12 +53,14 @@ class Standing:
 
 
 def _units(db: Database, arena: ArenaSpec) -> list[list[dict]]:
-    """The matches of the arena's complete units, unit by unit; in a one-seat arena, deal by deal (the matches of
-    every bot on one deal form the unit that is compared and resampled)."""
+    """The matches of the arena's complete units, unit by unit in the order they were completed; in a one-seat
+    arena, deal by deal (the matches of every bot on one deal form the unit that is compared and resampled). Each
+    match carries its unit's completion time (``done_at``)."""
     rows = db.query(
         """
-        select m.unit_id, m.seed, m.seats, m.points, m.faults, m.termination from matches m
-        join units u on u.id = m.unit_id where m.arena_id = ? and u.status = 'done' order by m.unit_id, m.rotation
+        select m.unit_id, m.seed, m.seats, m.points, m.faults, m.termination, u.done_at from matches m
+        join units u on u.id = m.unit_id where m.arena_id = ? and u.status = 'done'
+        order by u.done_at, m.unit_id, m.rotation
         """,
         [arena.id],
     )
@@ -66,8 +69,40 @@ def _units(db: Database, arena: ArenaSpec) -> list[list[dict]]:
         key = row["seed"] if arena.seats == 1 else row["unit_id"]
         match = {field: json.loads(row[field]) for field in ("seats", "points", "faults")}
         match["termination"] = row["termination"]
+        match["done_at"] = row["done_at"]
         units.setdefault(key, []).append(match)
     return list(units.values())
+
+
+def history(db: Database, arena_id: str, points: int = 24) -> dict:
+    """Every bot's rating as the arena's units were completed, at up to ``points`` moments: the units so far, the
+    time, and per bot its rating with a 95% band (±1.96 standard errors of the fit), None before its first unit.
+    The last moment's ratings are the leaderboard's."""
+    arena = load_arena(db, arena_id)
+    units = _units(db, arena)
+    names = _names(db)
+    unit_results = [_results(arena, unit) for unit in units]
+    step = max(1, math.ceil(len(units) / points))
+    marks = sorted({*range(step, len(units) + 1, step), len(units)} - {0})
+    out: dict = {"units": marks, "times": [units[mark - 1][0]["done_at"] for mark in marks], "bots": {}}
+    for k, mark in enumerate(marks):
+        played = {v for unit in units[:mark] for match in unit for v in match["seats"]}
+        ratings, errors = fit_with_errors([r for u in unit_results[:mark] for r in u], played, arena.match_length)
+        for version in played:
+            line = out["bots"].setdefault(names.get(version, f"#{version}"), {"rating": [None] * len(marks),
+                                                                              "low": [None] * len(marks),
+                                                                              "high": [None] * len(marks)})
+            line["rating"][k] = round(ratings[version], 1)
+            line["low"][k] = round(ratings[version] - 1.96 * errors[version], 1)
+            line["high"][k] = round(ratings[version] + 1.96 * errors[version], 1)
+    return out
+
+
+def _names(db: Database) -> dict[int, str]:
+    return {
+        row["id"]: f"{row['name']} v{row['number']}"
+        for row in db.query("select v.id, v.number, b.name from versions v join bots b on b.id = v.bot_id")
+    }
 
 
 def _results(arena: ArenaSpec, unit: list[dict]) -> list[Pairwise]:
@@ -131,10 +166,7 @@ def standings(db: Database, arena_id: str, samples: int = 200, seed: int = 0) ->
 
 def crosstable(db: Database, arena_id: str) -> tuple[list[str], dict[tuple[str, str], tuple[int, int]]]:
     """Head to head: bot labels, and (wins, games) of the row bot against the column bot."""
-    names = {
-        row["id"]: f"{row['name']} v{row['number']}"
-        for row in db.query("select v.id, v.number, b.name from versions v join bots b on b.id = v.bot_id")
-    }
+    names = _names(db)
     table: dict[tuple[str, str], tuple[int, int]] = {}
     labels: set[str] = set()
     arena = load_arena(db, arena_id)

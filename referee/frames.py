@@ -1,7 +1,8 @@
 """A replay as frames for viewers: the view after every step, as one seat saw it or as a spectator, in JSON.
 
 The web viewer and the terminal replayer draw frames, never the engine's internals. A seat's frames hide what
-the seat could not know: other hands, and the shuffle's chance steps (their notation is blanked).
+the seat could not know: other hands, and the shuffle's chance steps (their notation is blanked). A deal (the
+run of chance steps that places the cards one by one) is one frame, not one per card.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from referee.games._cards import SUITS, card_text
 from referee.replay import Replay, replay_states
 
 HIDDEN_STEP = "(a chance step this seat does not see)"
+DEALING = ("deck ", "deal ")
+"""Notations of the chance steps that place one card of a deal."""
 
 
 def _cards(cards: Any) -> Any:
@@ -68,14 +71,24 @@ def frames(replay: Replay, seat: int | None = None) -> tuple[list[dict[str, Any]
         return view_json(state.spectator_view() if seat is None else state.view(seat))
 
     out = [{"index": 0, "type": "start", "notation": "", "game_number": 1, "view": seen(states[0])}] if states else []
-    for index, (step, state) in enumerate(zip(replay.steps, states[1:], strict=False), 1):
+    dealt = 0
+    for number, (step, state) in enumerate(zip(replay.steps, states[1:], strict=False), 1):
         hidden = step["type"] == "chance" and seat is not None and game.hidden_information
+        dealing = step["type"] == "chance" and step.get("notation", "").startswith(DEALING)
+        if dealing and dealt and out[-1]["type"] == "deal":
+            dealt += 1
+            out[-1].update(notation=f"the deal: {dealt} cards", view=seen(state), last_step=number)
+            continue
+        dealt = 1 if dealing else 0
         frame = {
-            "index": index,
-            "type": step["type"],
-            "notation": HIDDEN_STEP if hidden else step.get("notation", ""),
+            "index": len(out),
+            "type": "deal" if dealing else step["type"],
+            "notation": HIDDEN_STEP if hidden and not dealing else "the deal: 1 card" if dealing
+            else step.get("notation", ""),
             "game_number": state.game_number,
             "view": seen(state),
+            "first_step": number,
+            "last_step": number,
         }
         if step["type"] == "action":
             frame.update(seat=step.get("seat"), ms=step.get("ms", 0), comment=step.get("comment", ""))

@@ -17,7 +17,7 @@ from referee.chance import commitment
 from referee.frames import frames
 from referee.replay import read_replay
 
-from ..standings import COLUMNS, crosstable, standings
+from ..standings import COLUMNS, crosstable, history, standings
 from ..store import resolved_path
 
 MATCH_PAGE = 200
@@ -123,6 +123,45 @@ def arena_crosstable(db: Database, arena_id: str) -> dict[str, Any]:
         "labels": labels,
         "cells": [{"row": a, "column": b, "wins": wins, "games": games} for (a, b), (wins, games) in table.items()],
     }
+
+
+def arena_history(db: Database, arena_id: str) -> dict[str, Any]:
+    """Every bot's rating with its 95% band as the arena's units were completed (the rating chart's numbers)."""
+    _arena_exists(db, arena_id)
+    return history(db, arena_id)
+
+
+def bot_history(db: Database, name: str) -> dict[str, Any]:
+    """A bot's charts: its rating history in each arena it plays, its results by opponent, its faults by day."""
+    if not db["bots"].count_where("name = ?", [name]):
+        raise NotFound(f"no bot {name!r}")
+    arenas = [row["arena_id"] for row in db.query(
+        "select distinct e.arena_id from entries e join versions v on v.id = e.version_id "
+        "join bots b on b.id = v.bot_id where b.name = ? order by e.arena_id", [name],
+    )]
+    ratings, opponents = {}, {}
+    for arena in arenas:
+        whole = history(db, arena)
+        lines = {label: line for label, line in whole["bots"].items() if label.rsplit(" v", 1)[0] == name}
+        if lines:
+            ratings[arena] = {"units": whole["units"], "times": whole["times"], "bots": lines}
+        labels, table = crosstable(db, arena)
+        opponents[arena] = [
+            {"bot": mine, "opponent": other, "wins": wins, "games": games}
+            for (mine, other), (wins, games) in sorted(table.items())
+            if mine.rsplit(" v", 1)[0] == name and other.rsplit(" v", 1)[0] != name
+        ]
+    faults: dict[str, int] = {}
+    versions = {r["id"] for r in db.query("select v.id from versions v join bots b on b.id = v.bot_id where b.name = ?",
+                                          [name])}
+    for row in db.query("select seats, faults, finished_at from matches where faults not in ('[]', '') "
+                        "and finished_at is not null"):
+        seats = json.loads(row["seats"])
+        for fault in json.loads(row["faults"]):
+            if seats[fault["seat"]] in versions:
+                day = row["finished_at"][:10]
+                faults[day] = faults.get(day, 0) + 1
+    return {"ratings": ratings, "opponents": opponents, "faults": sorted(faults.items())}
 
 
 def _seat_names(db: Database) -> dict[int, str]:

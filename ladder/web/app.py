@@ -6,6 +6,7 @@ Unknown ids answer 404 and malformed parameters 400, as JSON, never with a stack
 
 from __future__ import annotations
 
+import importlib.resources
 import logging
 from collections.abc import Callable
 from pathlib import Path
@@ -23,6 +24,8 @@ from . import api
 from .club import Club, club_routes, signed_in
 
 STATIC = Path(__file__).parent / "static"
+CHARTS = Path(str(importlib.resources.files("plotly") / "package_data" / "plotly.min.js"))
+"""plotly.js as the plotly package ships it."""
 log = logging.getLogger(__name__)
 
 
@@ -48,6 +51,9 @@ def make_app(db_path: str | Path, club: Club | None = None) -> Starlette:
 
     async def page(request: Request) -> FileResponse:
         return FileResponse(STATIC / "index.html")
+
+    async def charts(request: Request) -> FileResponse:
+        return FileResponse(CHARTS, media_type="text/javascript")
 
     async def not_found(request: Request, exc: Exception) -> JSONResponse:
         return JSONResponse({"error": str(exc) or "not found"}, status_code=404)
@@ -83,6 +89,8 @@ def make_app(db_path: str | Path, club: Club | None = None) -> Starlette:
         Route("/api/columns", endpoint(api.columns)),
         Route("/api/arenas/{arena}/standings", endpoint(api.arena_standings, "arena")),
         Route("/api/arenas/{arena}/crosstable", endpoint(api.arena_crosstable, "arena")),
+        Route("/api/arenas/{arena}/history", endpoint(api.arena_history, "arena")),
+        Route("/api/bots/{name}/history", endpoint(api.bot_history, "name")),
         Route("/api/matches", endpoint(api.matches, query=("arena", "bot", "fault", "limit"))),
         Route("/api/matches/{match}", endpoint(api.match, "match")),
         Route("/api/matches/{match}/replay", endpoint(api.replay, "match", query=("seat",))),
@@ -94,6 +102,7 @@ def make_app(db_path: str | Path, club: Club | None = None) -> Starlette:
         Route("/matches/{match}", page),
         Route("/signin", page),
         Route("/me", page),
+        Route("/static/vendor/plotly.min.js", charts),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     handlers = {

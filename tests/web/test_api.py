@@ -51,7 +51,11 @@ def test_replay_frames_for_spectator_and_seat(server, league):
     assert last["kind"] == "durak" and len(last["hands"]) == 4
     seat = get(server, f"/api/matches/{durak}/replay?seat=1")
     assert all(frame["view"]["hands"] == [] for frame in seat["frames"])
-    assert seat["frames"][1]["notation"] == HIDDEN_STEP  # the shuffle is not shown to a seat
+    deal = seat["frames"][1]
+    assert deal["type"] == "deal" and deal["notation"] == "the deal: 36 cards"  # one frame, and no card named
+    assert deal["first_step"] == 1 and deal["last_step"] == 36 and spectator["frames"][2]["first_step"] == 37
+    gapa = get(server, f"/api/matches/{league[1]['gapa']}/replay?seat=0")["frames"]
+    assert gapa[1]["type"] == "chance" and gapa[1]["notation"] == HIDDEN_STEP  # the coin: not a seat's to see
     assert "output" not in spectator and "output" not in spectator["result"]  # the bots' logs are not public
     assert all("path" not in s for s in spectator["header"]["seats"])  # nor the host's paths
     logs = get(server, f"/api/matches/{durak}/logs")  # a local league: its operator reads every seat's
