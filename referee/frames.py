@@ -8,15 +8,26 @@ run of chance steps that places the cards one by one) is one frame, not one per 
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import Any
 
-from referee.games import GAP, NO_CARD, DurakView, GapaView, GapsView, State
+from referee.games import GAP, NO_CARD, BackgammonView, DurakView, GapaView, GapsView, State, make_game
 from referee.games._cards import SUITS, card_text
 from referee.replay import Replay, replay_states
 
 HIDDEN_STEP = "(a chance step this seat does not see)"
 DEALING = ("deck ", "deal ")
 """Notations of the chance steps that place one card of a deal."""
+
+
+@functools.cache
+def their_numbers(variant: str) -> tuple[int, ...]:
+    """For each point 1..24 in one seat's numbering, the opponent's number of it (notation is in the mover's).
+
+    >>> their_numbers("tabla")[:3], their_numbers("gjul-bara")[:3]
+    ((24, 23, 22), (13, 14, 15))
+    """
+    return tuple(make_game(variant).theirs_to_mine(point) for point in range(1, 25))
 
 
 def _cards(cards: Any) -> Any:
@@ -47,8 +58,11 @@ def view_json(view: Any) -> dict[str, Any]:
     elif isinstance(view, GapsView):
         data["grid"] = [card_text(c) if c != GAP else "" for c in view.grid]
         data["kind"] = "gaps"
-    else:
+    elif isinstance(view, BackgammonView):
+        data["their_numbers"] = list(their_numbers(view.variant))
         data["kind"] = "backgammon"
+    else:
+        raise TypeError(f"no JSON form for {type(view).__name__}")
     return data
 
 

@@ -15,6 +15,7 @@ from referee.games import (
     GapsView,
     State,
 )
+from referee.frames import DEALING, their_numbers
 from referee.games._cards import SUITS, card_text
 from referee.replay import Replay, replay_states
 
@@ -36,36 +37,43 @@ def _cell(mine: int, theirs: int, pin: int) -> str:
 def render_backgammon(view: BackgammonView, names: tuple[str, str] | None = None) -> str:
     """An ASCII board drawn from ``view.seat``'s side: ``o`` are that seat's checkers, ``x`` the opponent's.
 
-    ``o2+x`` marks an opponent checker pinned under two of ours, ``x1+o`` one of ours pinned under theirs.
+    Points carry both numberings: ``o``'s above the top row and below the bottom one, ``x``'s in brackets beside
+    them (a move's notation is in its mover's numbering). ``o2+x`` marks an opponent checker pinned under two of
+    ours, ``x1+o`` one of ours pinned under theirs; a legend line says so when a pin is on the board.
 
     >>> from referee.games import make_game
     >>> print(render_backgammon(make_game("tapa").new_state().view(0)).splitlines()[1])
-       13   14   15   16   17   18 |   19   20   21   22   23   24
+      o:    13   14   15   16   17   18 |   19   20   21   22   23   24
     """
     me = f"o = seat {view.seat}" + (f" {names[view.seat]}" if names else "")
     them = f"x = seat {1 - view.seat}" + (f" {names[1 - view.seat]}" if names else "")
     top = range(13, 25)
     bottom = range(12, 0, -1)
+    theirs = their_numbers(view.variant)
 
     def row(points: range) -> str:
         cells = [_cell(view.mine[p - 1], view.theirs[p - 1], view.pins[p - 1]) for p in points]
-        return "".join(cells[:6]) + " |" + "".join(cells[6:])
+        return "     " + "".join(cells[:6]) + " |" + "".join(cells[6:])
 
-    def labels(points: range) -> str:
-        cells = [f"{p:>5}" for p in points]
-        return "".join(cells[:6]) + " |" + "".join(cells[6:])
+    def labels(side: str, points: range) -> str:
+        cells = [f"{p:>5}" if side == "o" else f"{f'({theirs[p - 1]})':>5}" for p in points]
+        return f"  {side}: " + "".join(cells[:6]) + " |" + "".join(cells[6:])
 
     lines = [
         f"{view.variant}  {me}  {them}",
-        labels(top),
+        labels("o", top),
+        labels("x", top),
         row(top),
         row(bottom),
-        labels(bottom),
+        labels("x", bottom),
+        labels("o", bottom),
         f"off: o {view.my_off}  x {view.their_off}"
         + (f"   bar: o {view.my_bar}  x {view.their_bar}" if view.my_bar or view.their_bar else "")
         + (f"   dice: {'-'.join(map(str, view.dice))}" if view.dice else "")
         + (f"   to move: seat {view.turn}" if view.turn >= 0 else ""),
     ]
+    if any(view.pins):
+        lines.append("pins: o2+x = an x checker pinned under 2 o's; x1+o = an o checker pinned under 1 x")
     if view.later_stages or view.remainder:
         ladder = "playing the opponent's remainder" if view.remainder else "ladder"
         later = ", then " + " ".join(f"{d}x4" for d in view.later_stages) if view.later_stages else ""
@@ -194,20 +202,28 @@ def render_view(view: object, names: tuple[str, ...] | None = None) -> str:
 
 
 def _compact(notations: list[str]) -> list[str]:
-    """Runs of chance steps of one kind on one line: ``deal 9C 2H …`` instead of one line per card.
+    """Chance steps summarised: a deal (one step per card) as one line that counts its cards, and other runs of
+    one kind on one line (``key 3 7`` rather than a line each).
 
-    >>> _compact(["deal 9C", "deal 2H", "key 3", "roll 6-1"])
-    ['deal 9C 2H', 'key 3', 'roll 6-1']
+    >>> _compact(["deal 9C", "deal 2H", "key 3", "key 7", "roll 6-1"])
+    ['the deal: 2 cards', 'key 3 7', 'roll 6-1']
     """
     lines: list[str] = []
     kind = None
+    dealt = 0
     for notation in notations:
         word, _, rest = notation.partition(" ")
-        if word == kind and word not in ("roll", "opening", "==") and rest:
+        if notation.startswith(DEALING):
+            dealt = dealt + 1 if kind == word else 1
+            if dealt > 1:
+                lines[-1] = f"the deal: {dealt} cards"
+            else:
+                lines.append("the deal: 1 card")
+        elif word == kind and word not in ("roll", "opening", "==") and rest:
             lines[-1] += " " + rest
         else:
             lines.append(notation)
-            kind = word
+        kind = word
     return lines
 
 

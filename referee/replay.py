@@ -29,6 +29,8 @@ from referee.files import open_temporary, publish
 from referee.games import CHANCE, TERMINAL, Game, IllegalActionError, InvalidActionError, Outcome, State, make_game
 
 FORMAT = "kafana-replay/2"
+UNFINISHED = "no result line (the game did not finish writing)"
+"""The problem of a replay whose game is still being played (or whose referee was killed)."""
 
 
 def games_json(outcome: Outcome) -> list[dict[str, Any]]:
@@ -143,7 +145,7 @@ def read_replay(path: str | Path) -> Replay:
     elif header.get("format") != FORMAT:
         errors.append(f"format {header.get('format')!r}, expected {FORMAT!r}")
     if result is None:
-        errors.append("no result line (the game did not finish writing)")
+        errors.append(UNFINISHED)
     return Replay(header, steps, result, errors)
 
 

@@ -61,9 +61,9 @@ def test_durak_teams_play_and_seat_views(tmp_path):
     replay = next(out.glob("*.jsonl"))
     spectator = runner.invoke(main, ["show", str(replay)])
     assert spectator.exit_code == 0 and "seen by the spectator" in spectator.output
-    assert "\ndeck " in spectator.output  # the spectator sees the shuffle
+    assert "\nthe deal: 36 cards\n" in spectator.output  # the spectator sees the deal, summarised
     seat = runner.invoke(main, ["show", str(replay), "--as-seat", "1"])
-    assert seat.exit_code == 0 and "seen by seat 1" in seat.output and "\ndeck " not in seat.output
+    assert seat.exit_code == 0 and "seen by seat 1" in seat.output and "the deal" not in seat.output
     assert runner.invoke(main, ["show", str(replay), "--as-seat", "4"]).exit_code == 2
     wrong = runner.invoke(main, ["play", "durak", RANDOM, RANDOM, RANDOM, "--teams", "2v2", "--out", str(out)])
     assert wrong.exit_code == 2 and "teams=2v2 needs seats=4" in wrong.output

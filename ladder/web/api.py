@@ -15,10 +15,13 @@ from sqlite_utils import Database
 
 from referee.chance import commitment
 from referee.frames import frames
-from referee.replay import read_replay
+from referee.games import make_game
+from referee.replay import UNFINISHED, read_replay
+from referee.runtime import FAULT_KINDS
 
+from ..outcomes import summary, winners
 from ..standings import COLUMNS, crosstable, history, standings
-from ..store import resolved_path
+from ..store import replay_folder, resolved_path
 
 MATCH_PAGE = 200
 """Most matches one list answer holds."""
@@ -30,6 +33,10 @@ class NotFound(LookupError):
 
 class BadRequest(ValueError):
     """A malformed parameter."""
+
+
+class Forbidden(PermissionError):
+    """Not to be shown yet."""
 
 
 def arenas(db: Database) -> list[dict[str, Any]]:
@@ -110,6 +117,15 @@ def arena_standings(db: Database, arena_id: str) -> list[dict[str, Any]]:
     ]
 
 
+def filters(db: Database) -> dict[str, list[str]]:
+    """What the match list can be filtered by: the arenas, the bots and the fault kinds."""
+    return {
+        "arenas": [row["id"] for row in db.query("select id from arenas order by id")],
+        "bots": [row["name"] for row in db.query("select name from bots order by name")],
+        "faults": list(FAULT_KINDS),
+    }
+
+
 def columns(db: Database) -> dict[str, str]:
     """What each leaderboard column means (the same words as ``ladder standings --help``)."""
     return dict(COLUMNS)
@@ -171,29 +187,55 @@ def _seat_names(db: Database) -> dict[int, str]:
     }
 
 
+def _hides_cards(game: str) -> bool:
+    try:
+        return make_game(game).hidden_information
+    except (KeyError, ValueError):
+        return True
+
+
+def _spectator_open(row: dict[str, Any]) -> bool:
+    """Whether a spectator, who sees every hand, may watch: once the match's whole unit is played, or in a game
+    that hides no cards."""
+    return (row["unit_status"] == "done" and row["status"] != "running") or not _hides_cards(row["game"] or "")
+
+
 def _match_json(row: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
     faults = json.loads(row["faults"] or "[]")
+    seats = [names.get(v, f"#{v}") for v in json.loads(row["seats"])]
+    points = json.loads(row["points"]) if row["points"] else None
+    games = json.loads(row["games"]) if row["games"] else []
+    unit_done = row["unit_status"] == "done"
     return {
         "id": row["id"],
         "arena": row["arena_id"],
+        "game": row["game"],
         "status": row["status"],
-        "seats": [names.get(v, f"#{v}") for v in json.loads(row["seats"])],
+        "seats": seats,
         "termination": row["termination"],
-        "points": json.loads(row["points"]) if row["points"] else None,
-        "games": json.loads(row["games"]) if row["games"] else [],
+        "points": points,
+        "winners": winners(points) if points else [],
+        "summary": summary(row["game"] or "", row["termination"], points, seats, games),
+        "games": games,
         "faults": faults,
         "decisions": row["decisions"],
         "seconds": row["seconds"],
+        "started_at": row["started_at"],
         "finished_at": row["finished_at"],
         "error": row["error"],
-        "has_replay": bool(row["replay_path"]),
+        "has_replay": bool(row["replay_path"]) or row["status"] == "running",
+        "spectator_open": _spectator_open(row),
         "commitment": commitment(str(row["seed"])),
-        "seed": str(row["seed"]) if row["unit_status"] == "done" else None,
+        "seed": str(row["seed"]) if unit_done else None,
     }
 
 
-_MATCH_ROWS = "select m.*, u.status as unit_status from matches m left join units u on u.id = m.unit_id"
-"""Matches with their unit's status: a seed is shown only once its whole unit is played."""
+_MATCH_ROWS = (
+    "select m.*, u.status as unit_status, u.league as league, a.game as game from matches m "
+    "left join units u on u.id = m.unit_id left join arenas a on a.id = m.arena_id"
+)
+"""Matches with their game and their unit's status and league: a seed is shown, and a spectator sees the hidden
+cards, only once the whole unit is played (its other matches deal the same cards)."""
 
 
 def matches(
@@ -234,17 +276,33 @@ def match(db: Database, match_id: str) -> dict[str, Any]:
     return _match_json(row, _seat_names(db))
 
 
+def _live_replay(db: Database, row: dict[str, Any]) -> Any:
+    """The replay a running match's referee is writing (its hidden ``.part`` file), or None."""
+    folder = replay_folder(db) / str(row["league"])
+    return next(iter(sorted(folder.glob(f".{row['id']}.jsonl.*.part"))), None)
+
+
 def replay(db: Database, match_id: str, seat: str | None = None) -> dict[str, Any]:
-    """A match's replay as frames (the spectator's, or ``seat``'s), with the header, result, the bots' output and
-    the problems found re-running it. The chance seed is left out until the match's whole unit is played (the
-    other half deals the same cards)."""
+    """A match's replay as frames (the spectator's, or ``seat``'s), with the header, result and the problems found
+    re-running it; a running match's as far as it is played (``live``). Until the match's whole unit is played
+    the chance seed is left out and, in a game that hides cards, only a seat's view is shown (the unit's other
+    matches deal the same cards)."""
     row = _match_row(db, match_id)
-    path = resolved_path(db, row["replay_path"]) if row is not None and row["replay_path"] else None
-    if path is None or not path.exists():
+    if row is None:
         raise NotFound(f"no replay for match {match_id!r}")
+    live = row["status"] == "running"
+    path = _live_replay(db, row) if live else resolved_path(db, row["replay_path"]) if row["replay_path"] else None
+    if path is None or not path.exists():
+        raise NotFound(f"no replay for match {match_id!r}" + (" yet" if live else ""))
     if seat is not None and not (seat.isdigit() and len(seat) < 3):
         raise BadRequest("seat must be a seat number")
-    log = read_replay(path)
+    if seat is None and not _spectator_open(row):
+        raise Forbidden("the spectator view of this match opens when its unit is complete (the unit's other "
+                        "matches deal the same cards); choose a seat's view")
+    try:
+        log = read_replay(path)
+    except FileNotFoundError:
+        raise NotFound(f"match {match_id!r} has just finished: load it again") from None
     try:
         seats = log.game().num_seats
     except (KeyError, ValueError) as exc:
@@ -258,7 +316,9 @@ def replay(db: Database, match_id: str, seat: str | None = None) -> dict[str, An
         result.pop("seed", None)
     result.pop("output", None)  # the bots' logs are their authors' (see logs())
     header = dict(log.header, seats=[{k: v for k, v in s.items() if k != "path"} for s in log.header.get("seats", [])])
-    return {"header": header, "frames": shown, "result": result, "problems": problems}
+    if live:  # no result line yet, and perhaps a last line half written: that is what live means
+        problems = [p for p in problems if p != UNFINISHED and "not JSON" not in p]
+    return {"header": header, "frames": shown, "result": result, "problems": problems, "live": live}
 
 
 def logs(db: Database, match_id: str, may_read: Callable[[int | None], bool]) -> dict[str, Any]:

@@ -61,6 +61,9 @@ def make_app(db_path: str | Path, club: Club | None = None) -> Starlette:
     async def bad_request(request: Request, exc: Exception) -> JSONResponse:
         return JSONResponse({"error": str(exc)}, status_code=400)
 
+    async def forbidden(request: Request, exc: Exception) -> JSONResponse:
+        return JSONResponse({"error": str(exc)}, status_code=403)
+
     async def http_error(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, HTTPException)
         return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
@@ -87,6 +90,7 @@ def make_app(db_path: str | Path, club: Club | None = None) -> Starlette:
         Route("/api/matches/{match}/logs", logs),
         Route("/api/arenas", endpoint(api.arenas)),
         Route("/api/columns", endpoint(api.columns)),
+        Route("/api/filters", endpoint(api.filters)),
         Route("/api/arenas/{arena}/standings", endpoint(api.arena_standings, "arena")),
         Route("/api/arenas/{arena}/crosstable", endpoint(api.arena_crosstable, "arena")),
         Route("/api/arenas/{arena}/history", endpoint(api.arena_history, "arena")),
@@ -108,6 +112,7 @@ def make_app(db_path: str | Path, club: Club | None = None) -> Starlette:
     handlers = {
         api.NotFound: not_found,
         api.BadRequest: bad_request,
+        api.Forbidden: forbidden,
         HTTPException: http_error,
         Exception: server_error,
     }

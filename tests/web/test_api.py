@@ -7,6 +7,7 @@ import httpx
 import pytest
 from sqlite_utils import Database
 
+from ladder.store import replay_folder, resolved_path
 from referee.chance import commitment
 from referee.frames import HIDDEN_STEP
 
@@ -76,9 +77,20 @@ def test_a_seed_is_shown_only_once_its_unit_is_played(server, league):
     try:
         playing = get(server, f"/api/matches/{match_id}")
         assert playing["seed"] is None and playing["commitment"] == commitment(seed)
-        replay = get(server, f"/api/matches/{match_id}/replay")
+        assert not playing["spectator_open"]  # every hand would show the other rotations' deal
+        assert "opens when its unit is complete" in get(server, f"/api/matches/{match_id}/replay", 403)["error"]
+        replay = get(server, f"/api/matches/{match_id}/replay?seat=2")
         assert "seed" not in replay["result"] and "seed" not in replay["header"]
         assert replay["header"]["commitment"] == commitment(seed)
+        assert all(frame["view"]["hands"] == [] for frame in replay["frames"])
+        tapa = league[1]["tapa"]  # a game without hidden cards keeps its spectator view
+        tapa_unit = db["matches"].get(tapa)["unit_id"]
+        db["units"].update(tapa_unit, {"status": "pending"})
+        try:
+            assert get(server, f"/api/matches/{tapa}")["spectator_open"]
+            assert get(server, f"/api/matches/{tapa}/replay")["frames"]
+        finally:
+            db["units"].update(tapa_unit, {"status": "done"})
     finally:
         db["units"].update(unit, {"status": "done"})
 
@@ -132,3 +144,43 @@ def test_broken_replays(server, league, tmp_path, lines, status):
             assert len(answer["frames"]) == 1 and any("not JSON" in p for p in answer["problems"])
     finally:
         db["matches"].delete("broken-replay")
+
+
+def test_a_running_match_is_watched_live(server, league):
+    """While a match runs, its replay is read from the referee's unfinished file: each answer holds the steps
+    written so far, and a game that hides cards shows only seat views until its unit is complete."""
+    db = Database(league[0])
+    source = db["matches"].get(league[1]["durak-4"])
+    lines = resolved_path(db, source["replay_path"]).read_text().splitlines(keepends=True)[:-1]  # no result yet
+    league_name = db["units"].get(source["unit_id"])["league"]
+    part = replay_folder(db) / league_name / ".live-one.jsonl.x1y2.part"
+    part.write_text("".join(lines[:40]))
+    db["matches"].insert({**source, "id": "live-one", "status": "running", "replay_path": None, "points": None,
+                          "termination": None, "finished_at": None})
+    try:
+        listed = get(server, "/api/matches/live-one")
+        assert listed["status"] == "running" and listed["has_replay"]
+        assert get(server, "/api/matches/live-one/replay", 403)  # the unit's other matches deal these cards
+        first = get(server, "/api/matches/live-one/replay?seat=0")
+        assert first["live"] and first["problems"] == [] and first["frames"][-1]["last_step"] == 39
+        part.write_text("".join(lines) + '{"type": "act')  # more moves, and a line still being written
+        later = get(server, "/api/matches/live-one/replay?seat=0")
+        assert later["frames"][-1]["last_step"] == len(lines) - 1 and later["problems"] == []
+        assert all(frame["view"]["hands"] == [] for frame in later["frames"])
+        part.unlink()  # not started writing, or just finished
+        assert "yet" in get(server, "/api/matches/live-one/replay?seat=0", 404)["error"]
+    finally:
+        db["matches"].delete("live-one")
+        part.unlink(missing_ok=True)
+
+
+def test_results_in_words_and_filters(server, league):
+    durak = get(server, f"/api/matches/{league[1]['durak-4']}")
+    assert durak["summary"].startswith(("durak: ", "draw")) and "1. " in durak["summary"]
+    loser = [seat for seat, p in enumerate(durak["points"]) if p == min(durak["points"])]
+    if durak["termination"] == "durak":
+        assert durak["summary"].split(" · ")[0] == "durak: " + " and ".join(durak["seats"][s] for s in loser)
+    tapa = get(server, f"/api/matches/{league[1]['tapa']}")
+    assert tapa["winners"] == [max(range(2), key=lambda s: tapa["points"][s])] and " wins " in tapa["summary"]
+    filters = get(server, "/api/filters")
+    assert "tapa" in filters["arenas"] and "timeout" in filters["faults"] and filters["bots"]

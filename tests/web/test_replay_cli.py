@@ -22,13 +22,17 @@ def test_whole_replay_from_a_game_and_as_a_seat(league):
     db, ids = league
     whole = run(ids["tapa"], "--db", db)
     assert whole.exit_code == 0 and whole.output.count("seat 0 plays") > 10 and "result:" in whole.output
+    assert "\npins: o2+x = an x checker pinned under 2 o's" in whole.output  # a Tapa game pins: the legend says so
+    assert "\n  x:  (12) (11) (10)" in whole.output  # the opponent's numbering beside ours
     second = run(ids["tabla-match"], "--db", db, "--game", "2")
     assert second.exit_code == 0 and "game 1 (tabla)" not in second.output.split("result:")[0].splitlines()[0]
     assert run(ids["tabla-match"], "--db", db, "--game", "99").exit_code == 2
     seat = run(ids["durak-4"], "--db", db, "--as-seat", "1")
-    assert seat.exit_code == 0 and "seen by seat 1" in seat.output and "\ndeck " not in seat.output
+    assert seat.exit_code == 0 and "seen by seat 1" in seat.output and "the deal" not in seat.output
     spectator = run(ids["durak-4"], "--db", db)
-    assert "seen by the spectator" in spectator.output and "deck " in spectator.output
+    assert "seen by the spectator" in spectator.output and "\nthe deal: 36 cards\n" in spectator.output
+    gapa = run(ids["gapa"], "--db", db)  # two 52-card decks: one summary line, not a line of 104 cards
+    assert "\nthe deal: 104 cards\n" in gapa.output and max(map(len, gapa.output.splitlines())) < 200
     assert run(ids["durak-4"], "--db", db, "--as-seat", "9").exit_code == 2
 
 
