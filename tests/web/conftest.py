@@ -51,3 +51,36 @@ def server(league):
     yield base
     process.terminate()
     process.wait(timeout=10)
+
+
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="package")
+def browser():
+    """Debian's headless Chromium, driven by Playwright."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="module")
+def page(browser):
+    """A 1400x1000 tab; ``page.requested`` lists every URL it asked for."""
+    tab = browser.new_page(viewport={"width": 1400, "height": 1000})
+    tab.requested = []
+    tab.on("request", lambda request: tab.requested.append(request.url))
+    yield tab
+    tab.close()

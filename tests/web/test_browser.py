@@ -7,32 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import httpx
-import pytest
 from sqlite_utils import Database
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-@pytest.fixture(scope="module")
-def page(server):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-        tab = browser.new_page(viewport={"width": 1400, "height": 1000})
-        yield tab
-        browser.close()
 
 
 def frames_of(server, match_id, seat=None):
@@ -165,15 +143,15 @@ def test_running_matches_appear_without_a_reload(page, server, league):
     db = Database(league[0])
     page.goto(f"{server}/matches?arena=tapa")
     page.wait_for_selector("table.matches")
-    assert "live-test" not in page.inner_text(".match-list")
+    assert not page.query_selector('a[href="/matches/live-test"]')
     unit = db.execute("select id from units where arena_id = 'tapa' limit 1").fetchone()[0]
     db["matches"].insert(
         {"id": "live-test", "unit_id": unit, "arena_id": "tapa", "rotation": 9, "seed": 1, "seats": "[1, 2]",
          "status": "running", "started_at": "2026-12-01T00:00:00"}
     )
     try:
-        page.wait_for_selector("text=live-test", timeout=15_000)
-        assert "running" in page.inner_text(".match-list")
+        page.wait_for_selector('a[href="/matches/live-test"]', timeout=15_000)
+        assert page.inner_text('a[href="/matches/live-test"]') == "watch" and "running" in page.inner_text(".match-list")
     finally:
         db["matches"].delete("live-test")
 

@@ -50,12 +50,28 @@ function standingsTable(lines) {
   return h("div", {}, built, meaning);
 }
 
+function titled(text) { document.title = `${text} — Kafana`; }
+
+function when(iso) {
+  if (!iso) return "";
+  const date = new Date(iso);
+  return h("time", { dateTime: iso, title: iso }, date.toLocaleString([], { dateStyle: "short", timeStyle: "medium" }));
+}
+
+function duration(seconds) {
+  if (seconds === null || seconds === undefined) return "";
+  return seconds < 60 ? `${seconds.toFixed(1)} s` : `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
+}
+
 function matchRows(list) {
-  return table(["match", "arena", "seats", "status", "result", "faults", "decisions"], list.map((m) => [
-    link(`/matches/${encodeURIComponent(m.id)}`, m.id), m.arena, h("span", {}, m.seats.map((s, i) => [i ? ", " : "", botLink(s)])),
-    h("span", { class: m.status === "running" ? "live" : "" }, m.status),
-    m.points ? `${m.termination} ${m.points.join(":")}` : (m.error || ""),
-    h("span", { class: "fault" }, m.faults.map((f) => `seat ${f.seat} ${f.kind}`).join("; ")), m.decisions ?? "",
+  return table(["finished", "duration", "arena", "seats", "result", "faults", "decisions", "match"], list.map((m) => [
+    m.status === "running" ? h("span", { class: "live" }, "running") : when(m.finished_at),
+    duration(m.seconds), m.arena,
+    h("span", {}, m.seats.map((s, i) => [i ? ", " : "",
+      m.winners.includes(i) ? h("strong", { class: "winner", title: "winner" }, botLink(s)) : botLink(s)])),
+    m.summary || m.error || m.status,
+    h("span", { class: "fault" }, m.faults.map((f) => `${m.seats[f.seat] || "seat " + f.seat} ${f.kind}`).join("; ")),
+    m.decisions ?? "", link(`/matches/${encodeURIComponent(m.id)}`, m.status === "running" ? "watch" : "replay"),
   ]), "matches");
 }
 
@@ -65,54 +81,91 @@ function every(ms, work) {
   window.addEventListener("popstate", () => clearInterval(timer), { once: true });
 }
 
+// Arenas a reader wants first: the Tabla match, then by how much they are played; empty ones last, folded.
+function ordered(arenas) {
+  const played = (a) => a.done + a.running;
+  return [...arenas].sort((a, b) => (b.id === "tabla-match") - (a.id === "tabla-match") || played(b) - played(a) ||
+    a.id.localeCompare(b.id));
+}
+
 async function leaderboards() {
+  titled("Leaderboards");
   every(REFRESH_MS * 2, async () => {
-    const arenas = await getJSON("/api/arenas");
+    const arenas = ordered(await getJSON("/api/arenas"));
     const parts = [h("h1", {}, "Leaderboards")];
-    for (const arena of arenas) {
+    const empty = arenas.filter((a) => !a.done && !a.running);
+    for (const arena of arenas.filter((a) => a.done || a.running)) {
       const lines = await getJSON(`/api/arenas/${encodeURIComponent(arena.id)}/standings`);
-      parts.push(h("h2", {}, link(`/arenas/${encodeURIComponent(arena.id)}`, arena.id),
+      parts.push(h("h2", { class: "arena", "data-arena": arena.id }, link(`/arenas/${encodeURIComponent(arena.id)}`, arena.id),
         h("span", { class: "muted" }, ` ${arena.done} matches${arena.running ? `, ${arena.running} running` : ""}`)));
-      parts.push(lines.length ? standingsTable(lines) : h("p", { class: "muted" }, "no results yet"));
+      parts.push(lines.length ? standingsTable(lines) : h("p", { class: "muted" }, "no complete unit yet"));
+    }
+    if (empty.length) {
+      parts.push(h("details", { class: "empty-arenas" }, h("summary", {}, `${empty.length} ${empty.length === 1 ? "arena" : "arenas"} without matches`),
+        h("ul", {}, empty.map((a) => h("li", {}, link(`/arenas/${encodeURIComponent(a.id)}`, a.id))))));
     }
     main.replaceChildren(...parts);
   });
 }
 
 async function arenaPage(arena) {
-  const [lines, cross] = await Promise.all([
-    getJSON(`/api/arenas/${encodeURIComponent(arena)}/standings`),
-    getJSON(`/api/arenas/${encodeURIComponent(arena)}/crosstable`),
-  ]);
+  titled(`Arena ${arena}`);
+  const base = `/api/arenas/${encodeURIComponent(arena)}`;
+  const [lines, cross, history] = await Promise.all([
+    getJSON(`${base}/standings`), getJSON(`${base}/crosstable`), getJSON(`${base}/history`)]);
   const cell = {};
   cross.cells.forEach((c) => { cell[`${c.row}|${c.column}`] = c; });
   const crossTable = table(["", ...cross.labels], cross.labels.map((row) => [row, ...cross.labels.map((column) => {
     const c = cell[`${row}|${column}`];
     return c ? `${c.wins}/${c.games}` : "";
   })]), "crosstable");
-  main.replaceChildren(h("h1", {}, `Arena ${arena}`), standingsTable(lines), h("h2", {}, "Head to head (wins/games)"),
-    crossTable, link(`/matches?arena=${encodeURIComponent(arena)}`, "matches of this arena"));
+  const over = h("select", { class: "history-axis" }, h("option", { value: "units" }, "over units played"),
+    h("option", { value: "time" }, "over time"));
+  const chart = h("div", {}, Charts.ratingHistory(history, "units"));
+  over.onchange = () => { chart.replaceChildren(Charts.ratingHistory(history, over.value)); Charts.drawAll(chart); };
+  main.replaceChildren(h("h1", {}, `Arena ${arena}`), standingsTable(lines),
+    h("h2", {}, "Rating history ", over), history.units.length ? chart : h("p", { class: "muted" }, "no complete unit yet"),
+    h("h2", {}, "Head to head"), cross.labels.length ? Charts.crossTable(cross) : "",
+    h("details", {}, h("summary", {}, "as a table (wins/games)"), crossTable),
+    link(`/matches?arena=${encodeURIComponent(arena)}`, "matches of this arena"));
+  Charts.drawAll(main);
 }
 
 async function botPage(name) {
-  const bot = await getJSON(`/api/bots/${encodeURIComponent(name)}`);
+  titled(`Bot ${name}`);
+  const [bot, charts] = await Promise.all([getJSON(`/api/bots/${encodeURIComponent(name)}`),
+    getJSON(`/api/bots/${encodeURIComponent(name)}/history`)]);
+  const ratings = Object.entries(charts.ratings).map(([arena, history]) =>
+    Charts.ratingHistory(history, "units", `${arena}: rating with its 95% band`));
+  const opponents = Object.entries(charts.opponents).filter(([, list]) => list.length)
+    .map(([arena, list]) => Charts.opponents(arena, list));
   main.replaceChildren(h("h1", {}, `Bot ${bot.name}${bot.retired ? " (retired)" : ""}`),
-    h("h2", {}, "Versions"),
-    table(["version", "declared", "language", "hash", "games", "submitted"], bot.versions.map((v) => [
-      v.number, v.version, v.language, v.hash, v.games.join(", "), v.created_at])),
-    h("h2", {}, "Faults"),
+    h("h2", {}, "Rating history"), ratings.length ? h("div", { class: "charts" }, ratings) : h("p", { class: "muted" }, "no complete unit yet"),
+    h("h2", {}, "Results by opponent"), opponents.length ? h("div", { class: "charts" }, opponents) : h("p", { class: "muted" }, "none yet"),
+    h("h2", {}, "Faults"), charts.faults.length ? Charts.faults(charts.faults) : "",
     bot.faults.length ? table(["match", "kind", "message"], bot.faults.map((f) => [
       link(`/matches/${encodeURIComponent(f.match)}`, f.match), h("span", { class: "fault" }, f.kind), f.message]))
       : h("p", { class: "muted" }, "none"),
+    h("h2", {}, "Versions"),
+    table(["version", "declared", "language", "hash", "games", "submitted"], bot.versions.map((v) => [
+      v.number, v.version, v.language, v.hash, v.games.join(", "), v.created_at])),
     h("h2", {}, "Recent matches"), matchRows(bot.matches));
+  Charts.drawAll(main);
 }
 
 async function matchesPage() {
+  titled("Matches");
   const params = new URLSearchParams(location.search);
+  const choices = await getJSON("/api/filters");
+  const select = (name, values) => {
+    const node = h("select", { name }, h("option", { value: "" }, `any ${name}`),
+      values.map((v) => h("option", { value: v, selected: params.get(name) === v }, v)));
+    node.onchange = () => node.form.submit();
+    return node;
+  };
   const form = h("form", { class: "filters" },
-    ["arena", "bot", "fault"].map((name) => h("label", {}, `${name} `,
-      h("input", { name, value: params.get(name) || "", size: 12 }))),
-    h("button", { type: "submit" }, "filter"));
+    h("label", {}, "arena ", select("arena", choices.arenas)), h("label", {}, "bot ", select("bot", choices.bots)),
+    h("label", {}, "fault ", select("fault", choices.faults)));
   const list = h("div", { class: "match-list" });
   main.replaceChildren(h("h1", {}, "Matches"), form, list);
   every(REFRESH_MS, async () => {
@@ -121,25 +174,70 @@ async function matchesPage() {
   });
 }
 
-async function matchPage(id, seat) {
+// The step and the seat of a replay link: /matches/ID#step=12&seat=1 (?seat=1 is understood too).
+function replayLink() {
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const seat = hash.get("seat") ?? new URLSearchParams(location.search).get("seat");
+  return { step: Number(hash.get("step") || 0), seat: seat === null || seat === "" ? null : Number(seat) };
+}
+
+const LIVE_MS = 1500;
+
+async function matchPage(id) {
   const match = await getJSON(`/api/matches/${encodeURIComponent(id)}`);
+  titled(`Match ${match.id}`);
+  let { step, seat } = replayLink();
+  let note = "";
+  if (seat === null && !match.spectator_open) {
+    seat = 0;  // every hand would show what the unit's other matches deal: a seat's view until they are played
+    note = h("p", { class: "muted" },
+      "The spectator view (every hand) opens when this match's unit is complete; showing a seat's view.");
+  }
   const info = h("div", {}, h("h1", {}, `Match ${match.id}`),
-    h("p", {}, `arena ${match.arena}: `, match.seats.map((s, i) => [i ? " vs " : "", botLink(s)]),
-      ` — ${match.status}${match.points ? `, ${match.termination} ${match.points.join(":")}` : ""}`),
+    h("p", {}, `arena ${match.arena}: `, match.seats.map((s, i) => [i ? " vs " : "",
+      match.winners.includes(i) ? h("strong", { class: "winner" }, botLink(s)) : botLink(s)]),
+      ` — ${match.status === "running" ? "running" : match.summary || match.status}`),
     match.games.length ? table(["game", "termination", "points"], match.games.map((g, i) => [
       `${i + 1}. ${g.game}`, g.termination, g.points.join(":")]), "games") : "",
-    match.faults.map((f) => h("p", { class: "fault" }, `seat ${f.seat}: ${f.kind} — ${f.message}`)));
+    match.faults.map((f) => h("p", { class: "fault" }, `${match.seats[f.seat] || "seat " + f.seat}: ${f.kind} — ${f.message}`)),
+    note);
   const viewer = h("div", { id: "viewer" });
   const output = h("div", { class: "output" });
   main.replaceChildren(info, viewer, output);
   if (!match.has_replay) { viewer.textContent = "no replay stored for this match"; return; }
-  const replay = await getJSON(`/api/matches/${encodeURIComponent(id)}/replay${seat === null ? "" : `?seat=${seat}`}`);
-  Viewer.mount(viewer, replay, seat, (next) => matchPage(id, next));
+  const url = `/api/matches/${encodeURIComponent(id)}/replay${seat === null ? "" : `?seat=${seat}`}`;
+  const replay = await getJSON(url);
+  const mark = (k) => {
+    const hash = `#step=${k}${seat === null ? "" : `&seat=${seat}`}`;
+    if (location.hash !== hash) history.replaceState(null, "", location.pathname + hash);
+  };
+  const shown = Viewer.mount(viewer, replay, seat, {
+    start: step, spectatorOpen: match.spectator_open, onStep: mark,
+    onSeat: (next, at) => {
+      history.replaceState(null, "", `${location.pathname}#step=${at}${next === null ? "" : `&seat=${next}`}`);
+      matchPage(id);
+    },
+  });
   replay.problems.forEach((problem) => info.append(h("p", { class: "fault" }, `replay: ${problem}`)));
+  if (replay.live) {
+    // A running match: fetch what has been played since, until the referee has written the result.
+    const timer = setInterval(async () => {
+      try {
+        const latest = await getJSON(url);
+        shown.extend(latest, latest.live);
+        if (!latest.live) clearInterval(timer);
+      } catch (error) {
+        clearInterval(timer);
+        matchPage(id);  // finished meanwhile: show it whole
+      }
+    }, LIVE_MS);
+    window.addEventListener("popstate", () => clearInterval(timer), { once: true });
+    return;
+  }
   // The bots' logs: a club ladder shows an author those of its own bots only.
   const logs = await getJSON(`/api/matches/${encodeURIComponent(id)}/logs`).catch(() => ({ seats: [] }));
   output.replaceChildren(...logs.seats.map((o) => o.stderr ? h("div", {},
-    h("h3", {}, `seat ${o.seat} stderr`), h("pre", { class: "output" }, o.stderr)) : ""));
+    h("h3", {}, `${match.seats[o.seat] || "seat " + o.seat} stderr`), h("pre", { class: "output" }, o.stderr)) : ""));
 }
 
 async function send(url, body, csrf, type) {
@@ -151,6 +249,7 @@ async function send(url, body, csrf, type) {
 }
 
 async function signinPage() {
+  titled("Sign in");
   const token = h("input", { name: "token", type: "password", size: 60, placeholder: "kf_…" });
   const said = h("p", { class: "muted" });
   const form = h("form", { class: "signin" }, h("label", {}, "Your token ", token),
@@ -170,6 +269,7 @@ async function signinPage() {
 async function mePage() {
   let me;
   try { me = await getJSON("/api/me"); } catch (error) { history.replaceState(null, "", "/signin"); return signinPage(); }
+  titled(`Author ${me.author}`);
   const file = h("input", { type: "file", name: "archive", accept: ".tar.gz,.tgz,application/gzip" });
   const report = h("pre", { class: "report" });
   const form = h("form", { class: "upload" }, h("label", {}, "A bot folder as a .tar.gz ", file),
@@ -209,10 +309,8 @@ async function route() {
     else if (path === "/matches") await matchesPage();
     else if (path === "/signin") await signinPage();
     else if (path === "/me") await mePage();
-    else if ((m = path.match(/^\/matches\/(.+)$/))) {
-      const seat = new URLSearchParams(location.search).get("seat");
-      await matchPage(m[1], seat === null ? null : Number(seat));
-    } else main.textContent = "page not found";
+    else if ((m = path.match(/^\/matches\/(.+)$/))) await matchPage(m[1]);
+    else { titled("Not found"); main.textContent = "page not found"; }
   } catch (error) {
     main.replaceChildren(h("p", { class: "fault" }, String(error.message || error)));
   }

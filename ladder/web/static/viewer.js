@@ -1,5 +1,5 @@
 // Kafana replay viewer: draws frames (views as JSON from /api/matches/ID/replay) for the Tabla family (an SVG
-// board) and Durak (a card table). Frames come from the server, which re-runs the replay through the engine, so
+// board with both seats' point numbers), Durak (a card table), Gapa and Gaps (their layouts). Frames come from the server, which re-runs the replay through the engine, so
 // this file only draws: it never computes rules.
 "use strict";
 
@@ -36,7 +36,12 @@ const Viewer = (() => {
         points: `${x - POINT_W / 2 + 2},${base} ${x + POINT_W / 2 - 2},${base} ${x},${tip}`,
         fill: p % 2 ? "#b5651d" : "#f0e0c0",
       }, svg);
-      text(x, top ? H / 2 - 4 : H / 2 + 14, p, svg, 11);
+      // Both numberings: the viewing seat's (dark) and, beside it, the opponent's (light): notation is in the
+      // mover's numbering.
+      const label = text(x - 8, top ? H / 2 - 4 : H / 2 + 14, p, svg, 12);
+      label.setAttribute("class", "number mine");
+      const theirNumber = text(x + 10, top ? H / 2 - 4 : H / 2 + 14, view.their_numbers[i], svg, 10);
+      theirNumber.setAttribute("class", "number theirs");
       const mine = view.mine[i], theirs = view.theirs[i], pin = view.pins[i];
       const group = el("g", { class: "point", "data-point": p, "data-mine": mine, "data-theirs": theirs,
         "data-pin": ["", "mine", "theirs"][pin] }, svg);
@@ -58,7 +63,7 @@ const Viewer = (() => {
     const me = names && names[view.seat] ? names[view.seat] : `seat ${view.seat}`;
     const them = names && names[1 - view.seat] ? names[1 - view.seat] : `seat ${1 - view.seat}`;
     const info = [
-      `○ ${me}`, `● ${them}`,
+      `○ ${me}`, `● ${them}`, "point numbers:", "○'s bold, ●'s light",
       `bar ○${view.my_bar} ●${view.their_bar}`, `off ○${view.my_off} ●${view.their_off}`,
       view.dice.length ? `dice ${view.dice.join("-")}` : "",
       view.later_stages.length ? `ladder next: ${view.later_stages.join(", ")}` : "",
@@ -96,12 +101,21 @@ const Viewer = (() => {
     return box;
   }
 
+  const SUIT = { C: "♣", D: "♦", H: "♥", S: "♠" };
+
+  // A card as its rank and suit symbol ("10♥"), red suits in red; data-card keeps the notation ("TH").
   function card(value) {
     const span = document.createElement("span");
     span.className = "card" + ("DH".includes(value[1]) ? " red" : "");
     span.dataset.card = value;
-    span.textContent = value;
+    span.textContent = (value[0] === "T" ? "10" : value[0]) + (SUIT[value[1]] || value[1]);
+    span.title = value;
     return span;
+  }
+
+  // Card notation in running text ("beat 7H with 9C") with suit symbols.
+  function withSuits(notation) {
+    return notation.replace(/\b([2-9TJQKA])([CDHS])\b/g, (_, rank, suit) => (rank === "T" ? "10" : rank) + SUIT[suit]);
   }
 
   function backs(count) {
@@ -123,7 +137,7 @@ const Viewer = (() => {
     const box = document.createElement("div");
     box.className = "durak";
     const head = document.createElement("p");
-    head.textContent = `${view.variant}, bout ${view.bout}, trump ${view.trump_suit} (${view.trump_card}` +
+    head.textContent = `${view.variant}, bout ${view.bout}, trump ${SUIT[view.trump_suit] || "?"} (${withSuits(view.trump_card)}` +
       `${view.trump_in_stock ? " under the stock" : ""}), stock ${view.stock}, discard ${view.discard.length}` +
       (view.deals > 1 ? `, deal ${view.deal} of ${view.deals}, deals lost ${view.duraks.join(":")}` : "");
     box.appendChild(head);
@@ -166,7 +180,7 @@ const Viewer = (() => {
     }
     if (view.to_act >= 0) {
       const turn = document.createElement("p");
-      turn.textContent = `to act: seat ${view.to_act} (${view.phase.replace("_", " ")}), room for ${view.throw_room}`;
+      turn.textContent = `to act: ${seatName(names, view.to_act)} (${view.phase.replace("_", " ")}), room for ${view.throw_room}`;
       box.appendChild(turn);
     }
     return box;
@@ -205,7 +219,7 @@ const Viewer = (() => {
     const box = document.createElement("div");
     box.className = "gapa";
     const head = document.createElement("p");
-    head.textContent = `${view.mode}` + (view.turn >= 0 ? `, to act: seat ${view.turn}` +
+    head.textContent = `${view.mode}` + (view.turn >= 0 ? `, to act: ${seatName(names, view.turn)}` +
       (view.priority ? ` (priority ${view.priority})` : "") + `, ${view.actions} actions this turn` : "");
     box.appendChild(head);
     const table = document.createElement("table");
@@ -248,9 +262,21 @@ const Viewer = (() => {
     return drawBackgammon(view, names);
   }
 
-  // Mount a viewer for `replay` (the API answer) into `root`; `onSeat(seat)` reloads with another seat's view.
-  function mount(root, replay, seat, onSeat) {
-    const frames = replay.frames;
+  function seatName(names, seat) {
+    return names && names[seat] ? `${names[seat]} (seat ${seat})` : `seat ${seat}`;
+  }
+
+  function describe(frame, names) {
+    if (frame.type === "start") return "start";
+    if (frame.type === "action") return `${seatName(names, frame.seat)}: ${withSuits(frame.notation)}`;
+    return frame.type === "deal" ? frame.notation : `chance: ${withSuits(frame.notation)}`;
+  }
+
+  // Mount a viewer for `replay` (the API answer) into `root`, at frame `start`. `onSeat(seat)` shows another
+  // seat's view; `onStep(step)` is told each step shown (for the page's link). Returns {show, extend}: extend
+  // takes the frames of a live match as far as it is played, and follows the game when the last one was shown.
+  function mount(root, replay, seat, { start = 0, onSeat, onStep, spectatorOpen = true } = {}) {
+    let frames = replay.frames;
     const names = (replay.header.seats || []).map((s) => s.name);
     let index = 0, timer = null;
     root.innerHTML = "";
@@ -274,33 +300,43 @@ const Viewer = (() => {
     const seats = document.createElement("select");
     seats.className = "seat-select";
     const seatCount = replay.header.seats ? replay.header.seats.length : 2;
-    [["", "spectator (everything)"], ...Array.from({ length: seatCount }, (_, k) => [String(k), `as seat ${k}`])]
+    [["", "spectator (everything)"], ...Array.from({ length: seatCount }, (_, k) => [String(k), `as ${seatName(names, k)}`])]
       .forEach(([value, label]) => {
         const option = document.createElement("option");
         Object.assign(option, { value, textContent: label, selected: String(seat ?? "") === value });
+        if (value === "" && !spectatorOpen) {
+          option.disabled = true;
+          option.textContent += " — opens when the unit is complete";
+        }
         seats.appendChild(option);
       });
-    seats.onchange = () => onSeat(seats.value === "" ? null : Number(seats.value));
+    seats.onchange = () => onSeat && onSeat(seats.value === "" ? null : Number(seats.value), index);
     controls.appendChild(seats);
+    const live = document.createElement("span");
+    live.className = "live";
+    controls.appendChild(live);
     const layout = document.createElement("div");
     layout.className = "viewer";
     const stage = document.createElement("div");
     stage.className = "stage";
     const moves = document.createElement("div");
     moves.className = "moves";
-    frames.forEach((frame, k) => {
-      if (k === 0) return;
-      const line = document.createElement("div");
-      line.dataset.index = k;
-      const who = frame.type === "action" ? `seat ${frame.seat}` : "chance";
-      const ms = frame.type === "action" ? ` ${Math.round(frame.ms)} ms` : "";
-      line.textContent = `${k}. ${who}: ${frame.notation}${ms}`;
-      if (frame.comment) line.title = frame.comment;
-      line.onclick = () => show(k);
-      moves.appendChild(line);
-    });
     layout.append(stage, moves);
     root.append(controls, layout);
+
+    function listFrom(first) {
+      for (let k = Math.max(1, first); k < frames.length; k++) {
+        const frame = frames[k];
+        const line = document.createElement("div");
+        line.dataset.index = k;
+        line.className = frame.type;
+        const ms = frame.type === "action" ? ` ${Math.round(frame.ms)} ms` : "";
+        line.textContent = `${k}. ${describe(frame, names)}${ms}`;
+        if (frame.comment) line.title = frame.comment;
+        line.onclick = () => show(k);
+        moves.appendChild(line);
+      }
+    }
 
     function show(k) {
       index = Math.max(0, Math.min(frames.length - 1, k));
@@ -309,8 +345,8 @@ const Viewer = (() => {
       stage.appendChild(draw(frame.view, names));
       const caption = document.createElement("p");
       caption.className = "caption";
-      caption.textContent = index === 0 ? "start" :
-        `${frame.type === "action" ? "seat " + frame.seat + " played" : "chance:"} ${frame.notation}` +
+      caption.textContent = describe(frame, names) + (frame.type === "action" && frame.view.kind === "backgammon"
+        ? ` (in ${names[frame.seat] || "seat " + frame.seat}'s numbering)` : "") +
         (frame.comment ? ` — ${frame.comment}` : "");
       stage.appendChild(caption);
       slider.value = index;
@@ -318,13 +354,31 @@ const Viewer = (() => {
       root.dataset.step = index;
       moves.querySelectorAll(".current").forEach((n) => n.classList.remove("current"));
       const current = moves.querySelector(`[data-index="${index}"]`);
-      if (current) { current.classList.add("current"); current.scrollIntoView({ block: "nearest" }); }
+      if (current) {
+        current.classList.add("current");
+        // Scroll the list only, never the page: the board and the controls stay where they are.
+        const top = current.offsetTop, bottom = top + current.offsetHeight;
+        if (top < moves.scrollTop) moves.scrollTop = top;
+        else if (bottom > moves.scrollTop + moves.clientHeight) moves.scrollTop = bottom - moves.clientHeight;
+      }
+      if (onStep) onStep(index);
     }
 
     function toggle() {
       if (timer) { clearInterval(timer); timer = null; buttons.play.textContent = "play"; return; }
       buttons.play.textContent = "pause";
       timer = setInterval(() => { if (index >= frames.length - 1) toggle(); else show(index + 1); }, 600);
+    }
+
+    function extend(latest, still) {
+      const following = index === frames.length - 1;
+      const known = frames.length;
+      frames = latest.frames;
+      slider.max = frames.length - 1;
+      listFrom(known);
+      live.textContent = still ? " ● live" : "";
+      if (following && frames.length > known) show(frames.length - 1);
+      else position.textContent = ` step ${index} / ${frames.length - 1} `;
     }
 
     buttons.first.onclick = () => show(0);
@@ -339,8 +393,10 @@ const Viewer = (() => {
         End: () => show(frames.length - 1), " ": toggle };
       if (keys[event.key]) { event.preventDefault(); keys[event.key](); }
     };
-    show(0);
-    return { show };
+    listFrom(1);
+    live.textContent = replay.live ? " ● live" : "";
+    show(start);
+    return { show, extend };
   }
 
   return { mount, draw };
