@@ -40,6 +40,8 @@ def summary(game: str, termination: str | None, points: Sequence[float] | None, 
     'deals lost: A 1, B 2 · 1. A, 2. B'
     >>> summary("tabla-match", "match", [5, 3], ["A", "B"]), summary("tapa", "normal", [0, 0], ["A", "B"])
     ('A wins (match) 5:3', 'draw (normal) 0:0')
+    >>> summary("gaps", "win", [48], ["A"]), summary("gaps", "rounds", [40], ["A"])
+    ('solved: 48 cards in place', '40 cards in place (rounds)')
     """
     if points is None:
         return ""
@@ -56,8 +58,8 @@ def summary(game: str, termination: str | None, points: Sequence[float] | None, 
             return f"durak: {' and '.join(label[s] for s in fools)} · {order}"
         return f"{termination}: no durak · {order}" if not winners(points) else f"{termination} · {order}"
     best = winners(points)
-    if len(points) == 1:
-        return f"{termination} {score}"
+    if len(points) == 1:  # a patience: the points are the cards in place
+        return f"solved: {score} cards in place" if termination == "win" else f"{score} cards in place ({termination})"
     if not best:
         return f"draw ({termination}) {score}"
     return f"{' and '.join(label[s] for s in best)} wins ({termination}) {score}"
