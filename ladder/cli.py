@@ -21,6 +21,7 @@ import click
 import trio
 from sqlite_utils import Database
 
+from referee.chance import new_secret_seed
 from referee.cli import sandbox_option, sandboxed_by
 from referee.files import write_atomically
 from referee.games import GAMES
@@ -44,6 +45,12 @@ from .league import (
 )
 from .registry import list_bots, retire, submit
 from .sprt import sprt
+from .tournaments import runner as tournaments
+from .tournaments.formats import ELIMINATIONS, FORMATS, Spec
+from .tournaments import record as tournament_record
+from .tournaments.report import describe
+from .tournaments.runner import TournamentError
+from .tournaments.text import render
 from .standings import COLUMNS, crosstable, standings
 from .store import MissingDatabase, open_store, replay_folder, resolved_path
 from .writer import DatabaseBusy, hold_database
@@ -522,6 +529,94 @@ def duel(bot_a, bot_b, arena, elo0, elo1, alpha, beta, max_units, concurrency, d
     result = _play(db_path, f"ladder duel {bot_a} {bot_b}", work)
     verdict = {"H1": f"H1: {bot_a} is at least {elo1:g} stronger", "H0": f"H0: {bot_a} is at most {elo0:g} stronger"}
     click.echo(verdict.get(result.decision or "", f"undecided after {result.games} matches"))
+
+
+@main.group("tournament", context_settings=CONTEXT, invoke_without_command=True)
+@click.option("--format", "format_name", type=click.Choice(FORMATS), help="knockout, swiss, gauntlet or tables (Durak).")
+@click.option("--arena", help="The arena, e.g. tabla-match, durak-4.")
+@click.option("--name", help="The tournament's name (default FORMAT-ARENA); rerun it to resume.")
+@click.option("--elimination", type=click.Choice(ELIMINATIONS), default="single", show_default=True,
+              help="A knockout's: out after one lost unit, or after two.")
+@click.option("--rounds", default=5, show_default=True, type=click.IntRange(1), help="Swiss, gauntlet, tables.")
+@click.option("--challenger", help="Gauntlet: the bot that plays the field.")
+@click.option("--concurrency", default=2, show_default=True, type=click.IntRange(1), help="Matches at a time.")
+@click.option("--clock", default="120+3/30", show_default=True, help="BANK+INC/CAP in seconds.")
+@db_option
+@sandbox_option("on")
+@click.pass_context
+def tournament_command(
+    ctx, format_name, arena, name, elimination, rounds, challenger, concurrency, clock, db_path, sandbox_mode
+) -> None:
+    """Play a tournament among an arena's active bots (rerun the same command to resume), then print it;
+    ``ladder tournament show NAME`` prints one, ``ladder tournament list`` lists them.
+
+    Example: ladder tournament --format knockout --arena tabla-match
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    if not format_name or not arena:
+        raise click.UsageError("give --format and --arena (or a subcommand: show, list)")
+    try:
+        parse_clock(clock)
+    except ValueError as exc:
+        raise UserError(f"--clock: {exc}") from None
+    db = _open(db_path)
+    _check_arena(db, db_path, arena)
+    spec_arena = load_arena(db, arena)
+    if format_name == "gauntlet" and not challenger:
+        raise click.UsageError("--format gauntlet needs --challenger BOT")
+    spec = Spec(
+        name=name or f"{format_name}-{arena}", format=format_name, arena=arena, seats=spec_arena.seats,
+        rounds=0 if format_name == "knockout" else rounds, elimination=elimination if format_name == "knockout" else "single",
+        teams=spec_arena.options.get("teams", "none") != "none", draw_seed=new_secret_seed() if format_name == "tables" else "",
+    )
+    challenger_id = _latest_version(db, challenger) if challenger else None
+    try:
+        with db.atomic():
+            fresh = tournaments.start(db, spec, challenger_id)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    if not fresh:
+        click.echo(f"resuming tournament {spec.name}", err=True)
+
+    def work() -> Callable[[], Awaitable[Any]]:
+        executor = _executor(sandbox_mode)
+        run = partial(tournaments.play, db, spec.name, executor, concurrency=concurrency, clock=clock,
+                      on_progress=_progress_printer(spec.name),
+                      on_round=lambda number: click.echo(f"{spec.name}: round {number}", err=True))
+        return partial(_in_session, executor, run)
+
+    try:
+        _play(db_path, f"ladder tournament {spec.name}", work)
+    except TournamentError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(render(describe(db, spec.name)))
+
+
+@tournament_command.command("show", context_settings=CONTEXT)
+@click.argument("name")
+@db_option
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def tournament_show(name: str, db_path: str, as_json: bool) -> None:
+    """Print the tournament NAME: its bracket or rounds, standings and champion."""
+    db = _open(db_path)
+    try:
+        report = describe(db, name)
+    except KeyError:
+        known = ", ".join(tournament_record.names(db)) or "none yet"
+        raise UserError(f"no tournament {name!r} in {db_path} (the tournaments: {known})") from None
+    click.echo(json.dumps(report, indent=2) if as_json else render(report))
+
+
+@tournament_command.command("list", context_settings=CONTEXT)
+@db_option
+def tournament_list(db_path: str) -> None:
+    """List the tournaments of the database."""
+    db = _open(db_path)
+    for name in tournament_record.names(db):
+        report = describe(db, name)
+        winner = f", champion {report['champion']}" if report["champion"] else ""
+        click.echo(f"{name}: {report['format']} in {report['arena']}, {report['status']}{winner}")
 
 
 def _tool(name: str) -> str:

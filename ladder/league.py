@@ -210,6 +210,18 @@ def plan_continuous(db: Database, league: str, arena_id: str, new_seed: SeedSour
     return unit_id_of(league, arena.id, index, group)
 
 
+def plan_unit(
+    db: Database, league: str, arena_id: str, index: int, pairing: tuple[int, ...], new_seed: SeedSource = new_secret_seed
+) -> str:
+    """Plan unit ``index`` of ``pairing`` in the league (nothing changes, and no seed is drawn, if it exists);
+    return its id."""
+    unit_id = unit_id_of(league, arena_id, index, pairing)
+    if not db["units"].count_where("id = ?", [unit_id]):
+        with db.atomic():
+            _insert_unit(db, league, load_arena(db, arena_id), index, pairing, new_seed())
+    return unit_id
+
+
 def plan_pairing(
     db: Database, league: str, arena_id: str, pairing: tuple[int, ...], new_seed: SeedSource = new_secret_seed
 ) -> str:

@@ -80,7 +80,7 @@ def history(db: Database, arena_id: str, points: int = 24) -> dict:
     The last moment's ratings are the leaderboard's."""
     arena = load_arena(db, arena_id)
     units = _units(db, arena)
-    names = _names(db)
+    names = version_labels(db)
     unit_results = [_results(arena, unit) for unit in units]
     step = max(1, math.ceil(len(units) / points))
     marks = sorted({*range(step, len(units) + 1, step), len(units)} - {0})
@@ -98,7 +98,8 @@ def history(db: Database, arena_id: str, points: int = 24) -> dict:
     return out
 
 
-def _names(db: Database) -> dict[int, str]:
+def version_labels(db: Database) -> dict[int, str]:
+    """Every version's label, ``NAME vN``."""
     return {
         row["id"]: f"{row['name']} v{row['number']}"
         for row in db.query("select v.id, v.number, b.name from versions v join bots b on b.id = v.bot_id")
@@ -166,7 +167,7 @@ def standings(db: Database, arena_id: str, samples: int = 200, seed: int = 0) ->
 
 def crosstable(db: Database, arena_id: str) -> tuple[list[str], dict[tuple[str, str], tuple[int, int]]]:
     """Head to head: bot labels, and (wins, games) of the row bot against the column bot."""
-    names = _names(db)
+    names = version_labels(db)
     table: dict[tuple[str, str], tuple[int, int]] = {}
     labels: set[str] = set()
     arena = load_arena(db, arena_id)

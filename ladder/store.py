@@ -140,6 +140,24 @@ def m004_authors(db: Database) -> None:
     )
 
 
+@MIGRATIONS()
+def m005_tournaments(db: Database) -> None:
+    """Tournaments (a format, an arena, the entrants in seed order, the format's options) and their rounds (the
+    groups each round paired, and its byes); the units a round plays are ordinary units of the tournament's league."""
+    db["tournaments"].create(
+        {"name": str, "format": str, "arena_id": str, "options": str, "entrants": str, "status": str,
+         "created_at": str, "finished_at": str},
+        pk="name",
+        foreign_keys=[("arena_id", "arenas", "id")],
+    )
+    db["tournament_rounds"].create(
+        {"id": str, "tournament": str, "number": int, "groups": str, "byes": str},
+        pk="id",
+        foreign_keys=[("tournament", "tournaments", "name")],
+    )
+    db["tournament_rounds"].create_index(["tournament", "number"], unique=True)
+
+
 def database_folder(db: Database) -> Path:
     """The folder holding the database file."""
     return Path(db.execute("PRAGMA database_list").fetchone()[2]).resolve().parent

@@ -20,7 +20,7 @@ from referee.replay import UNFINISHED, read_replay
 from referee.runtime import FAULT_KINDS
 
 from ..outcomes import summary, winners
-from ..standings import COLUMNS, crosstable, history, standings
+from ..standings import COLUMNS, crosstable, history, standings, version_labels
 from ..store import replay_folder, resolved_path
 
 MATCH_PAGE = 200
@@ -180,13 +180,6 @@ def bot_history(db: Database, name: str) -> dict[str, Any]:
     return {"ratings": ratings, "opponents": opponents, "faults": sorted(faults.items())}
 
 
-def _seat_names(db: Database) -> dict[int, str]:
-    return {
-        row["id"]: f"{row['name']} v{row['number']}"
-        for row in db.query("select v.id, v.number, b.name from versions v join bots b on b.id = v.bot_id")
-    }
-
-
 def _hides_cards(game: str) -> bool:
     try:
         return make_game(game).hidden_information
@@ -251,7 +244,7 @@ def matches(
     if fault:
         where.append("m.faults like ?")
         params.append(f'%"kind": "{fault}"%')
-    names = _seat_names(db)
+    names = version_labels(db)
     out = []
     query = f"{_MATCH_ROWS} where {' and '.join(where)} order by coalesce(m.finished_at, m.started_at) desc"
     for row in db.query(query, params):
@@ -273,7 +266,7 @@ def match(db: Database, match_id: str) -> dict[str, Any]:
     row = _match_row(db, match_id)
     if row is None:
         raise NotFound(f"no match {match_id!r}")
-    return _match_json(row, _seat_names(db))
+    return _match_json(row, version_labels(db))
 
 
 def _live_replay(db: Database, row: dict[str, Any]) -> Any:
