@@ -1,6 +1,7 @@
 """Make the screenshots in this folder: the pages of ``ladder serve`` on a league database, in headless Chromium.
 
     .venv/bin/ladder demo                                   # a league to show (kafana-demo.db)
+    .venv/bin/ladder tournament --format knockout --arena durak-2 --db kafana-demo.db   # and a bracket
     .venv/bin/python docs/screenshots/take.py --db kafana-demo.db
 
 Needs Chromium (``/usr/bin/chromium``, the tests' browser) and Playwright (the test extra).
@@ -73,6 +74,9 @@ def main() -> None:
             shoot("/arenas/tabla-match", "arena", ".chart.cross-table .main-svg")
             shoot(f"/bots/{args.bot}", "bot", ".chart.rating-history .main-svg")
             shoot("/matches", "matches", "table.matches")
+            cups = [t for t in _get(base, "/api/tournaments") if t["format"] == "knockout"]
+            if cups:
+                shoot(f"/tournaments/{cups[0]['name']}", "tournament", ".bracket .group")
             for arena, name in GAMES.items():
                 [match] = _get(base, f"/api/matches?arena={arena}&limit=1")
                 frames = _get(base, f"/api/matches/{match['id']}/replay")["frames"]

@@ -22,6 +22,8 @@ from referee.runtime import FAULT_KINDS
 from ..outcomes import summary, winners
 from ..standings import COLUMNS, crosstable, history, standings, version_labels
 from ..store import replay_folder, resolved_path
+from ..tournaments import record as tournament_record
+from ..tournaments.report import describe
 
 MATCH_PAGE = 200
 """Most matches one list answer holds."""
@@ -353,3 +355,23 @@ def bot(db: Database, name: str) -> dict[str, Any]:
         if m["seats"][f["seat"]].rsplit(" v", 1)[0] == name
     ]
     return {"name": name, "retired": bool(row["retired"]), "versions": versions, "matches": recent, "faults": faults}
+
+
+def tournaments(db: Database, arena: str | None = None) -> list[dict[str, Any]]:
+    """Every tournament (of ``arena``), newest first: its format, arena, status and champion."""
+    out = []
+    for name in reversed(tournament_record.names(db)):
+        report = describe(db, name)
+        if arena and report["arena"] != arena:
+            continue
+        out.append({key: report[key] for key in ("name", "format", "elimination", "arena", "status", "champion")}
+                   | {"entrants": len(report["entrants"]), "rounds": len(report["rounds"])})
+    return out
+
+
+def tournament(db: Database, name: str) -> dict[str, Any]:
+    """A tournament whole: entrants, rounds with their groups, scores, winners and matches, standings, champion."""
+    try:
+        return describe(db, name)
+    except KeyError:
+        raise NotFound(f"no tournament {name!r}") from None

@@ -228,7 +228,7 @@ def test_sigkill_of_the_service_loses_nothing(tmp_path):
 def test_an_author_signs_in_and_uploads_through_the_page(tmp_path):
     from playwright.sync_api import sync_playwright
 
-    from tests.web.test_browser import CHROMIUM, FLAGS
+    from tests.web._chromium import CHROMIUM, FLAGS
 
     db = tmp_path / "club.db"
     token = author(db, "ana")

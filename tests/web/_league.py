@@ -9,6 +9,8 @@ from ladder.arenas import ArenaSpec, arena_for_game, arenas_for_game, ensure_are
 from ladder.executor import MatchJob, MatchResult
 from ladder.league import plan, run_units
 from ladder.store import now, open_store
+from ladder.tournaments import runner
+from ladder.tournaments.formats import Spec
 from referee.games import make_game
 from referee.replay import ReplayWriter, games_json
 from referee.runtime import Clock, LocalPlayer, play_game
@@ -54,7 +56,8 @@ ARENAS: list[ArenaSpec] = [
 
 
 async def build_league(path: Path) -> dict[str, str]:
-    """Four bots in every arena of :data:`ARENAS`, one round each; returns a match id per arena."""
+    """Four bots in every arena of :data:`ARENAS`, one round each, and a knockout (``cup``) in tabla; returns a
+    match id of the league per arena."""
     db = open_store(path)
     with db.atomic():
         for spec in ARENAS:
@@ -71,6 +74,12 @@ async def build_league(path: Path) -> dict[str, str]:
     for spec in ARENAS:
         plan(db, "web", spec.id, "round-robin", 1, new_seed=counting_seeds(spec.id))
     await run_units(db, "web", InProcessExecutor(), concurrency=2)
+    with db.atomic():  # a knockout of the four in an arena of its own
+        ensure_arena(db, arena_for_game("tabla"))
+        for row in list(db.query("select distinct version_id from entries")):
+            db["entries"].insert({"arena_id": "tabla", "version_id": row["version_id"], "joined_at": now()})
+    runner.start(db, Spec(name="cup", format="knockout", arena="tabla", seats=2))
+    await runner.play(db, "cup", InProcessExecutor(), concurrency=2, new_seed=counting_seeds("cup"))
     return {
         spec.id: db.execute("select id from matches where arena_id = ? order by id limit 1", [spec.id]).fetchone()[0]
         for spec in ARENAS

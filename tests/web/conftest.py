@@ -11,6 +11,7 @@ import httpx
 import pytest
 import trio
 
+from ._chromium import CHROMIUM, FLAGS
 from ._league import build_league
 
 
@@ -52,17 +53,6 @@ def server(league):
     process.terminate()
     process.wait(timeout=10)
 
-
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 @pytest.fixture(scope="package")

@@ -21,7 +21,7 @@ def get(server, path, status=200):
 
 def test_arenas_standings_and_crosstable(server):
     arenas = {a["id"]: a for a in get(server, "/api/arenas")}
-    assert set(arenas) == {"tapa", "tabla-match", "durak-4", "gapa", "gaps"} and arenas["tapa"]["done"] == 12
+    assert set(arenas) == {"tapa", "tabla-match", "durak-4", "gapa", "gaps", "tabla"} and arenas["tapa"]["done"] == 12
     gaps = get(server, "/api/arenas/gaps/standings")  # each bot alone on the same deal, compared in pairs
     assert len(gaps) == 4 and all(line["games"] == line["units"] == 1 and line["wins"] + line["losses"] == 1
                                   for line in gaps)  # a deal won, or not
@@ -184,3 +184,15 @@ def test_results_in_words_and_filters(server, league):
     assert tapa["winners"] == [max(range(2), key=lambda s: tapa["points"][s])] and " wins " in tapa["summary"]
     filters = get(server, "/api/filters")
     assert "tapa" in filters["arenas"] and "timeout" in filters["faults"] and filters["bots"]
+
+
+def test_tournaments(server):
+    [cup] = get(server, "/api/tournaments")
+    assert cup["name"] == "cup" and cup["status"] == "done" and cup["champion"] and cup["entrants"] == 4
+    assert get(server, "/api/tournaments?arena=gaps") == []
+    report = get(server, "/api/tournaments/cup")
+    assert [len(r["groups"]) for r in report["rounds"]] == [2, 1] and report["champion"] == cup["champion"]
+    final = report["rounds"][1]["groups"][0]
+    assert final["winner"] == report["champion"] and all(m["status"] == "done" for m in final["matches"])
+    assert get(server, f"/api/matches/{final['matches'][0]['id']}")["arena"] == "tabla"
+    assert "no tournament" in get(server, "/api/tournaments/nope", 404)["error"]

@@ -51,7 +51,8 @@ def test_arena_charts_draw_the_api_numbers(page, server):
     page.select_option("select.history-axis", "time")
     page.wait_for_function("document.querySelector('.chart.rating-history').data[1].x[0].includes('T')")
     [traces] = chart_data(page, ".chart.rating-history")
-    assert traces[1]["x"] == [t for t, r in zip(history["times"], line["rating"]) if r is not None]
+    [alpha] = [t for t in traces if t.get("meta") == "rating" and t["name"] == "alpha v1"]
+    assert alpha["x"] == [t for t, r in zip(history["times"], line["rating"]) if r is not None]
 
 
 def test_bot_page_charts(page, server):
@@ -197,3 +198,25 @@ def test_a_running_match_is_watched_as_it_is_played(page, server, league):
 def test_no_request_leaves_the_server(page, server):
     assert page.requested and all(url.startswith(server) for url in page.requested), {
         url for url in page.requested if not url.startswith(server)}
+
+
+def test_the_bracket_of_a_knockout(page, server):
+    report = api(server, "/api/tournaments/cup")
+    page.goto(f"{server}/tournaments/cup")
+    page.wait_for_selector(".bracket .group")
+    columns = page.query_selector_all(".bracket-round")
+    assert len(columns) == len(report["rounds"])
+    for column, rnd in zip(columns, report["rounds"]):
+        boxes = column.query_selector_all(".group")
+        assert [b.get_attribute("data-label") for b in boxes] == [g["label"] for g in rnd["groups"]]
+        for box, group in zip(boxes, rnd["groups"]):
+            seats = [s.inner_text() for s in box.query_selector_all(".seat a")]
+            assert seats == group["seats"]
+            assert [s.inner_text() for s in box.query_selector_all(".seat.winner a")] == [group["winner"]]
+            assert [s.inner_text() for s in box.query_selector_all(".score")] == [f"{x:g}" for x in group["scores"]]
+            assert box.query_selector("a[href^='/matches/']").get_attribute("href") == f"/matches/{group['matches'][0]['id']}"
+    assert page.inner_text("strong.champion") == report["champion"]
+    assert page.title() == "Tournament cup — Kafana"
+    page.goto(f"{server}/arenas/tabla")
+    page.wait_for_selector("ul.arena-tournaments")
+    assert "cup" in page.inner_text("ul.arena-tournaments")

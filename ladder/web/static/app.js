@@ -111,8 +111,9 @@ async function leaderboards() {
 async function arenaPage(arena) {
   titled(`Arena ${arena}`);
   const base = `/api/arenas/${encodeURIComponent(arena)}`;
-  const [lines, cross, history] = await Promise.all([
-    getJSON(`${base}/standings`), getJSON(`${base}/crosstable`), getJSON(`${base}/history`)]);
+  const [lines, cross, history, cups] = await Promise.all([
+    getJSON(`${base}/standings`), getJSON(`${base}/crosstable`), getJSON(`${base}/history`),
+    getJSON(`/api/tournaments?arena=${encodeURIComponent(arena)}`)]);
   const cell = {};
   cross.cells.forEach((c) => { cell[`${c.row}|${c.column}`] = c; });
   const crossTable = table(["", ...cross.labels], cross.labels.map((row) => [row, ...cross.labels.map((column) => {
@@ -127,6 +128,9 @@ async function arenaPage(arena) {
     h("h2", {}, "Rating history ", over), history.units.length ? chart : h("p", { class: "muted" }, "no complete unit yet"),
     h("h2", {}, "Head to head"), cross.labels.length ? Charts.crossTable(cross) : "",
     h("details", {}, h("summary", {}, "as a table (wins/games)"), crossTable),
+    ...(cups.length ? [h("h2", {}, "Tournaments"), h("ul", { class: "arena-tournaments" }, cups.map((t) => h("li", {},
+      link(`/tournaments/${encodeURIComponent(t.name)}`, t.name), ` ${t.format}, ${t.status}`,
+      t.champion ? [", champion ", botLink(t.champion)] : "")))] : []),
     link(`/matches?arena=${encodeURIComponent(arena)}`, "matches of this arena"));
   Charts.drawAll(main);
 }
@@ -240,6 +244,67 @@ async function matchPage(id) {
     h("h3", {}, `${match.seats[o.seat] || "seat " + o.seat} stderr`), h("pre", { class: "output" }, o.stderr)) : ""));
 }
 
+async function tournamentsPage() {
+  titled("Tournaments");
+  const list = await getJSON("/api/tournaments");
+  main.replaceChildren(h("h1", {}, "Tournaments"), list.length ? table(["tournament", "format", "arena", "entrants",
+    "rounds", "status", "champion"], list.map((t) => [link(`/tournaments/${encodeURIComponent(t.name)}`, t.name),
+    t.format + (t.elimination ? ` (${t.elimination})` : ""), link(`/arenas/${encodeURIComponent(t.arena)}`, t.arena),
+    t.entrants, t.rounds, h("span", { class: t.status === "running" ? "live" : "" }, t.status), t.champion || ""]),
+  "tournaments") : h("p", { class: "muted" }, "none yet: ladder tournament --format knockout --arena tabla-match"));
+}
+
+// One group of a round: its seats with seeds and scores, the winner in bold, a link to its first replay.
+function groupBox(group) {
+  const rows = group.seats.map((seat, k) => h("div", { class: `seat${group.winner === seat ? " winner" : ""}` },
+    h("span", { class: "seed" }, group.seeds[k]), " ", botLink(seat),
+    h("span", { class: "score" }, group.units ? String(group.scores[k]) : "")));
+  const how = { seed: "level: the better seed", forfeit: "forfeit" }[group.decided_by] || "";
+  const replay = group.matches.length ? link(`/matches/${encodeURIComponent(group.matches[0].id)}`,
+    group.status === "done" ? "replay" : "watch") : "";
+  return h("div", { class: `group ${group.status}`, "data-label": group.label }, h("div", { class: "label" },
+    group.label, " ", replay, how ? h("span", { class: "muted" }, ` ${how}`) : "",
+    group.units > 1 ? h("span", { class: "muted" }, ` ${group.units} units`) : ""), rows);
+}
+
+function bracket(report) {
+  return h("div", { class: "bracket" }, report.rounds.map((rnd) => h("div", { class: "bracket-round",
+    "data-round": rnd.number }, h("h3", {}, `Round ${rnd.number}`), rnd.groups.map(groupBox),
+    rnd.byes.length ? h("p", { class: "muted byes" }, `byes: ${rnd.byes.join(", ")}`) : "")));
+}
+
+function tournamentStandings(report) {
+  const lines = report.standings;
+  if (!lines.length) return "";
+  if ("buchholz" in lines[0]) {
+    return table(["#", "bot", "score", "Buchholz", "Sonneborn-Berger", "byes"], lines.map((l, k) => [k + 1,
+      botLink(l.version), l.score, l.buchholz, l.sonneborn_berger, l.byes]), "tournament-standings");
+  }
+  if ("opponent" in lines[0]) {
+    return table(["opponent", "W", "D", "L"], lines.map((l) => [botLink(l.opponent), l.wins, l.draws, l.losses]),
+      "tournament-standings");
+  }
+  return table(["#", report.teams ? "team" : "bot", "points", "tables topped", "byes"], lines.map((l, k) => [k + 1,
+    h("span", {}, l.members.map((m, i) => [i ? " & " : "", botLink(m)])), l.points.toFixed(1), l.firsts, l.byes]),
+  "tournament-standings");
+}
+
+async function tournamentPage(name) {
+  titled(`Tournament ${name}`);
+  every(REFRESH_MS, async () => {
+    const report = await getJSON(`/api/tournaments/${encodeURIComponent(name)}`);
+    const kind = report.format + (report.elimination ? ` (${report.elimination} elimination)` : "");
+    main.replaceChildren(h("h1", {}, `Tournament ${report.name}`),
+      h("p", {}, `${kind} in `, link(`/arenas/${encodeURIComponent(report.arena)}`, report.arena),
+        `, ${report.entrants.length} entrants — `, h("span", { class: report.status === "running" ? "live" : "" },
+          report.status), report.champion ? [" — champion: ", h("strong", { class: "champion" }, botLink(report.champion))] : ""),
+      ...(report.format === "knockout" ? [] : [h("h2", {}, "Standings"), tournamentStandings(report)]),
+      h("h2", {}, report.format === "knockout" ? "Bracket" : "Rounds"), bracket(report),
+      h("h2", {}, "Entrants"), table(["seed", "bot", ""], report.entrants.map((e) => [e.seed, botLink(e.bot),
+        e.withdrawn ? "withdrawn" : ""]), "entrants"));
+  });
+}
+
 async function send(url, body, csrf, type) {
   const response = await fetch(url, { method: "POST", body, headers: {
     "Content-Type": type || "application/json", ...(csrf ? { "X-CSRF-Token": csrf } : {}) } });
@@ -307,6 +372,8 @@ async function route() {
     else if ((m = path.match(/^\/arenas\/(.+)$/))) await arenaPage(m[1]);
     else if ((m = path.match(/^\/bots\/(.+)$/))) await botPage(m[1]);
     else if (path === "/matches") await matchesPage();
+    else if (path === "/tournaments") await tournamentsPage();
+    else if ((m = path.match(/^\/tournaments\/(.+)$/))) await tournamentPage(m[1]);
     else if (path === "/signin") await signinPage();
     else if (path === "/me") await mePage();
     else if ((m = path.match(/^\/matches\/(.+)$/))) await matchPage(m[1]);
