@@ -87,3 +87,8 @@ def test_demo_plays_every_arena_and_its_hints_run(tmp_path, monkeypatch):
             continue
         done = subprocess.run(shlex.split(command), cwd=elsewhere, capture_output=True, text=True, timeout=120)
         assert done.returncode == 0 and done.stdout, (command, done.stderr)
+    # a tournament on the demo's database: the bracket of its Tabla-match bots
+    cup = CliRunner().invoke(main, ["tournament", "--format", "knockout", "--arena", "tabla-match", "--db", "kafana-demo.db"])
+    assert cup.exit_code == 0, cup.output
+    bracket = cup.output.split("knockout-tabla-match: knockout (single elimination) in tabla-match", 1)[1]
+    assert "\nround 1\n" in bracket and "\nchampion: " in bracket and "byes: " in bracket  # three bots: one bye
