@@ -751,9 +751,13 @@ def replay_command(match_id: str, db_path: str, game_number: int | None, as_seat
 @click.option("--clock", default="120+3/30", show_default=True, help="With --play: BANK+INC/CAP in seconds.")
 @sandbox_option("on")
 @click.option("--scheduler", help="With --play: play the matches on the Dask cluster of this scheduler (tcp://HOST:8786).")
+@click.option("--tournament", "scheduled", multiple=True, metavar="FORMAT:ARENA",
+              help="With --play: also play this tournament among the arena's active bots, again every --every hours.")
+@click.option("--every", "every_hours", default=24.0, show_default=True, type=click.FloatRange(min=0, min_open=True),
+              help="With --tournament: hours between two starts of a scheduled tournament.")
 def serve(
     db_path: str, host: str, port: int, play: bool, concurrency: int, clock: str, sandbox_mode: str,
-    scheduler: str | None,
+    scheduler: str | None, scheduled: tuple[str, ...], every_hours: float,
 ) -> None:
     """Serve the web UI: leaderboards, matches (live), bots, and a replay viewer for every match. With --play it
     is a club ladder's service (docs/service.md): authors sign in with their token (ladder author add) and upload
@@ -765,12 +769,18 @@ def serve(
     from hypercorn.config import Config
     from hypercorn.trio import serve as serve_asgi
 
-    from .service import Service
+    from .service import Service, parse_schedule
     from .uploads import UploadLimits
     from .web import make_app
     from .web.club import Club
 
     db = _open(db_path, create=play)
+    if scheduled and not play:
+        raise click.UsageError("--tournament goes with --play")
+    try:
+        schedules = tuple(parse_schedule(text) for text in scheduled)
+    except ValueError as exc:
+        raise UserError(f"--tournament: {exc}") from None
     if play:
         try:
             parse_clock(clock)
@@ -799,7 +809,7 @@ def serve(
         async def service() -> None:
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(serve_asgi, app, config)
-                nursery.start_soon(Service(db, executor, concurrency, clock).play_forever)
+                nursery.start_soon(Service(db, executor, concurrency, clock, schedules, every_hours).play_forever)
                 click.echo(f"Kafana club ladder {db_path} at http://{host}:{port}/, playing (Ctrl-C stops)")
 
         return service

@@ -18,12 +18,17 @@ from collections import Counter
 import trio
 from sqlite_utils import Database
 
+from referee.chance import new_secret_seed
+
 from .arenas import load_arena
 from .executor import Executor
 from .league import arena_ratings, clear_leftovers, plan_continuous, plan_pairing, run_units
 from .registry import current_versions
 from .scheduler import next_arena, next_group
 from .store import replay_folder
+from .tournaments import runner as tournament_runner
+from .tournaments.formats import FORMATS, Spec
+from .tournaments.runner import TournamentError
 
 log = logging.getLogger(__name__)
 
@@ -32,13 +37,44 @@ RATINGS_EVERY = 5.0
 """Seconds between refits of an arena's ratings for the scheduler."""
 IDLE = 2.0
 """Seconds to wait when no arena has enough bots to play."""
+TOURNAMENT_CHECK = 30.0
+"""Seconds between looks at whether a scheduled tournament is due."""
+TOURNAMENT_ROUNDS = 5
+"""Rounds of a scheduled Swiss, gauntlet or tables tournament."""
+
+
+def parse_schedule(text: str) -> tuple[str, str]:
+    """``FORMAT:ARENA`` (a scheduled tournament of ``ladder serve --play --tournament``) as (format, arena).
+
+    >>> parse_schedule("knockout:tabla-match")
+    ('knockout', 'tabla-match')
+
+    Raises:
+        ValueError: not FORMAT:ARENA, or a format that needs more (a gauntlet's challenger).
+    """
+    fmt, _, arena = text.partition(":")
+    if not arena or fmt not in FORMATS:
+        raise ValueError(f"{text!r} is not FORMAT:ARENA (FORMAT one of {', '.join(FORMATS)})")
+    if fmt == "gauntlet":
+        raise ValueError("a gauntlet needs a challenger: run it with ladder tournament --format gauntlet")
+    return fmt, arena
 
 
 class Service:
     """Plays the club's units, ``concurrency`` matches at a time, until cancelled."""
 
-    def __init__(self, db: Database, executor: Executor, concurrency: int = 2, clock: str = "120+3/30") -> None:
+    def __init__(
+        self,
+        db: Database,
+        executor: Executor,
+        concurrency: int = 2,
+        clock: str = "120+3/30",
+        tournaments: tuple[tuple[str, str], ...] = (),
+        every_hours: float = 24.0,
+    ) -> None:
         self.db = db
+        self.tournaments = tournaments
+        self.every = datetime.timedelta(hours=every_hours)
         self.executor = executor
         self.concurrency = concurrency
         self.clock = clock
@@ -97,13 +133,59 @@ class Service:
         finally:
             self._units.release()
 
+    def _due(self, fmt: str, arena: str) -> str | None:
+        """The scheduled tournament of ``fmt`` in ``arena`` to play now: an unfinished one (a restart), or a new
+        one when the last began ``every`` ago or more; None when none is due."""
+        prefix = f"{fmt}-{arena}-"
+        rows = list(self.db.query("select name, status, created_at from tournaments where name like ? "
+                                  "order by created_at desc", [prefix + "%"]))
+        for row in rows:
+            if row["status"] != "done":
+                return row["name"]
+        last = datetime.datetime.fromisoformat(rows[0]["created_at"]) if rows else None
+        started = datetime.datetime.now(datetime.timezone.utc)
+        if last is not None and started - last < self.every:
+            return None
+        name = prefix + started.strftime("%Y%m%d-%H%M%S")
+        seats = load_arena(self.db, arena).seats
+        teams = load_arena(self.db, arena).options.get("teams", "none") != "none"
+        spec = Spec(name=name, format=fmt, arena=arena, seats=seats, rounds=0 if fmt == "knockout" else TOURNAMENT_ROUNDS,
+                    teams=teams, draw_seed=new_secret_seed())
+        try:
+            with self.db.atomic():
+                tournament_runner.start(self.db, spec)
+        except ValueError as exc:  # not enough bots yet: look again later
+            log.info("club: tournament %s not started: %s", name, exc)
+            return None
+        return name
+
+    async def tournaments_forever(self) -> None:
+        """Play every scheduled tournament when it is due, its matches sharing the service's slots; its result
+        is on the arena's page."""
+        while True:
+            for fmt, arena in self.tournaments:
+                if not self.db["arenas"].count_where("id = ?", [arena]):
+                    continue
+                name = self._due(fmt, arena)
+                if name is None:
+                    continue
+                log.info("club: playing tournament %s", name)
+                try:
+                    await tournament_runner.play(self.db, name, self.executor, clock=self.clock, limiter=self._matches)
+                except TournamentError as exc:
+                    log.warning("club: tournament %s: %s", name, exc)
+            await trio.sleep(TOURNAMENT_CHECK)
+
     async def play_forever(self) -> None:
-        """Resume the units a stopped service left, then plan and play units for ever."""
+        """Resume the units a stopped service left, then plan and play units for ever (and the scheduled
+        tournaments when they are due)."""
         clear_leftovers(self.db, LEAGUE, replay_folder(self.db) / LEAGUE)
         left = [[row["id"]] for row in self.db.query(
             "select id from units where league = ? and status != 'done' order by rowid", [LEAGUE]
         )]
         async with self.executor.session(), trio.open_nursery() as nursery:
+            if self.tournaments:
+                nursery.start_soon(self.tournaments_forever)
             while True:
                 await self._units.acquire()
                 units = left.pop(0) if left else self.next_units()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import trio
 from sqlite_utils import Database
 
 from referee.chance import new_secret_seed
@@ -64,8 +65,10 @@ async def play(
     new_seed: SeedSource = new_secret_seed,
     on_progress: Callable[[Progress], None] | None = None,
     on_round: Callable[[int], None] | None = None,
+    limiter: trio.CapacityLimiter | None = None,
 ) -> record.State:
-    """Play the tournament ``name`` to its end; return its final state. The caller holds the database.
+    """Play the tournament ``name`` to its end; return its final state. The caller holds the database. With
+    ``limiter`` its matches share the slots of other work (a club service's).
 
     Raises:
         TournamentError: matches failed to be played (what was played is kept; run again to resume).
@@ -77,7 +80,7 @@ async def play(
         if current.to_play:
             ids = [plan_unit(db, league, current.spec.arena, index, seats, new_seed) for index, seats in current.to_play]
             progress = await run_units(db, league, executor, concurrency=concurrency, clock=clock, only=ids,
-                                       on_progress=on_progress)
+                                       on_progress=on_progress, limiter=limiter)
             if progress.errors:
                 raise TournamentError(f"{progress.errors} match(es) of the tournament could not be played: "
                                       "run the same command again to resume")

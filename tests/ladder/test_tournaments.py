@@ -344,3 +344,32 @@ async def play_after_start(db):
 def test_no_unit_id_collides_across_rounds_and_attempts():
     ids = {record.unit_index(n, a) for n, a in itertools.product(range(1, 50), range(3))}
     assert len(ids) == 49 * 3
+
+
+async def test_the_club_service_plays_a_scheduled_tournament(tmp_path):
+    """ladder serve --play --tournament knockout:tapa: due at once, played among the club's units, not again
+    before --every hours have passed."""
+    import contextlib
+
+    from ladder.service import Service, parse_schedule
+
+    class Sessions(FakeExecutor):
+        @contextlib.asynccontextmanager
+        async def session(self):
+            yield
+
+    db = open_store(tmp_path / "l.db")
+    seed_bots(db, 4)
+    service = Service(db, Sessions(strengths=STRONG), concurrency=2, tournaments=(parse_schedule("knockout:tapa"),))
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(service.play_forever)
+            while not db["tournaments"].count_where("status = 'done'"):
+                await trio.sleep(0.05)
+            nursery.cancel_scope.cancel()
+    [row] = db["tournaments"].rows
+    assert row["name"].startswith("knockout-tapa-") and describe(db, row["name"])["champion"]
+    assert db["units"].count_where("league = 'club' and status = 'done'")  # the club's units went on meanwhile
+    assert service._due("knockout", "tapa") is None  # not again within the day
+    with pytest.raises(ValueError, match="FORMAT:ARENA"):
+        parse_schedule("knockout")
