@@ -10,7 +10,8 @@ from typing import Any
 from sqlite_utils import Database
 
 from ..standings import version_labels
-from . import record
+from . import record, swiss
+from .model import History
 
 
 def describe(db: Database, name: str) -> dict[str, Any]:
@@ -49,7 +50,12 @@ def describe(db: Database, name: str) -> dict[str, Any]:
                 "units": len(state.units),
                 "matches": matches_of([unit for unit, _ in state.units]),
             })
-        rounds.append({"number": rnd.number, "groups": groups, "byes": [label(v) for v in rnd.byes]})
+        entry = {"number": rnd.number, "groups": groups, "byes": [label(v) for v in rnd.byes]}
+        if spec.format == "swiss" and rnd.number <= len(history.results):  # the standings as this round left them
+            after = History(history.entrants, history.withdrawn, history.rounds[: rnd.number],
+                            history.results[: rnd.number])
+            entry["standings"] = [{"bot": label(line.version), "score": line.score} for line in swiss.standings(after)]
+        rounds.append(entry)
     standings = []
     for line in spec.standings(history):
         data = asdict(line)

@@ -129,6 +129,15 @@ def test_a_withdrawn_entrant_is_not_paired_again():
     assert 2 not in [v for g in rnd.groups for v in g.seats] + list(rnd.byes)
 
 
+def test_a_gauntlet_plays_the_field_each_round_and_skips_the_withdrawn():
+    from ladder.tournaments import gauntlet
+
+    h = History(entrants=[9, 1, 2, 3], withdrawn=frozenset({2}))
+    play_out(lambda x: gauntlet.next_round(x, 2), h, lambda a, b: a if b == 1 else b)
+    assert [[g.seats for g in r.groups] for r in h.rounds] == [[(9, 1), (9, 3)]] * 2
+    assert [(line.opponent, line.wins, line.losses) for line in gauntlet.standings(h)] == [(1, 2, 0), (2, 0, 0), (3, 0, 2)]
+
+
 # --- tables ----------------------------------------------------------------------------------------------------
 
 
@@ -373,3 +382,15 @@ async def test_the_club_service_plays_a_scheduled_tournament(tmp_path):
     assert service._due("knockout", "tapa") is None  # not again within the day
     with pytest.raises(ValueError, match="FORMAT:ARENA"):
         parse_schedule("knockout")
+
+
+async def test_a_swiss_report_has_the_standings_after_each_round(tmp_path):
+    db = open_store(tmp_path / "l.db")
+    seed_bots(db, 4)
+    runner.start(db, Spec(name="sw", format="swiss", arena="tapa", seats=2, rounds=3))
+    await play(db, "sw")
+    report = describe(db, "sw")
+    assert [sum(line["score"] for line in r["standings"]) for r in report["rounds"]] == [2.0, 4.0, 6.0]
+    assert [(line["bot"], line["score"]) for line in report["rounds"][-1]["standings"]] == [
+        (line["version"], line["score"]) for line in report["standings"]]
+    assert "standings: score, Buchholz" in render(report)

@@ -270,7 +270,9 @@ function groupBox(group) {
 function bracket(report) {
   return h("div", { class: "bracket" }, report.rounds.map((rnd) => h("div", { class: "bracket-round",
     "data-round": rnd.number }, h("h3", {}, `Round ${rnd.number}`), rnd.groups.map(groupBox),
-    rnd.byes.length ? h("p", { class: "muted byes" }, `byes: ${rnd.byes.join(", ")}`) : "")));
+    rnd.byes.length ? h("p", { class: "muted byes" }, `byes: ${rnd.byes.join(", ")}`) : "",
+    rnd.standings ? h("ol", { class: "after-round" }, rnd.standings.map((line) => h("li", {}, botLink(line.bot),
+      ` ${line.score}`))) : "")));
 }
 
 function tournamentStandings(report) {
