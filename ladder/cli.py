@@ -117,6 +117,14 @@ def _check_arena(db: Database, db_path: str, arena: str) -> None:
     raise UserError(f"no arena {arena!r} (the arenas are {', '.join(known)})")
 
 
+def _check_clock(clock: str) -> None:
+    """A usage error unless ``clock`` is a clock the referee understands (BANK+INC/CAP)."""
+    try:
+        parse_clock(clock)
+    except ValueError as exc:
+        raise UserError(f"--clock: {exc}") from None
+
+
 async def _until_interrupted(work: Callable[[], Awaitable[T]]) -> T:
     """Run ``work()``; on Ctrl-C or SIGTERM cancel it (matches stop, bots end, what was being played is left for
     the next run) and raise :class:`Interrupted`."""
@@ -384,10 +392,7 @@ def league_command(
     """
     if (executor_kind == "dask") != (scheduler is not None):
         raise click.UsageError("--executor dask and --scheduler go together")
-    try:
-        parse_clock(clock)
-    except ValueError as exc:
-        raise UserError(f"--clock: {exc}") from None
+    _check_clock(clock)
     db = _open(db_path)
     _check_arena(db, db_path, arena)
     league = league_name or f"{arena}-{schedule}"
@@ -556,10 +561,7 @@ def tournament_command(
         return
     if not format_name or not arena:
         raise click.UsageError("give --format and --arena (or a subcommand: show, list)")
-    try:
-        parse_clock(clock)
-    except ValueError as exc:
-        raise UserError(f"--clock: {exc}") from None
+    _check_clock(clock)
     db = _open(db_path)
     _check_arena(db, db_path, arena)
     spec_arena = load_arena(db, arena)
@@ -782,10 +784,7 @@ def serve(
     except ValueError as exc:
         raise UserError(f"--tournament: {exc}") from None
     if play:
-        try:
-            parse_clock(clock)
-        except ValueError as exc:
-            raise UserError(f"--clock: {exc}") from None
+        _check_clock(clock)
     config = Config()
     config.bind = [f"{host}:{port}"]
     config.accesslog = None

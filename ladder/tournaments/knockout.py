@@ -114,19 +114,15 @@ def double_elimination(history: History) -> Round | None:
     losers = sorted((v for v in alive if losses[v] == 1), key=history.seed)
     if len(winners) + len(losers) == 2 and len(winners) < 2:
         return Round(number, (Group(tuple(winners + losers), "final" if winners else "final-reset"),))
-    groups, byes = [], []
-    if len(winners) > 1:
-        paired, rested = _pair_in_order(winners, history, "W", number)
-        groups += paired
-        byes += rested
-    else:
-        byes += winners
-    if len(losers) > 1:
-        paired, rested = _pair_in_order(losers, history, "L", number)
-        groups += paired
-        byes += rested
-    else:
-        byes += losers
+    groups: list[Group] = []
+    byes: list[int] = []
+    for bracket, tag in ((winners, "W"), (losers, "L")):
+        if len(bracket) > 1:
+            paired, rested = _pair_in_order(bracket, history, tag, number)
+            groups += paired
+            byes += rested
+        else:
+            byes += bracket  # alone in its bracket: waits for the other
     return Round(number, tuple(groups), tuple(byes))
 
 
