@@ -1,7 +1,7 @@
 #!/bin/sh
 # Installs the Debian packages the tests need (apt-get, when run as root): the gRPC C++ and Go toolchains the
 # starter bots build with (bots/cpp, bots/go), Chromium for the web UI's browser tests and bubblewrap for the
-# bot sandbox; checks for Node.js with npm (bots/javascript). Already installed: does nothing. Not root and
+# bot sandbox; checks for Node.js with npm (bots/javascript) and Rust's cargo (the native engine core, native/). Already installed: does nothing. Not root and
 # something missing: says what to install and exits 1.
 set -eu
 PACKAGES="g++ make pkg-config libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
@@ -28,3 +28,4 @@ fi
 for tool in node npm; do
     command -v "$tool" >/dev/null || { echo "the JavaScript starter bot needs $tool (Node.js 18 or newer)" >&2; exit 1; }
 done
+command -v cargo >/dev/null || { echo "the native engine core (native/) needs Rust: cargo on PATH (rustup.rs)" >&2; exit 1; }

@@ -16,12 +16,13 @@ from collections.abc import Collection
 from functools import lru_cache
 
 from ._movegen import BAR_BIT, BAR_SHIFT, BOARD_BITS, BOARD_MASK, HOME_SHIFT, LOW_BITS, Stage, outside_home
+from .engine import NATIVE
 
 _HIT_AT = [1 << (BOARD_BITS + at) for at in range(BOARD_BITS)]
 """The hit bit of each point, by the point's nibble shift (4 × point)."""
 
 
-def stage_ends(stage: Stage, board: int) -> tuple[Collection[int], int]:
+def python_stage_ends(stage: Stage, board: int) -> tuple[Collection[int], int]:
     """The end positions of every legal play of the stage's dice from ``board``, each once (a set or a list), and
     how many dice they use.
 
@@ -59,6 +60,17 @@ def stage_ends(stage: Stage, board: int) -> tuple[Collection[int], int]:
             return _open_equal_dice(stage, board, die, n)
         return _canonical(stage, board, die, n)
     return _any_order(stage, board, die, n)  # a game that may end before the 15th checker is off (Tapa)
+
+
+def native_stage_ends(stage: Stage, board: int) -> tuple[Collection[int], int]:
+    """:func:`python_stage_ends` computed by the native core."""
+    return NATIVE.stage_ends(  # type: ignore[union-attr]
+        board, stage.dice, stage.closed, stage.frozen, stage.singles, stage.can_bear_off, stage.track_hits, stage.rule
+    )
+
+
+stage_ends = native_stage_ends if NATIVE is not None else python_stage_ends
+"""The engines' entry point: the native core when it runs (see :mod:`.engine`), else the Python generator."""
 
 
 def _moves(stage: Stage, board: int, die: int, ceiling: int = -1) -> list[tuple[int, int]]:

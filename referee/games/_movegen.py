@@ -154,6 +154,8 @@ class Stage:
         "bear_sources",
         "track_hits",
         "canonical",
+        "frozen",
+        "rule",
     )
 
     def __init__(
@@ -166,8 +168,13 @@ class Stage:
         terminal: Callable[[int], bool] | None,
         track_hits: bool = False,
         canonical: bool = False,
+        rule: int | None = None,
     ) -> None:
         self.dice = dice
+        self.frozen = frozen
+        # rule: what ``terminal`` means, for the native core: -2 none, -1 the 15th checker off, 0 or 1 that or
+        # Tapa's mother rule (1: the mover's own mother is pinned).
+        self.rule = (-2 if terminal is None else -1) if rule is None else rule
         self.closed = closed
         # canonical: the game can end only by bearing off the 15th checker, so equal dice may be expanded in
         # non-increasing source order (each end position exactly once) and open two-dice plays as a product.

@@ -114,7 +114,7 @@ class TapaState(FamilyState):
                 return not (board >> 96) & 15 or my_mother_pinned
             return False
 
-        return Stage(dice, my_pins | stacks, my_pins, singles, can_bear_off, terminal), me
+        return Stage(dice, my_pins | stacks, my_pins, singles, can_bear_off, terminal, rule=int(my_mother_pinned)), me
 
     def _after_play(self, end: int) -> None:
         mover, other = self._turn, 1 - self._turn

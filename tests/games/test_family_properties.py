@@ -6,13 +6,22 @@ from __future__ import annotations
 import pytest
 
 from referee.games import PIN_MINE, PIN_THEIRS, make_game
-from referee.games._ends import stage_ends
+from referee.games._ends import native_stage_ends, python_stage_ends
+from referee.games.engine import NATIVE
 from referee.games._movegen import Stage, count
 from referee.playouts import random_decisions
 
 from ._oracle import end_positions, engine_end
 
 GAMES = ("tabla", "gjul-bara", "tapa")
+
+GENERATORS = pytest.mark.parametrize(
+    "stage_ends",
+    [python_stage_ends, pytest.param(native_stage_ends, marks=pytest.mark.skipif(
+        NATIVE is None, reason="the native core is not installed (test_the_native_core_is_built says so)"))],
+    ids=["python", "native"],
+)
+"""The end generators the engines can run: each must list exactly the step generator's plays."""
 
 
 def check_invariants(game_id: str, state) -> None:
@@ -73,8 +82,9 @@ ALL_DICE = [(high, low) for high in range(1, 7) for low in range(1, high)] + [
 ]
 
 
+@GENERATORS
 @pytest.mark.parametrize("game_id", GAMES)
-def test_end_generator_equals_the_step_generator(game_id):
+def test_end_generator_equals_the_step_generator(game_id, stage_ends):
     """The fast end-position generator and the step generator list the same plays with the same dice count, for
     every dice of every stage size at positions of random games."""
     checked = 0
@@ -90,7 +100,8 @@ def test_end_generator_equals_the_step_generator(game_id):
     assert checked > 5_000
 
 
-def test_tapa_mother_stages_end_generator_equals_the_step_generator():
+@GENERATORS
+def test_tapa_mother_stages_end_generator_equals_the_step_generator(stage_ends):
     """Where the opponent's mother can be pinned this turn the game may end before the 15th checker is off, so
     the end generator takes every order of the steps: it must still list exactly the step generator's plays."""
     checked = 0
@@ -108,7 +119,8 @@ def test_tapa_mother_stages_end_generator_equals_the_step_generator():
     assert checked > 2_000
 
 
-def test_tapa_stages_that_cannot_pin_the_mother_lose_no_play():
+@GENERATORS
+def test_tapa_stages_that_cannot_pin_the_mother_lose_no_play(stage_ends):
     """With one opposing checker left on its start, a stage is played order-free (as if only the 15th checker off
     could end the game) when no checker of the mover is on point 1 or can reach it, or when pinning the mother
     would not end the game (checkers left on the mover's own start, its own mother free): those stages must list

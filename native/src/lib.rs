@@ -1,0 +1,80 @@
+//! `kafana_native`: the compiled twin of the engines' hot paths, driven from Python (`referee.games.native`).
+//! Python's engines stay the reference; every function here gives exactly what its Python twin gives.
+
+mod family;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::ffi;
+use pyo3::prelude::*;
+
+use family::{Position, Stage, Terminal};
+
+const BOARD_BYTES: usize = 13;
+
+/// A Python int (a packed board, perhaps with hit bits above bit 104) as (board, hits).
+fn position_of(value: &Bound<PyAny>) -> PyResult<Position> {
+    let mut bytes = [0u8; 2 * BOARD_BYTES + 6];
+    let long = value.downcast::<pyo3::types::PyInt>()?;
+    let status = unsafe {
+        ffi::_PyLong_AsByteArray(long.as_ptr() as *mut ffi::PyLongObject, bytes.as_mut_ptr(), bytes.len(), 1, 0)
+    };
+    if status != 0 {
+        return Err(PyErr::fetch(value.py()));
+    }
+    let mut board = [0u8; 16];
+    let mut hits = [0u8; 16];
+    board[..BOARD_BYTES].copy_from_slice(&bytes[..BOARD_BYTES]);
+    hits[..BOARD_BYTES].copy_from_slice(&bytes[BOARD_BYTES..2 * BOARD_BYTES]);
+    Ok((u128::from_le_bytes(board), u128::from_le_bytes(hits)))
+}
+
+/// (board, hits) as the Python int the engines key plays by: the board, hits above bit 104.
+fn int_of(py: Python<'_>, (board, hits): Position) -> PyResult<PyObject> {
+    let mut bytes = [0u8; 2 * BOARD_BYTES];
+    bytes[..BOARD_BYTES].copy_from_slice(&board.to_le_bytes()[..BOARD_BYTES]);
+    bytes[BOARD_BYTES..].copy_from_slice(&hits.to_le_bytes()[..BOARD_BYTES]);
+    unsafe {
+        let long = ffi::_PyLong_FromByteArray(bytes.as_ptr(), bytes.len(), 1, 0);
+        Ok(Bound::from_owned_ptr_or_err(py, long)?.unbind())
+    }
+}
+
+/// The end positions of every legal play of one stage, each once, and how many dice they use: the same as
+/// `referee.games._ends.stage_ends` for a `Stage` with these fields. ``rule`` says what ends the game within the
+/// stage: -2 nothing, -1 the 15th checker off, 0 or 1 that or Tapa's mother rule (1: the mover's own mother is
+/// pinned).
+#[pyfunction]
+#[pyo3(signature = (board, dice, closed, frozen, singles, can_bear_off, track_hits, rule))]
+#[allow(clippy::too_many_arguments)]
+fn stage_ends(
+    py: Python<'_>,
+    board: &Bound<PyAny>,
+    dice: Vec<u32>,
+    closed: u128,
+    frozen: u128,
+    singles: u128,
+    can_bear_off: bool,
+    track_hits: bool,
+    rule: i8,
+) -> PyResult<(Vec<PyObject>, u32)> {
+    if dice.is_empty() || dice.len() > 4 || dice.iter().any(|&d| !(1..=6).contains(&d)) {
+        return Err(PyValueError::new_err(format!("bad dice {dice:?}")));
+    }
+    let terminal = match rule {
+        -2 => Terminal::Never,
+        -1 => Terminal::AllOff,
+        0 | 1 => Terminal::Mother { my_mother_pinned: rule == 1 },
+        _ => return Err(PyValueError::new_err(format!("rule must be -2, -1, 0 or 1, not {rule}"))),
+    };
+    let stage = Stage::new(dice, closed, frozen, singles, can_bear_off, terminal, track_hits);
+    let start = position_of(board)?;
+    let (ends, used) = py.allow_threads(|| stage.ends(start));
+    let ints = ends.into_iter().map(|end| int_of(py, end)).collect::<PyResult<Vec<_>>>()?;
+    Ok((ints, used))
+}
+
+#[pymodule]
+fn kafana_native(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_function(wrap_pyfunction!(stage_ends, module)?)?;
+    Ok(())
+}

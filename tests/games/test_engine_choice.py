@@ -1,0 +1,39 @@
+"""The engine core is chosen once at import: KAFANA_ENGINE=python|native, native by default when it is built; a
+machine without it runs the Python engines and says so once."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from referee.games import engine
+
+
+def test_the_native_core_is_built():
+    """The test command builds it (pip install ./native): the native engines must be the ones the tests run."""
+    if os.environ.get("KAFANA_ENGINE") == "python":
+        pytest.skip("KAFANA_ENGINE=python asks for the Python engines")
+    assert engine.ENGINE == "native" and engine.NATIVE is not None
+
+
+def test_the_variable_chooses(monkeypatch):
+    assert engine.choose("python") == ("python", None)
+    with pytest.raises(engine.EngineError, match="use python or native"):
+        engine.choose("rust")
+    monkeypatch.setattr(engine, "_native", lambda: None)
+    assert engine.choose(None) == ("python", None)
+    with pytest.raises(engine.EngineError, match="not installed"):
+        engine.choose("native")
+
+
+def test_without_the_native_core_it_says_so_once():
+    hide = "import sys; sys.modules['kafana_native'] = None; import referee.games.engine as e; print(e.ENGINE)"
+    env = {k: v for k, v in os.environ.items() if k not in ("KAFANA_ENGINE", engine.NOTED)}
+    first = subprocess.run([sys.executable, "-c", hide], capture_output=True, text=True, env=env, check=True)
+    assert first.stdout == "python\n" and first.stderr.count("native engine core is not installed") == 1
+    child = subprocess.run([sys.executable, "-c", hide], capture_output=True, text=True, check=True,
+                           env={**env, engine.NOTED: "1"})  # a child of a process that said so already
+    assert child.stdout == "python\n" and child.stderr == ""
