@@ -12,7 +12,7 @@ import functools
 from typing import Any
 
 from referee.games import GAP, NO_CARD, BackgammonView, DurakView, GapaView, GapsView, State, make_game
-from referee.games._cards import SUITS, card_text
+from referee.games.cards._cards import SUITS, card_text
 from referee.replay import Replay, replay_states
 
 HIDDEN_STEP = "(a chance step this seat does not see)"

@@ -16,7 +16,7 @@ from referee.games import (
     State,
 )
 from referee.frames import DEALING, their_numbers
-from referee.games._cards import SUITS, card_text
+from referee.games.cards._cards import SUITS, card_text
 from referee.replay import Replay, replay_states
 
 

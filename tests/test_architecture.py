@@ -43,3 +43,55 @@ def test_only_the_wire_converter_imports_generated_code():
 def test_ladder_knows_no_grpc():
     for path, names in imports(ROOT / "ladder").items():
         assert not any(n.startswith(("grpc", "referee.wire")) for n in names), path
+
+
+def _module_graph(package: Path, prefix: str) -> dict[str, set[str]]:
+    """Every module of ``package`` and the modules of it that it imports (anywhere in the file: at the top, in a
+    function, under TYPE_CHECKING), relative imports resolved."""
+    graph: dict[str, set[str]] = {}
+    for path in package.rglob("*.py"):
+        parts = list(path.relative_to(package).with_suffix("").parts)
+        is_package = parts[-1] == "__init__"
+        if is_package:
+            parts = parts[:-1]
+        name = ".".join([prefix, *parts])
+        here = name.split(".") if is_package else name.split(".")[:-1]
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    anchor = here[: len(here) - node.level + 1]
+                    base = ".".join(anchor + ([base] if base else []))
+                if base.startswith(prefix):
+                    found.add(base)
+                    found.update(f"{base}.{alias.name}" for alias in node.names)
+            elif isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names if alias.name.startswith(prefix))
+        graph[name] = found
+    return {name: {other for other in found if other in graph and other != name} for name, found in graph.items()}
+
+
+def test_the_game_modules_import_no_circle_and_the_families_stay_apart():
+    graph = _module_graph(ROOT / "referee" / "games", "referee.games")
+    packages = {"referee.games", "referee.games.tabla_family", "referee.games.cards"}
+    state: dict[str, int] = {}
+
+    def visit(name: str, trail: list[str]) -> None:
+        state[name] = 1
+        for other in graph[name]:
+            if other in packages:
+                continue  # a package's __init__ only names its modules
+            assert state.get(other) != 1, f"import circle: {' -> '.join(trail + [other])}"
+            if other not in state:
+                visit(other, trail + [other])
+        state[name] = 2
+
+    for name in graph:
+        if name not in state and name not in packages:
+            visit(name, [name])
+    for name, found in graph.items():
+        if ".tabla_family." in name:
+            assert not any(".cards" in other for other in found), f"{name} imports a card game"
+        if ".cards." in name:
+            assert not any(".tabla_family" in other for other in found), f"{name} imports the Tabla family"

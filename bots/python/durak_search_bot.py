@@ -3,7 +3,7 @@ legal action out in each guess with a cheap greedy policy, and let the guesses v
 
 What the seat knows: its hand, the table, the discard, every seat's publicly known cards and hand size, the
 turned trump (the last card of the stock while it is there). The unseen cards are dealt at random to the other
-hands and the stock; :meth:`referee.games.durak.Durak.from_view` turns each guess into an engine state.
+hands and the stock; :meth:`referee.games.cards.durak.Durak.from_view` turns each guess into an engine state.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
 
 from bots.python.kit import serve  # noqa: E402
 from referee.games import DurakAction, DurakView, State, make_game  # noqa: E402
-from referee.games.durak import BEAT, LEAD, SHOW, TAKE, THROW, TRANSFER  # noqa: E402
+from referee.games.cards.durak import BEAT, LEAD, SHOW, TAKE, THROW, TRANSFER  # noqa: E402
 from referee.wire import ActRequest, ActResponse  # noqa: E402
 
 WORLDS = 12

@@ -9,7 +9,7 @@ side cards onto the opponent's stacks and moves whole piles to open places; it d
 from __future__ import annotations
 
 from referee.games import GapaAction, GapaView
-from referee.games.gapa import (
+from referee.games.cards.gapa import (
     BIG_UP,
     DISCARD,
     DRAW_BIG,

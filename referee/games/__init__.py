@@ -1,4 +1,5 @@
-"""Game engines: pure state machines, one module per game, reached through a read-only registry.
+"""Game engines: pure state machines, one module per game, reached through a read-only registry. The Tabla family
+is in ``tabla_family``, the card games in ``cards``; ``engine`` says which core runs.
 
 >>> game = make_game("plakoto")
 >>> game.id, game.num_seats
@@ -21,19 +22,20 @@ from ._core import (
     State,
     draw_chance,
 )
-from ._dice import OpeningThrow, Roll
-from ._durak_view import NO_CARD, DurakSeat, DurakView
-from ._gapa_view import GapaHolding, GapaView
-from ._gaps_view import GAP, GapsView
-from ._plays import Play, Step
-from ._views import PIN_MINE, PIN_NONE, PIN_THEIRS, BackgammonView, MatchScore
-from .durak import Durak, DurakAction, DurakChance
-from .gapa import Gapa, GapaAction, GapaChance
-from .gaps import Gaps, GapsChance, GapsMove
-from .gjul_bara import GjulBara
-from .tabla import Tabla
-from .tabla_match import TablaMatch
-from .tapa import Tapa
+from .cards._durak_view import NO_CARD, DurakSeat, DurakView
+from .cards._gapa_view import GapaHolding, GapaView
+from .cards._gaps_view import GAP, GapsView
+from .cards.durak import Durak, DurakAction, DurakChance
+from .cards.durak_session import DurakGame
+from .cards.gapa import Gapa, GapaAction, GapaChance
+from .cards.gaps import Gaps, GapsChance, GapsMove
+from .tabla_family._dice import OpeningThrow, Roll
+from .tabla_family._plays import Play, Step
+from .tabla_family._views import PIN_MINE, PIN_NONE, PIN_THEIRS, BackgammonView, MatchScore
+from .tabla_family.gjul_bara import GjulBara
+from .tabla_family.tabla import Tabla
+from .tabla_family.tabla_match import TablaMatch
+from .tabla_family.tapa import Tapa
 
 __all__ = [
     "CHANCE",
@@ -44,6 +46,7 @@ __all__ = [
     "BackgammonView",
     "Durak",
     "DurakAction",
+    "DurakGame",
     "DurakChance",
     "DurakSeat",
     "DurakView",
@@ -85,7 +88,7 @@ GAMES: Mapping[str, type[Game]] = {
     "gjul-bara": GjulBara,
     "tapa": Tapa,
     "tabla-match": TablaMatch,
-    "durak": Durak,
+    "durak": DurakGame,
     "gaps": Gaps,
     "gapa": Gapa,
 }

@@ -26,11 +26,11 @@ from referee.games import (
     MatchScore,
     Play,
 )
-from referee.games._cards import SUITS, card_text, parse_card
-from referee.games.durak import action_from_words, action_words
-from referee.games.gapa import action_from_words as gapa_action
-from referee.games.gapa import action_words as gapa_words
-from referee.games.gaps import END_ROUND
+from referee.games.cards._cards import SUITS, card_text, parse_card
+from referee.games.cards.durak import action_from_words, action_words
+from referee.games.cards.gapa import action_from_words as gapa_action
+from referee.games.cards.gapa import action_words as gapa_words
+from referee.games.cards.gaps import END_ROUND
 
 from ._messages import (
     PROTOCOL,

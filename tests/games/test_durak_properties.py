@@ -11,8 +11,8 @@ import pytest
 
 from referee import wire
 from referee.games import CHANCE, NO_CARD, make_game
-from referee.games._cards import card_text
-from referee.games.durak import HAND, _points
+from referee.games.cards._cards import card_text
+from referee.games.cards.durak import HAND, _points
 from referee.playouts import random_decisions
 from referee.wire import ActRequest, ClockInfo, LegalAction
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from referee.games import CHANCE, DurakAction, DurakChance, make_game
-from referee.games._cards import SUITS, beats, card_text, parse_card
-from referee.games.durak import _KIND_NAMES
+from referee.games.cards._cards import SUITS, beats, card_text, parse_card
+from referee.games.cards.durak import _KIND_NAMES
 
 C = parse_card
 

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from referee.games import CHANCE, make_game
-from referee.games.durak_session import lost
+from referee.games.cards.durak_session import lost
 from referee.replay import ReplayWriter, read_replay, verify
 from referee.runtime import Clock, LocalPlayer, play_game
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from referee.games import PIN_MINE, PIN_THEIRS, make_game
-from referee.games._ends import native_stage_ends, python_stage_ends
+from referee.games.tabla_family._ends import native_stage_ends, python_stage_ends
 from referee.games.engine import NATIVE
-from referee.games._movegen import Stage, count
+from referee.games.tabla_family._movegen import Stage, count
 from referee.playouts import random_decisions
 
 from ._oracle import end_positions, engine_end

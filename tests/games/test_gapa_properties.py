@@ -11,7 +11,7 @@ import pytest
 
 from referee import wire
 from referee.games import CHANCE, make_game
-from referee.games.gapa import NO_CARD, value
+from referee.games.cards.gapa import NO_CARD, value
 from referee.wire import ActRequest, ClockInfo, LegalAction
 
 OPTIONS = [
@@ -55,7 +55,7 @@ def check_request(state, seat):
 
 
 def wire_card(card: int) -> str:
-    from referee.games._cards import card_text
+    from referee.games.cards._cards import card_text
 
     return card_text(card) if card != NO_CARD else ""
 

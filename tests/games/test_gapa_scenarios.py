@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 from referee.games import CHANCE, make_game
-from referee.games._cards import card_text, parse_card
-from referee.games.gapa import BIG_UP, SMALL_UP
+from referee.games.cards._cards import card_text, parse_card
+from referee.games.cards.gapa import BIG_UP, SMALL_UP
 
 FULL_SIDE = [["KC"], ["KS"], ["KD"], ["KH"], ["JC"], ["JS"], ["JD"], ["JH"]]
 """Eight side piles that take no card of the hands used below and cannot move onto each other (no empty place, so

@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from referee.games import CHANCE, GAP, make_game
-from referee.games.gaps import VARIANTS, _prefixes
+from referee.games.cards.gaps import VARIANTS, _prefixes
 
 GAMES_PER_VARIANT = 600
 

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from referee.games import CHANCE, GAP, make_game
-from referee.games._cards import card_text, parse_card
+from referee.games.cards._cards import card_text, parse_card
 
 
 def grid_text(state) -> list[list[str | None]]:

@@ -9,7 +9,7 @@ import pytest
 
 from referee import wire
 from referee.games import CHANCE, GapsMove, make_game
-from referee.games.gaps import VARIANTS
+from referee.games.cards.gaps import VARIANTS
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

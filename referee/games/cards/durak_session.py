@@ -1,6 +1,6 @@
 """Durak sessions (rules/cards.md §1.7): a series of ``deals`` games between the same seats.
 
-Each deal is a whole :class:`~referee.games.durak.DurakState`; the session delegates to the deal in play. Who
+Each deal is a whole :class:`~referee.games.cards.durak.DurakState`; the session delegates to the deal in play. Who
 attacks first in a later deal follows ``session_start``: ``lowest_trump`` (every deal as new), ``under_fool`` (the
 seat to the right of the last durak attacks the durak) or ``from_under_fool`` (the seat to the left of the last
 durak attacks first). After a deal without a durak, and in team games, the lowest trump starts. The session's
@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import random
 
-from ._core import Outcome, State
+from .._core import Outcome, State
 from ._durak_view import DurakView
 from .durak import Durak, DurakAction, DurakChance, DurakState
 
@@ -102,3 +102,13 @@ class DurakSession(State):
         other._finished = list(self._finished)
         other._deal = self._deal.clone()
         return other
+
+
+class DurakGame(Durak):
+    """Durak as the registry knows it: a single deal, or a session when ``deals`` is more than one."""
+
+    def new_state(self) -> State:
+        """A fresh deal (the shuffle comes first), or a session of ``deals`` deals."""
+        if int(self.options["deals"]) > 1:
+            return DurakSession(self)
+        return DurakState(self)

@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 from typing import Protocol
 
-from ._core import InvalidActionError
+from .._core import InvalidActionError
 
 BAR = 25
 OFF = 0

@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import lru_cache
 
-from ._core import GameOption, Outcome
+from .._core import GameOption, Outcome
 from ._dice import OpeningThrow, Roll  # noqa: F401 (used by the doctest)
 from ._family import STUCK_OPTION, FamilyGame, FamilyState
 from ._movegen import POINTS, Stage, count, mirror, occupied, stacked

@@ -12,7 +12,7 @@ from abc import abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from typing import overload
 
-from ._core import (
+from .._core import (
     CHANCE,
     TERMINAL,
     Game,

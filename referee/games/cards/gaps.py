@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from ._cards import card_text, parse_card
-from ._core import (
+from .._core import (
     CHANCE,
     TERMINAL,
     Game,

@@ -21,10 +21,10 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from ._cards import card_text, cards_of, deck, mask_of, parse_card, rank_of, suit_of
-from ._core import (
+from .._core import (
     CHANCE,
     TERMINAL,
     Game,
@@ -37,9 +37,6 @@ from ._core import (
     resolve_options,
 )
 from ._durak_view import NO_CARD, DurakSeat, DurakView
-
-if TYPE_CHECKING:
-    from .durak_session import DurakSession
 
 LEAD, BEAT, TRANSFER, SHOW, TAKE, THROW, PASS, DONE = range(8)
 _KIND_NAMES = ("lead", "beat", "transfer", "show", "take", "throw", "pass", "done")
@@ -184,12 +181,9 @@ class Durak(Game):
         """2 to 6."""
         return self.seats
 
-    def new_state(self) -> DurakState | DurakSession:
-        """A fresh game (the shuffle comes first), or a session of ``deals`` games."""
-        if int(self.options["deals"]) > 1:
-            from .durak_session import DurakSession  # the session module builds on this one
-
-            return DurakSession(self)
+    def new_state(self) -> State:
+        """A fresh deal (the shuffle comes first). The registered game, :class:`.durak_session.DurakGame`, plays a
+        session of ``deals`` deals instead when there are more than one."""
         return DurakState(self)
 
     def position(

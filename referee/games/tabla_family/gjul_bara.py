@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ._core import GameOption
+from .._core import GameOption
 from ._dice import Roll
 from ._family import STUCK_OPTION, FamilyGame, FamilyState
 from ._movegen import POINTS, Stage, occupied

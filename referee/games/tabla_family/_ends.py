@@ -16,7 +16,7 @@ from collections.abc import Collection
 from functools import lru_cache
 
 from ._movegen import BAR_BIT, BAR_SHIFT, BOARD_BITS, BOARD_MASK, HOME_SHIFT, LOW_BITS, Stage, outside_home
-from .engine import NATIVE
+from ..engine import NATIVE
 
 _HIT_AT = [1 << (BOARD_BITS + at) for at in range(BOARD_BITS)]
 """The hit bit of each point, by the point's nibble shift (4 × point)."""

@@ -6,7 +6,7 @@ import random
 import re
 from dataclasses import dataclass
 
-from ._core import InvalidActionError
+from .._core import InvalidActionError
 
 
 @dataclass(frozen=True, order=True)

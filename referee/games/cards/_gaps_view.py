@@ -17,7 +17,7 @@ class GapsView:
             ``paganini``.
         rows: rows of the grid (4, or 8 in paganini).
         columns: columns of the grid (13, or 14 where the aces head the rows).
-        grid: the cards row by row (card integers of :mod:`referee.games._cards`, :data:`GAP` for a gap).
+        grid: the cards row by row (card integers of :mod:`referee.games.cards._cards`, :data:`GAP` for a gap).
         round: the deal being played, 1-based (the first deal, then each redeal).
         rounds: how many deals the game has.
         moves: moves made in this round.

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ._core import TERMINAL, Game, GameOption, Outcome, State, resolve_options
+from .._core import TERMINAL, Game, GameOption, Outcome, State, resolve_options
 from ._family import FamilyGame, FamilyState
 from ._views import BackgammonView, MatchScore
 from .gjul_bara import GjulBara

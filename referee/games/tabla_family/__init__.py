@@ -1,0 +1,6 @@
+"""The Tabla family: Tabla, Gjul Bara and Tapa (the three games of a Tabla match) and the match itself.
+
+One engine (``_family``) with each game's rules in its module; the move generator on packed boards
+(``_movegen``: steps; ``_ends``: end positions, or the native core's), the dice (``_dice``), plays in notation
+(``_plays``) and the board views (``_views``).
+"""
