@@ -39,7 +39,8 @@ fn int_of(py: Python<'_>, (board, hits): Position) -> PyResult<PyObject> {
     }
 }
 
-/// The end positions of every legal play of one stage, each once, and how many dice they use: the same as
+/// The end positions of every legal play of one stage, each once and in increasing order (of the Python ints),
+/// and how many dice they use: the same as
 /// `referee.games._ends.stage_ends` for a `Stage` with these fields. ``rule`` says what ends the game within the
 /// stage: -2 nothing, -1 the 15th checker off, 0 or 1 that or Tapa's mother rule (1: the mover's own mother is
 /// pinned).
@@ -68,7 +69,8 @@ fn stage_ends(
     };
     let stage = Stage::new(dice, closed, frozen, singles, can_bear_off, terminal, track_hits);
     let start = position_of(board)?;
-    let (ends, used) = py.allow_threads(|| stage.ends(start));
+    let (mut ends, used) = py.allow_threads(|| stage.ends(start));
+    ends.sort_unstable_by_key(|&(board, hits)| (hits, board)); // the order of hits << 104 | board
     let ints = ends.into_iter().map(|end| int_of(py, end)).collect::<PyResult<Vec<_>>>()?;
     Ok((ints, used))
 }

@@ -195,3 +195,15 @@ def test_gjul_bara_ladder_stages_appear_and_are_exact():
                 got.add(engine_end(trial.view(state.current_player)))
             assert got == end_positions(view, view.dice)
     assert stages > 15 and remainders > 0
+
+
+@GENERATORS
+def test_the_ends_come_in_increasing_order(stage_ends):
+    """The engines list a stage's plays in the order of their end positions, straight from the generator."""
+    for state, legal in random_decisions(make_game("tabla"), 3, seed=8):
+        if legal is None:
+            continue
+        for dice in ALL_DICE:
+            stage, board = state._stage(dice)
+            ends, _ = stage_ends(stage, board)
+            assert list(ends) == sorted(set(ends))

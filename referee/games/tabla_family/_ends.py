@@ -22,12 +22,18 @@ _HIT_AT = [1 << (BOARD_BITS + at) for at in range(BOARD_BITS)]
 """The hit bit of each point, by the point's nibble shift (4 × point)."""
 
 
-def python_stage_ends(stage: Stage, board: int) -> tuple[Collection[int], int]:
-    """The end positions of every legal play of the stage's dice from ``board``, each once (a set or a list), and
-    how many dice they use.
+def python_stage_ends(stage: Stage, board: int) -> tuple[list[int], int]:
+    """The end positions of every legal play of the stage's dice from ``board``, each once and in increasing
+    order, and how many dice they use.
 
     The same end positions as ``stage.plays(board)``.
     """
+    ends, used = _ends(stage, board)
+    return sorted(ends), used
+
+
+def _ends(stage: Stage, board: int) -> tuple[Collection[int], int]:
+    """:func:`python_stage_ends`, in no particular order."""
     dice = stage.dice
     if len(dice) == 2 and dice[0] != dice[1]:
         if stage.canonical:
@@ -62,7 +68,7 @@ def python_stage_ends(stage: Stage, board: int) -> tuple[Collection[int], int]:
     return _any_order(stage, board, die, n)  # a game that may end before the 15th checker is off (Tapa)
 
 
-def native_stage_ends(stage: Stage, board: int) -> tuple[Collection[int], int]:
+def native_stage_ends(stage: Stage, board: int) -> tuple[list[int], int]:
     """:func:`python_stage_ends` computed by the native core."""
     return NATIVE.stage_ends(  # type: ignore[union-attr]
         board, stage.dice, stage.closed, stage.frozen, stage.singles, stage.can_bear_off, stage.track_hits, stage.rule

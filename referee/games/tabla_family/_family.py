@@ -300,7 +300,7 @@ class FamilyState(State):
                 self._phase = MOVE
                 self.current_player = self._turn
                 self._used = used
-                self._plays = Plays(sorted(ends), stage, board)
+                self._plays = Plays(ends, stage, board)
                 return
             self._stage_done(0)
         self._end_turn()
