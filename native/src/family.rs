@@ -5,7 +5,7 @@
 //! nibbles 1..24 = the points, nibble 25 = the bar. Tabla's hits are kept beside the board as a bitmask of points
 //! (a nibble-mask: bit 4p, the blot on p was hit), which Python reads as bit `104 + 4p` of the end position.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 const HOME_SHIFT: u32 = 28;
 const BAR_SHIFT: u32 = 100;
@@ -69,6 +69,43 @@ pub struct Stage {
 /// A position within a stage: the board, and the points hit so far (Tabla; bit 4p for point p).
 pub type Position = (u128, u128);
 
+/// One step: (from, to, die, hit); to 0 is off.
+pub type Step = (u32, u32, u32, bool);
+
+/// Plays in the order they were found, each end position once with its steps (`dict` order in Python).
+#[derive(Default)]
+pub struct Found {
+    pub plays: Vec<(Position, Vec<Step>)>,
+    index: HashMap<Position, usize>,
+}
+
+impl Found {
+    fn contains(&self, end: &Position) -> bool {
+        self.index.contains_key(end)
+    }
+
+    /// Keep the first steps found for an end (`if end not in plays: plays[end] = steps`).
+    fn first(&mut self, end: Position, steps: Vec<Step>) {
+        if !self.index.contains_key(&end) {
+            self.index.insert(end, self.plays.len());
+            self.plays.push((end, steps));
+        }
+    }
+
+    /// Keep the shorter steps for an end (`_keep_shorter`).
+    fn shorter(&mut self, end: Position, steps: Vec<Step>) {
+        match self.index.get(&end) {
+            Some(&k) if steps.len() < self.plays[k].1.len() => self.plays[k].1 = steps,
+            Some(_) => {}
+            None => self.first(end, steps),
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.plays.is_empty()
+    }
+}
+
 fn occupied(board: u128) -> u128 {
     let mut b = board;
     b |= b >> 1;
@@ -97,7 +134,15 @@ impl Stage {
     }
 
     /// Every single step with `die` from `position` (`Stage.moves`), as the positions it leads to.
-    fn moves(&self, (board, hits): Position, die: u32, out: &mut Vec<Position>) {
+    fn moves(&self, position: Position, die: u32, out: &mut Vec<Position>) {
+        out.clear();
+        let mut steps = Vec::new();
+        self.steps(position, die, &mut steps);
+        out.extend(steps.into_iter().map(|(_, end)| end));
+    }
+
+    /// Every single step with `die` from `position`, with the step, in `Stage.moves`' order.
+    fn steps(&self, (board, hits): Position, die: u32, out: &mut Vec<(Step, Position)>) {
         out.clear();
         let occ = occupied(board);
         let mut cand = occ & self.movable[die as usize];
@@ -111,23 +156,26 @@ impl Stage {
             let dst = src - die;
             let end = board - low + (1u128 << (dst << 2));
             let lone = (self.singles >> (dst << 2)) & 1 != 0 && (occ >> (dst << 2)) & 1 == 0;
-            if lone && self.track_hits && (hits >> (dst << 2)) & 1 == 0 {
-                out.push((end, hits | 1u128 << (dst << 2))); // Tabla: a blot is hit once, then it is on the bar
+            if lone && !self.track_hits {
+                out.push(((src, dst, die, true), (end, hits))); // Tapa: landing on the lone checker pins it
+            } else if lone && (hits >> (dst << 2)) & 1 == 0 {
+                // Tabla: a blot is hit once, then it is on the bar
+                out.push(((src, dst, die, true), (end, hits | 1u128 << (dst << 2))));
             } else {
-                out.push((end, hits)); // Tapa pins (nothing to record) or no hit
+                out.push(((src, dst, die, false), (end, hits)));
             }
         }
         if self.can_bear_off && board >> HOME_SHIFT == 0 {
             let src = die;
             if (board >> (src << 2)) & 15 != 0 && (self.bear_sources >> (src << 2)) & 1 != 0 {
-                out.push((board - (1u128 << (src << 2)) + 1, hits));
+                out.push(((src, 0, die, false), (board - (1u128 << (src << 2)) + 1, hits)));
             }
             // A die larger than the highest occupied point bears off from that point.
             let top = 128 - (occ >> 4).leading_zeros();
             if top != 0 {
                 let src = ((top - 1) >> 2) + 1;
                 if src < die && (self.bear_sources >> (src << 2)) & 1 != 0 {
-                    out.push((board - (1u128 << (src << 2)) + 1, hits));
+                    out.push(((src, 0, die, false), (board - (1u128 << (src << 2)) + 1, hits)));
                 }
             }
         }
@@ -195,6 +243,88 @@ impl Stage {
             return (Vec::new(), 0);
         }
         (frontier.into_iter().collect(), depth)
+    }
+
+    fn two_dice_plays(&self, start: Position, high: u32, low: u32) -> (Found, u32) {
+        let mut full = Found::default();
+        let mut only = [Found::default(), Found::default()];
+        let (mut first_steps, mut second_steps) = (Vec::new(), Vec::new());
+        for (k, (first, second)) in [(high, low), (low, high)].into_iter().enumerate() {
+            self.steps(start, first, &mut first_steps);
+            for &(step1, one) in &first_steps {
+                if self.terminal.ends(one.0) {
+                    full.shorter(one, vec![step1]);
+                    continue;
+                }
+                self.steps(one, second, &mut second_steps);
+                if second_steps.is_empty() {
+                    only[k].first(one, vec![step1]);
+                }
+                for &(step2, two) in &second_steps {
+                    full.first(two, vec![step1, step2]);
+                }
+            }
+        }
+        if !full.is_empty() {
+            return (full, 2);
+        }
+        let [high_only, low_only] = only;
+        if !high_only.is_empty() {
+            return (high_only, 1);
+        }
+        let used = if low_only.is_empty() { 0 } else { 1 };
+        (low_only, used)
+    }
+
+    fn equal_dice_plays(&self, start: Position, die: u32, n: u32) -> (Found, u32) {
+        let mut frontier = Found::default();
+        frontier.first(start, Vec::new());
+        let mut finished = Found::default();
+        let mut depth = 0;
+        let mut steps = Vec::new();
+        for _ in 0..n {
+            let mut layer = Found::default();
+            for (position, before) in &frontier.plays {
+                self.steps(*position, die, &mut steps);
+                for &(step, end) in &steps {
+                    let mut chain = before.clone();
+                    chain.push(step);
+                    if self.terminal.ends(end.0) {
+                        finished.shorter(end, chain);
+                    } else if !layer.contains(&end) {
+                        layer.first(end, chain);
+                    }
+                }
+            }
+            if layer.is_empty() {
+                break;
+            }
+            frontier = layer;
+            depth += 1;
+        }
+        if !finished.is_empty() {
+            if depth == n {
+                for (end, chain) in frontier.plays {
+                    finished.first(end, chain);
+                }
+            }
+            return (finished, n);
+        }
+        if depth == 0 {
+            return (Found::default(), 0);
+        }
+        (frontier, depth)
+    }
+
+    /// Every legal play of the stage from `board` with its steps (`Stage.plays`: the same steps for each end, in
+    /// the same order), and the dice they use.
+    pub fn plays(&self, board: Position) -> (Found, u32) {
+        let dice = &self.dice;
+        if dice.len() == 2 && dice[0] != dice[1] {
+            self.two_dice_plays(board, dice[0], dice[1])
+        } else {
+            self.equal_dice_plays(board, dice[0], dice.len() as u32)
+        }
     }
 
     /// The end positions of every legal play of the stage from `board`, each once, and the dice they use.

@@ -6,6 +6,7 @@ mod family;
 use pyo3::exceptions::PyValueError;
 use pyo3::ffi;
 use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
 
 use family::{Position, Stage, Terminal};
 
@@ -39,6 +40,28 @@ fn int_of(py: Python<'_>, (board, hits): Position) -> PyResult<PyObject> {
     }
 }
 
+/// A stage from the fields of a Python `Stage`, checked.
+fn stage_of(
+    dice: Vec<u32>,
+    closed: u128,
+    frozen: u128,
+    singles: u128,
+    can_bear_off: bool,
+    track_hits: bool,
+    rule: i8,
+) -> PyResult<Stage> {
+    if dice.is_empty() || dice.len() > 4 || dice.iter().any(|&d| !(1..=6).contains(&d)) {
+        return Err(PyValueError::new_err(format!("bad dice {dice:?}")));
+    }
+    let terminal = match rule {
+        -2 => Terminal::Never,
+        -1 => Terminal::AllOff,
+        0 | 1 => Terminal::Mother { my_mother_pinned: rule == 1 },
+        _ => return Err(PyValueError::new_err(format!("rule must be -2, -1, 0 or 1, not {rule}"))),
+    };
+    Ok(Stage::new(dice, closed, frozen, singles, can_bear_off, terminal, track_hits))
+}
+
 /// The end positions of every legal play of one stage, each once and in increasing order (of the Python ints),
 /// and how many dice they use: the same as
 /// `referee.games._ends.stage_ends` for a `Stage` with these fields. ``rule`` says what ends the game within the
@@ -58,16 +81,7 @@ fn stage_ends(
     track_hits: bool,
     rule: i8,
 ) -> PyResult<(Vec<PyObject>, u32)> {
-    if dice.is_empty() || dice.len() > 4 || dice.iter().any(|&d| !(1..=6).contains(&d)) {
-        return Err(PyValueError::new_err(format!("bad dice {dice:?}")));
-    }
-    let terminal = match rule {
-        -2 => Terminal::Never,
-        -1 => Terminal::AllOff,
-        0 | 1 => Terminal::Mother { my_mother_pinned: rule == 1 },
-        _ => return Err(PyValueError::new_err(format!("rule must be -2, -1, 0 or 1, not {rule}"))),
-    };
-    let stage = Stage::new(dice, closed, frozen, singles, can_bear_off, terminal, track_hits);
+    let stage = stage_of(dice, closed, frozen, singles, can_bear_off, track_hits, rule)?;
     let start = position_of(board)?;
     let (mut ends, used) = py.allow_threads(|| stage.ends(start));
     ends.sort_unstable_by_key(|&(board, hits)| (hits, board)); // the order of hits << 104 | board
@@ -75,8 +89,36 @@ fn stage_ends(
     Ok((ints, used))
 }
 
+/// Every legal play of one stage with its steps, as ``{end: ((src, dst, die, hit), ...)}``, and how many dice
+/// they use: the same as ``Stage.plays`` of `referee.games.tabla_family._movegen` (the same steps for each end).
+#[pyfunction]
+#[pyo3(signature = (board, dice, closed, frozen, singles, can_bear_off, track_hits, rule))]
+#[allow(clippy::too_many_arguments)]
+fn stage_plays<'py>(
+    py: Python<'py>,
+    board: &Bound<'py, PyAny>,
+    dice: Vec<u32>,
+    closed: u128,
+    frozen: u128,
+    singles: u128,
+    can_bear_off: bool,
+    track_hits: bool,
+    rule: i8,
+) -> PyResult<(Bound<'py, PyDict>, u32)> {
+    let stage = stage_of(dice, closed, frozen, singles, can_bear_off, track_hits, rule)?;
+    let start = position_of(board)?;
+    let (found, used) = py.allow_threads(|| stage.plays(start));
+    let plays = PyDict::new(py);
+    for (end, steps) in found.plays {
+        let steps = PyTuple::new(py, steps.into_iter().map(|(src, dst, die, hit)| (src, dst, die, hit)))?;
+        plays.set_item(int_of(py, end)?, steps)?;
+    }
+    Ok((plays, used))
+}
+
 #[pymodule]
 fn kafana_native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(stage_ends, module)?)?;
+    module.add_function(wrap_pyfunction!(stage_plays, module)?)?;
     Ok(())
 }

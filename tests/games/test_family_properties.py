@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from referee.games import PIN_MINE, PIN_THEIRS, make_game
-from referee.games.tabla_family._ends import native_stage_ends, python_stage_ends
+from referee.games.tabla_family._ends import native_stage_ends, native_stage_plays, python_stage_ends
 from referee.games.engine import NATIVE
 from referee.games.tabla_family._movegen import Stage, count
 from referee.playouts import random_decisions
@@ -110,8 +110,8 @@ def test_tapa_mother_stages_end_generator_equals_the_step_generator(stage_ends):
             continue
         for dice in ALL_DICE:
             stage, board = state._stage(dice)
-            if stage.canonical:
-                continue
+            if stage.rule == -1:
+                continue  # only the 15th checker off can end the game: not a mother stage
             plays, used = stage.plays(board)
             ends, ends_used = stage_ends(stage, board)
             assert (sorted(ends), ends_used) == (sorted(plays), used), f"{state!r} {dice}"
@@ -143,7 +143,7 @@ def test_tapa_stages_that_cannot_pin_the_mother_lose_no_play(stage_ends):
             plays, used = every_step.plays(board)
             ends, ends_used = stage_ends(stage, board)
             assert (sorted(ends), ends_used) == (sorted(plays), used), f"{state!r} {dice}"
-            order_free += stage.canonical
+            order_free += stage.rule == -1
             checked += 1
     assert order_free > 1_000 and checked - order_free > 1_000
 
@@ -207,3 +207,18 @@ def test_the_ends_come_in_increasing_order(stage_ends):
             stage, board = state._stage(dice)
             ends, _ = stage_ends(stage, board)
             assert list(ends) == sorted(set(ends))
+
+
+@pytest.mark.skipif(NATIVE is None, reason="the native core is not installed (test_the_native_core_is_built says so)")
+@pytest.mark.parametrize("game_id", GAMES)
+def test_native_plays_have_the_step_generators_steps(game_id):
+    """The notation of a play comes from its steps: the native core must choose the same steps for every end."""
+    checked = 0
+    for index, (state, legal) in enumerate(random_decisions(make_game(game_id), 6, seed=23)):
+        if legal is None or index % 2:
+            continue
+        for dice in ALL_DICE:
+            stage, board = state._stage(dice)
+            assert native_stage_plays(stage, board) == stage.plays(board), f"{state!r} {dice}"
+            checked += 1
+    assert checked > 5_000

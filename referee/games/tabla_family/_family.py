@@ -23,7 +23,7 @@ from .._core import (
     resolve_options,
 )
 from ._dice import OPENING_OUTCOMES, ROLL_OUTCOMES, OpeningThrow, Roll, draw_roll, parse_dice
-from ._ends import stage_ends
+from ._ends import stage_ends, stage_plays
 from ._movegen import BAR_POINT, BOARD_MASK, Stage, count, pack
 from ._plays import Play, RawPlay, parse_steps
 from ._views import PIN_NONE, BackgammonView, MatchScore
@@ -171,7 +171,7 @@ class Plays(Sequence[Play]):
 
     def _all_steps(self) -> dict[int, RawPlay]:
         if self._steps is None:
-            self._steps = self._stage.plays(self._board)[0]
+            self._steps = stage_plays(self._stage, self._board)[0]
         return self._steps
 
     def steps(self, end: int) -> RawPlay:

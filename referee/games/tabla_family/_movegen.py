@@ -153,7 +153,6 @@ class Stage:
         "movable",
         "bear_sources",
         "track_hits",
-        "canonical",
         "frozen",
         "rule",
     )
@@ -167,7 +166,6 @@ class Stage:
         can_bear_off: bool,
         terminal: Callable[[int], bool] | None,
         track_hits: bool = False,
-        canonical: bool = False,
         rule: int | None = None,
     ) -> None:
         self.dice = dice
@@ -176,9 +174,6 @@ class Stage:
         # Tapa's mother rule (1: the mover's own mother is pinned).
         self.rule = (-2 if terminal is None else -1) if rule is None else rule
         self.closed = closed
-        # canonical: the game can end only by bearing off the 15th checker, so equal dice may be expanded in
-        # non-increasing source order (each end position exactly once) and open two-dice plays as a product.
-        self.canonical = canonical
         self.singles = singles
         self.can_bear_off = can_bear_off
         self.terminal = terminal
@@ -195,15 +190,7 @@ class Stage:
         """See :func:`stage_plays`."""
         dice = self.dice
         if len(dice) == 2 and dice[0] != dice[1]:
-            if self.canonical and not board >> BAR_SHIFT & 15 and outside_home(board) >= 3:
-                plays = _open_two_dice(self, board, dice[0], dice[1])
-                if plays:
-                    return plays, 2
             return _two_dice(self, board, dice[0], dice[1])
-        if self.canonical:
-            if not board >> BAR_SHIFT & 15 and outside_home(board) >= len(dice):
-                return _equal_dice_lanes(self, board, dice[0], len(dice))
-            return _equal_dice_canonical(self, board, dice[0], len(dice))
         return _equal_dice(self, board, dice[0], len(dice))
 
     def follow(self, board: int, steps: tuple[tuple[int, int, bool], ...]) -> int | None:
@@ -223,14 +210,11 @@ class Stage:
                 return None  # the game ended before the last step
         return board
 
-    def moves(self, board: int, die: int, ceiling: int = 25, within: int = -1) -> list[tuple[Raw, int]]:
-        """Every single step with ``die`` from ``board`` from a point no higher than ``ceiling`` (and, for steps
-        inside the board, from a point of the nibble-mask ``within``): a list of (step, new board)."""
+    def moves(self, board: int, die: int) -> list[tuple[Raw, int]]:
+        """Every single step with ``die`` from ``board``: a list of (step, new board)."""
         out: list[tuple[Raw, int]] = []
         occ = occupied(board)
-        cand = occ & self.movable[die] & within
-        if ceiling < 25:
-            cand &= (1 << ((ceiling + 1) << 2)) - 1
+        cand = occ & self.movable[die]
         if occ & BAR_BIT:  # checkers on the bar must enter first
             cand &= BAR_BIT
         singles = self.singles
@@ -253,13 +237,13 @@ class Stage:
         board_only = board & BOARD_MASK
         if self.can_bear_off and not board_only >> HOME_SHIFT:
             src = die
-            if src <= ceiling and (board >> (src << 2)) & 15 and (self.bear_sources >> (src << 2)) & 1:
+            if (board >> (src << 2)) & 15 and (self.bear_sources >> (src << 2)) & 1:
                 out.append(((src, 0, die, False), board - (1 << (src << 2)) + 1))
             # A die larger than the highest occupied point bears off from that point.
             top = ((occ & BOARD_MASK) >> 4).bit_length()
             if top:
                 src = ((top - 1) >> 2) + 1
-                if src < die and src <= ceiling and (self.bear_sources >> (src << 2)) & 1:
+                if src < die and (self.bear_sources >> (src << 2)) & 1:
                     out.append(((src, 0, die, False), board - (1 << (src << 2)) + 1))
         return out
 
@@ -348,149 +332,3 @@ def _equal_dice(stage: Stage, board: int, die: int, n: int) -> tuple[dict[int, t
             finished.update(frontier)
         return finished, n
     return (frontier, depth) if depth else ({}, 0)
-
-
-def _open_two_dice(stage: Stage, board: int, high: int, low: int) -> dict[int, tuple[Raw, ...]]:
-    """Two different dice with nothing on the bar and at least three checkers outside home (so nothing can be
-    borne off this turn): every play is a high step and a low step, by two checkers (a product of the single-step
-    lists) or by one checker (a continuation)."""
-    full: dict[int, tuple[Raw, ...]] = {}
-    highs = stage.moves(board, high)
-    lows = stage.moves(board, low)
-    closed, singles, track = stage.closed, stage.singles, stage.track_hits
-    for step_h, end_h in highs:
-        src_h, dst_h, _, hit_h = step_h
-        delta_h = end_h - board
-        for step_l, end_l in lows:
-            src_l, dst_l = step_l[0], step_l[1]
-            if src_l == src_h and (board >> (src_h << 2)) & 15 < 2:
-                continue
-            end = end_l + delta_h
-            if dst_l == dst_h and hit_h:  # both land on the blot: the first hits, the second does not
-                if track:
-                    end -= 1 << (BOARD_BITS + (dst_h << 2))
-                step_l = (src_l, dst_l, low, False)
-            if end not in full:
-                full[end] = (step_h, step_l)
-    for (step_1, end_1), die in [(move, low) for move in highs] + [(move, high) for move in lows]:
-        mid = step_1[1]
-        dst = mid - die
-        if dst < 1 or (closed >> (dst << 2)) & 1:
-            continue
-        end = end_1 - (1 << (mid << 2)) + (1 << (dst << 2))
-        hit = bool((singles >> (dst << 2)) & 1) and not (end_1 >> (dst << 2)) & 15
-        if hit and track:
-            if (end_1 >> (BOARD_BITS + (dst << 2))) & 1:
-                hit = False
-            else:
-                end += 1 << (BOARD_BITS + (dst << 2))
-        if end not in full:
-            full[end] = (step_1, (mid, dst, die, hit))
-    return full
-
-
-def _equal_dice_canonical(stage: Stage, board: int, die: int, n: int) -> tuple[dict[int, tuple[Raw, ...]], int]:
-    """Equal dice expanded with non-increasing sources: each multiset of steps once, and distinct multisets of
-    equal steps always give distinct end positions, so no end position repeats."""
-    finished: dict[int, tuple[Raw, ...]] = {}
-    deepest: dict[int, tuple[Raw, ...]] = {}
-    depth = 0
-    terminal = stage.terminal
-    stack: list[tuple[int, tuple[Raw, ...], int]] = [(board, (), 25)]
-    while stack:
-        start, steps, ceiling = stack.pop()
-        moved = False
-        if len(steps) < n:
-            for step, end in stage.moves(start, die, ceiling):
-                moved = True
-                chain = steps + (step,)
-                if terminal is not None and terminal(end):
-                    finished[end] = chain
-                else:
-                    stack.append((end, chain, step[0]))
-        if not moved and steps:
-            if len(steps) > depth:
-                depth = len(steps)
-                deepest = {start: steps}
-            elif len(steps) == depth:
-                deepest[start] = steps
-    if finished:
-        if depth == n:
-            finished.update(deepest)
-        return finished, n
-    return deepest, depth
-
-
-LANES = [[]] + [[tuple(range(top, 0, -die)) for top in range(24, 24 - die, -1)] for die in range(1, 7)]
-"""LANES[die]: the points a checker can reach from one another with ``die`` (p, p−die, …), highest first."""
-
-
-def _lane_options(stage: Stage, board: int, die: int, n: int, lane: tuple[int, ...]) -> list[list[tuple[int, tuple]]]:
-    """The ways to play up to ``n`` steps of ``die`` inside one lane, by step count: (board delta, steps).
-
-    Points are taken from the top down and each decides how many of its checkers (its own and those that just
-    arrived) move on, so steps come in non-increasing source order and each way gives its own end position.
-    """
-    movable, singles, track = stage.movable[die], stage.singles, stage.track_hits
-    states: list[tuple[int, int, int, tuple]] = [(0, 0, 0, ())]  # (arrived here, steps used, delta, steps)
-    arrivals = False  # some state has checkers arriving at the current point
-    for src in lane:
-        shift = src << 2
-        here = (board >> shift) & 15
-        if not (here or arrivals):
-            continue
-        if not (movable >> shift) & 1:
-            if arrivals:
-                states = [(0, used, delta, steps) for _, used, delta, steps in states]
-                arrivals = False
-            continue
-        dst = src - die
-        move = (1 << (dst << 2)) - (1 << shift)
-        hit = bool((singles >> (dst << 2)) & 1)
-        first = (src, dst, die, hit)
-        plain = (src, dst, die, False) if hit else first
-        hit_delta = 1 << (BOARD_BITS + (dst << 2)) if hit and track else 0
-        grown = []
-        for arrived, used, delta, steps in states:
-            grown.append((0, used, delta, steps))
-            for k in range(1, min(here + arrived, n - used) + 1):
-                grown.append((k, used + k, delta + k * move + hit_delta, steps + (first,) + (plain,) * (k - 1)))
-        arrivals = len(grown) > len(states)
-        states = grown
-    by_count: list[list[tuple[int, tuple]]] = [[] for _ in range(n + 1)]
-    for _, used, delta, steps in states:
-        by_count[used].append((delta, steps))
-    while len(by_count) > 1 and not by_count[-1]:
-        by_count.pop()
-    return by_count
-
-
-def _equal_dice_lanes(stage: Stage, board: int, die: int, n: int) -> tuple[dict[int, tuple[Raw, ...]], int]:
-    """Equal dice with nothing on the bar and at least ``n`` checkers outside home (so nothing is borne off):
-    checkers only move within their lane (p, p−die, p−2·die, …), lanes do not interact, so each lane's step
-    sequences are enumerated alone (non-increasing sources) and the plays are the combinations of lane options
-    that use the most dice. Distinct combinations give distinct end positions."""
-    options: list[list[list[tuple[int, tuple[Raw, ...]]]]] = []  # per lane, per step count: (delta, steps)
-    occ = occupied(board) & stage.movable[die]
-    for lane in LANES[die]:
-        if not any((occ >> (point << 2)) & 1 for point in lane):
-            continue
-        by_count = _lane_options(stage, board, die, n, lane)
-        if len(by_count) > 1:
-            options.append(by_count)
-    used = min(n, sum(len(by_count) - 1 for by_count in options))
-    if not used:
-        return {}, 0
-    capacity = [0] * (len(options) + 1)  # capacity[i]: the most steps lanes i.. can take
-    for index in range(len(options) - 1, -1, -1):
-        capacity[index] = capacity[index + 1] + len(options[index]) - 1
-    partial: list[tuple[int, tuple[Raw, ...], int]] = [(0, (), 0)]  # (delta, steps, steps taken)
-    for index, lane in enumerate(options):
-        rest = capacity[index + 1]
-        grown = []
-        for delta, steps, taken in partial:
-            for count in range(max(0, used - taken - rest), min(used - taken, len(lane) - 1) + 1):
-                for lane_delta, lane_steps in lane[count]:
-                    grown.append((delta + lane_delta, steps + lane_steps, taken + count))
-        partial = grown
-    return {board + delta: steps for delta, steps, _ in partial}, used

@@ -104,7 +104,7 @@ class GjulBaraState(FamilyState):
         me, opp = self._boards[self._turn], self._boards[1 - self._turn]
         theirs = occupied(opp & POINTS)
         closed = (theirs & _FIRST_HALF) << 48 | theirs >> 48  # their q is my q + 12 (q ≤ 12) or q − 12
-        return Stage(dice, closed, 0, 0, True, _terminal, canonical=True), me
+        return Stage(dice, closed, 0, 0, True, _terminal), me
 
     def _after_play(self, end: int) -> None:
         if end & 15 == 15:

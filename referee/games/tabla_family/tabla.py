@@ -57,7 +57,7 @@ class TablaState(FamilyState):
         theirs = int.from_bytes(self._boards[1 - self._turn].to_bytes(13, "little").translate(SWAP_NIBBLES), "big")
         closed = (theirs >> 1 | theirs >> 2 | theirs >> 3) & POINT_BITS  # mirror() and stacked(), inline
         singles = theirs & POINT_BITS & ~closed
-        return Stage(dice, closed, 0, singles, True, _terminal, True, True), self._boards[self._turn]
+        return Stage(dice, closed, 0, singles, True, _terminal, True), self._boards[self._turn]
 
     def _after_play(self, end: int) -> None:
         mover, other = self._turn, 1 - self._turn

@@ -105,7 +105,7 @@ class TapaState(FamilyState):
             or (count(me, 24) > len(dice) and not my_mother_pinned)  # pinning it would not end the game
         ):
             # Only the 15th checker off can end the game this stage: the fast, order-free generators apply.
-            return Stage(dice, my_pins | stacks, my_pins, singles, can_bear_off, _all_off, canonical=True), me
+            return Stage(dice, my_pins | stacks, my_pins, singles, can_bear_off, _all_off), me
 
         def terminal(board: int) -> bool:
             if board & 15 == 15:
