@@ -1,11 +1,11 @@
 //! The Tabla family's stage generator: every legal end position of one stage of dice, each once, after the
 //! maximisation rules (most dice used; the larger die when only one of two can be played; a play that ends the
-//! game is complete). It is the plain definition of `referee/games/_movegen.py` (`Stage.moves`, `_two_dice`,
-//! `_equal_dice`), on the same packed boards: 4 bits a point in the mover's numbering, nibble 0 = borne off,
+//! game is complete), with the steps of each. It is the plain definition of `referee/games/tabla_family/_movegen.py`
+//! (`Stage.moves`, `_two_dice`, `_equal_dice`: the same steps kept for each end), on the same packed boards: 4 bits a point in the mover's numbering, nibble 0 = borne off,
 //! nibbles 1..24 = the points, nibble 25 = the bar. Tabla's hits are kept beside the board as a bitmask of points
 //! (a nibble-mask: bit 4p, the blot on p was hit), which Python reads as bit `104 + 4p` of the end position.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 const HOME_SHIFT: u32 = 28;
 const BAR_SHIFT: u32 = 100;
@@ -72,10 +72,34 @@ pub type Position = (u128, u128);
 /// One step: (from, to, die, hit); to 0 is off.
 pub type Step = (u32, u32, u32, bool);
 
+/// The steps of a play: at most four, kept inline.
+#[derive(Clone, Copy, Default, PartialEq, Debug)]
+pub struct Steps {
+    steps: [Step; 4],
+    len: u8,
+}
+
+impl Steps {
+    fn with(mut self, step: Step) -> Steps {
+        self.steps[self.len as usize] = step;
+        self.len += 1;
+        self
+    }
+
+    fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// The steps, first first.
+    pub fn as_slice(&self) -> &[Step] {
+        &self.steps[..self.len()]
+    }
+}
+
 /// Plays in the order they were found, each end position once with its steps (`dict` order in Python).
 #[derive(Default)]
 pub struct Found {
-    pub plays: Vec<(Position, Vec<Step>)>,
+    pub plays: Vec<(Position, Steps)>,
     index: HashMap<Position, usize>,
 }
 
@@ -85,7 +109,7 @@ impl Found {
     }
 
     /// Keep the first steps found for an end (`if end not in plays: plays[end] = steps`).
-    fn first(&mut self, end: Position, steps: Vec<Step>) {
+    fn first(&mut self, end: Position, steps: Steps) {
         if !self.index.contains_key(&end) {
             self.index.insert(end, self.plays.len());
             self.plays.push((end, steps));
@@ -93,7 +117,7 @@ impl Found {
     }
 
     /// Keep the shorter steps for an end (`_keep_shorter`).
-    fn shorter(&mut self, end: Position, steps: Vec<Step>) {
+    fn shorter(&mut self, end: Position, steps: Steps) {
         match self.index.get(&end) {
             Some(&k) if steps.len() < self.plays[k].1.len() => self.plays[k].1 = steps,
             Some(_) => {}
@@ -131,14 +155,6 @@ impl Stage {
         }
         let bear_sources = if frozen != 0 { sources & HOME_NIBBLES } else { HOME_NIBBLES };
         Stage { dice, singles, can_bear_off, terminal, track_hits, movable, bear_sources }
-    }
-
-    /// Every single step with `die` from `position` (`Stage.moves`), as the positions it leads to.
-    fn moves(&self, position: Position, die: u32, out: &mut Vec<Position>) {
-        out.clear();
-        let mut steps = Vec::new();
-        self.steps(position, die, &mut steps);
-        out.extend(steps.into_iter().map(|(_, end)| end));
     }
 
     /// Every single step with `die` from `position`, with the step, in `Stage.moves`' order.
@@ -181,70 +197,6 @@ impl Stage {
         }
     }
 
-    fn two_dice(&self, start: Position, high: u32, low: u32) -> (Vec<Position>, u32) {
-        let mut full: HashSet<Position> = HashSet::new();
-        let mut only = [HashSet::new(), HashSet::new()];
-        let (mut first_moves, mut second_moves) = (Vec::new(), Vec::new());
-        for (k, (first, second)) in [(high, low), (low, high)].into_iter().enumerate() {
-            self.moves(start, first, &mut first_moves);
-            for &one in &first_moves {
-                if self.terminal.ends(one.0) {
-                    full.insert(one);
-                    continue;
-                }
-                self.moves(one, second, &mut second_moves);
-                if second_moves.is_empty() {
-                    only[k].insert(one);
-                }
-                full.extend(second_moves.iter().copied());
-            }
-        }
-        if !full.is_empty() {
-            return (full.into_iter().collect(), 2);
-        }
-        let [high_only, low_only] = only;
-        if !high_only.is_empty() {
-            return (high_only.into_iter().collect(), 1);
-        }
-        let used = if low_only.is_empty() { 0 } else { 1 };
-        (low_only.into_iter().collect(), used)
-    }
-
-    fn equal_dice(&self, start: Position, die: u32, n: u32) -> (Vec<Position>, u32) {
-        let mut frontier: HashSet<Position> = HashSet::from([start]);
-        let mut finished: HashSet<Position> = HashSet::new();
-        let mut depth = 0;
-        let mut steps = Vec::new();
-        for _ in 0..n {
-            let mut layer: HashSet<Position> = HashSet::new();
-            for &position in &frontier {
-                self.moves(position, die, &mut steps);
-                for &end in &steps {
-                    if self.terminal.ends(end.0) {
-                        finished.insert(end);
-                    } else {
-                        layer.insert(end);
-                    }
-                }
-            }
-            if layer.is_empty() {
-                break;
-            }
-            frontier = layer;
-            depth += 1;
-        }
-        if !finished.is_empty() {
-            if depth == n {
-                finished.extend(frontier);
-            }
-            return (finished.into_iter().collect(), n);
-        }
-        if depth == 0 {
-            return (Vec::new(), 0);
-        }
-        (frontier.into_iter().collect(), depth)
-    }
-
     fn two_dice_plays(&self, start: Position, high: u32, low: u32) -> (Found, u32) {
         let mut full = Found::default();
         let mut only = [Found::default(), Found::default()];
@@ -252,16 +204,17 @@ impl Stage {
         for (k, (first, second)) in [(high, low), (low, high)].into_iter().enumerate() {
             self.steps(start, first, &mut first_steps);
             for &(step1, one) in &first_steps {
+                let one_step = Steps::default().with(step1);
                 if self.terminal.ends(one.0) {
-                    full.shorter(one, vec![step1]);
+                    full.shorter(one, one_step);
                     continue;
                 }
                 self.steps(one, second, &mut second_steps);
                 if second_steps.is_empty() {
-                    only[k].first(one, vec![step1]);
+                    only[k].first(one, one_step);
                 }
                 for &(step2, two) in &second_steps {
-                    full.first(two, vec![step1, step2]);
+                    full.first(two, one_step.with(step2));
                 }
             }
         }
@@ -278,7 +231,7 @@ impl Stage {
 
     fn equal_dice_plays(&self, start: Position, die: u32, n: u32) -> (Found, u32) {
         let mut frontier = Found::default();
-        frontier.first(start, Vec::new());
+        frontier.first(start, Steps::default());
         let mut finished = Found::default();
         let mut depth = 0;
         let mut steps = Vec::new();
@@ -287,8 +240,7 @@ impl Stage {
             for (position, before) in &frontier.plays {
                 self.steps(*position, die, &mut steps);
                 for &(step, end) in &steps {
-                    let mut chain = before.clone();
-                    chain.push(step);
+                    let chain = before.with(step);
                     if self.terminal.ends(end.0) {
                         finished.shorter(end, chain);
                     } else if !layer.contains(&end) {
@@ -329,18 +281,15 @@ impl Stage {
 
     /// The end positions of every legal play of the stage from `board`, each once, and the dice they use.
     pub fn ends(&self, board: Position) -> (Vec<Position>, u32) {
-        let dice = &self.dice;
-        if dice.len() == 2 && dice[0] != dice[1] {
-            self.two_dice(board, dice[0], dice[1])
-        } else {
-            self.equal_dice(board, dice[0], dice.len() as u32)
-        }
+        let (found, used) = self.plays(board);
+        (found.plays.into_iter().map(|(end, _)| end).collect(), used)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashSet;
 
     fn pack(points: &[(u32, u128)]) -> u128 {
         points.iter().map(|&(p, n)| n << (p << 2)).sum()

@@ -110,7 +110,7 @@ fn stage_plays<'py>(
     let (found, used) = py.allow_threads(|| stage.plays(start));
     let plays = PyDict::new(py);
     for (end, steps) in found.plays {
-        let steps = PyTuple::new(py, steps.into_iter().map(|(src, dst, die, hit)| (src, dst, die, hit)))?;
+        let steps = PyTuple::new(py, steps.as_slice().iter().copied())?;
         plays.set_item(int_of(py, end)?, steps)?;
     }
     Ok((plays, used))
