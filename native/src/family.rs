@@ -5,7 +5,7 @@
 //! nibbles 1..24 = the points, nibble 25 = the bar. Tabla's hits are kept beside the board as a bitmask of points
 //! (a nibble-mask: bit 4p, the blot on p was hit), which Python reads as bit `104 + 4p` of the end position.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 const HOME_SHIFT: u32 = 28;
 const BAR_SHIFT: u32 = 100;
