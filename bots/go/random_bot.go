@@ -19,7 +19,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	kafanav1 "kafana/v1"
+	kafanav1 "kafana.example/random-go/kafanav1"
 )
 
 var games = []string{"durak", "gapa", "gaps", "gjul-bara", "tabla", "tabla-match", "tapa"}

@@ -39,8 +39,9 @@ UID_LOCKS = Path("/run/kafana-uids")
 """One lock file per uid in use: a bot's uid is locked while it runs (the kernel releases a dead holder's lock)."""
 SOCKET_PATH = "/tmp/kafana-bot.sock"
 """Where a sandboxed bot listens, inside its sandbox."""
-PATH = "/usr/local/bin:/usr/bin:/bin"
-"""The command search path of a sandboxed bot."""
+PATH = "/usr/local/bin:/usr/local/go/bin:/usr/bin:/bin"
+"""The command search path of a sandboxed bot (and its build), with the Go project's own install location ahead
+of the distribution's (a Go module needs a newer Go than a distribution may carry)."""
 LANG = "C.UTF-8"
 """The locale of every bot."""
 
