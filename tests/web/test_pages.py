@@ -4,6 +4,8 @@ held back until a unit is complete, live watching of a running match, and no req
 
 from __future__ import annotations
 
+import json
+
 import httpx
 import pytest
 from sqlite_utils import Database
@@ -220,3 +222,21 @@ def test_the_bracket_of_a_knockout(page, server):
     page.goto(f"{server}/arenas/tabla")
     page.wait_for_selector("ul.arena-tournaments")
     assert "cup" in page.inner_text("ul.arena-tournaments")
+
+
+def test_a_bots_faults_chart(page, server, league):
+    """A fault recorded against beta shows on its page as a bar of its day, with the API's count."""
+    db = Database(league[0])
+    beta = db.execute("select v.id from versions v join bots b on b.id = v.bot_id where b.name = 'beta'").fetchone()[0]
+    match = next(m for m in db["matches"].rows_where("arena_id = 'tapa'") if beta in json.loads(m["seats"]))
+    seat = json.loads(match["seats"]).index(beta)
+    fault = [{"seat": seat, "kind": "timeout", "message": "no answer within the clock"}]
+    db["matches"].update(match["id"], {"faults": json.dumps(fault)})
+    try:
+        charts = api(server, "/api/bots/beta/history")
+        assert charts["faults"] == [[match["finished_at"][:10], 1]]
+        page.goto(f"{server}/bots/beta")
+        [[bar]] = chart_data(page, ".chart.faults")
+        assert bar["x"] == [day for day, _ in charts["faults"]] and bar["y"] == [n for _, n in charts["faults"]]
+    finally:
+        db["matches"].update(match["id"], {"faults": match["faults"]})
