@@ -9,7 +9,7 @@ entrant loses it. In both, an odd group out gives a bye to its best seed.
 
 from __future__ import annotations
 
-from .model import Group, History, Result, Round, next_power_of_two
+from .model import Group, History, Round, next_power_of_two
 
 
 def bracket_positions(size: int) -> list[int]:
@@ -28,6 +28,7 @@ def bracket_positions(size: int) -> list[int]:
 def single_elimination(history: History) -> Round | None:
     """The next round of a single-elimination bracket, or None when it has a champion.
 
+    >>> from ladder.tournaments.model import Result
     >>> h = History(entrants=[10, 20, 30, 40, 50])
     >>> first = single_elimination(h); [g.seats for g in first.groups], first.byes
     ([(40, 50)], (10, 20, 30))
@@ -97,6 +98,7 @@ def double_elimination(history: History) -> Round | None:
     """The next round of a double-elimination knockout, or None when one entrant is left with fewer than two
     losses.
 
+    >>> from ladder.tournaments.model import Result
     >>> h = History(entrants=[1, 2, 3, 4])
     >>> r1 = double_elimination(h); [(g.label, g.seats) for g in r1.groups]
     [('W1-1', (1, 4)), ('W1-2', (2, 3))]
