@@ -32,7 +32,6 @@ import trio
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from referee import wire  # noqa: E402
 from referee.games import make_game  # noqa: E402
 from referee.replay import ReplayWriter  # noqa: E402
 from referee.runtime import Clock, play_game, resolve_bot  # noqa: E402

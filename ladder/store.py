@@ -109,7 +109,6 @@ def m003_paths_beside_the_database(db: Database) -> None:
     """Bot and replay paths inside the database's folder are stored relative to it, so that the database and its
     folders can move together and be used from any working directory. (Relative paths of an older ladder were
     relative to where it ran, which for the demo and most leagues was this folder; they are read so now.)"""
-    folder = database_folder(db)
     for table, column in (("versions", "path"), ("matches", "replay_path")):
         for row in list(db.query(f"select rowid, {column} from {table} where {column} like '/%'")):
             db.execute(f"update {table} set {column} = ? where rowid = ?", [stored_path(db, row[column]), row["rowid"]])
