@@ -12,8 +12,11 @@ const protoLoader = require("@grpc/proto-loader");
 const PROTO = path.join(__dirname, "proto", "kafana", "v1", "bot.proto");
 const GAMES = ["durak", "gapa", "gaps", "gjul-bara", "tabla", "tabla-match", "tapa"];
 
-const definition = protoLoader.loadSync(PROTO, { keepCase: true, longs: Number, enums: Number, defaults: true });
-const kafana = grpc.loadPackageDefinition(definition).kafana.v1;
+// The options the generated TypeScript types assume (npm run types; npm run check type-checks this file with them).
+const definition = protoLoader.loadSync(PROTO, { keepCase: true, longs: Number, enums: Number, defaults: true,
+  oneofs: true });
+const kafana = /** @type {import("./types/bot").ProtoGrpcType} */ (
+  /** @type {unknown} */ (grpc.loadPackageDefinition(definition))).kafana.v1;
 
 const address = process.env.KAFANA_BOT_ADDRESS;
 if (!address) {
@@ -21,7 +24,11 @@ if (!address) {
   process.exit(2);
 }
 
-// A small seeded generator (mulberry32) so that equal requests get equal answers.
+/**
+ * A small seeded generator (mulberry32) so that equal requests get equal answers.
+ * @param {string} text
+ * @returns {() => number}
+ */
 function seeded(text) {
   let h = 1779033703 ^ text.length;
   for (let i = 0; i < text.length; i++) {
@@ -38,8 +45,8 @@ function seeded(text) {
   };
 }
 
-const server = new grpc.Server();
-server.addService(kafana.Bot.service, {
+/** @type {import("./types/kafana/v1/Bot").BotHandlers} */
+const handlers = {
   Hello: (call, callback) =>
     callback(null, { name: "random-js", version: "1.0", author: "Kafana", language: "javascript", games: GAMES }),
   Act: (call, callback) => {
@@ -50,7 +57,10 @@ server.addService(kafana.Bot.service, {
     callback(null, { action_id: choice.id, comment: "" });
   },
   Notify: (call, callback) => callback(null, {}),
-});
+};
+
+const server = new grpc.Server();
+server.addService(kafana.Bot.service, handlers);
 
 server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (error) => {
   if (error) {

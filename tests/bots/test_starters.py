@@ -74,3 +74,20 @@ def test_starter_carries_the_contract(language):
     own = STARTERS[language] / "proto" / "kafana" / "v1" / "bot.proto"
     canonical = ROOT / "proto" / "kafana" / "v1" / "bot.proto"
     assert not own.is_symlink() and own.read_bytes() == canonical.read_bytes()
+
+
+def test_the_javascript_starter_type_checks_against_types_generated_from_the_proto(tmp_path):
+    """``npm run check`` generates TypeScript types from the proto (proto-loader-gen-types, with the loader options
+    the bot uses) and type-checks the bot with them: a misspelt response field is an error."""
+    import shutil
+
+    folder = tmp_path / "js"
+    shutil.copytree(STARTERS["javascript"], folder, ignore=shutil.ignore_patterns("node_modules", "types"))
+    subprocess.run(["npm", "ci", "--silent"], cwd=folder, check=True, timeout=600)
+    checked = subprocess.run(["npm", "run", "--silent", "check"], cwd=folder, capture_output=True, text=True, timeout=300)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert (folder / "types" / "kafana" / "v1" / "ActRequest.ts").exists()
+    bot = folder / "random_bot.js"
+    bot.write_text(bot.read_text().replace("{ action_id: choice.id", "{ action_idd: choice.id"))
+    broken = subprocess.run(["npm", "run", "--silent", "check"], cwd=folder, capture_output=True, text=True, timeout=300)
+    assert broken.returncode != 0 and "'action_idd' does not exist in type 'ActResponse'" in broken.stdout
