@@ -5,7 +5,7 @@
 # native engine core, native/). Already installed: does nothing. Not root and something missing: says what to
 # install and exits 1.
 set -eu
-PACKAGES="g++ make pkg-config libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
+PACKAGES="g++ make cmake pkg-config libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
 chromium bubblewrap"
 
 missing=""

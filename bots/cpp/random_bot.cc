@@ -1,7 +1,7 @@
 // Kafana starter bot in C++: answers every Act with a random legal action id.
 //
-// The referee starts `build/random_bot` (see bot.toml; `make` builds it) with KAFANA_BOT_ADDRESS set to the address
-// to listen on: "unix:/path/to/socket" or "127.0.0.1:PORT". Everything about the protocol is in
+// The referee starts `build/random_bot` (see bot.toml; CMakeLists.txt builds it) with KAFANA_BOT_ADDRESS set to
+// the address to listen on: "unix:/path/to/socket" or "127.0.0.1:PORT". Everything about the protocol is in
 // proto/kafana/v1/bot.proto; the view (request.backgammon()) and each action's detail are there for a real bot.
 
 #include <cstdio>
