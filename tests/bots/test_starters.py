@@ -91,3 +91,24 @@ def test_the_javascript_starter_type_checks_against_types_generated_from_the_pro
     bot.write_text(bot.read_text().replace("{ action_id: choice.id", "{ action_idd: choice.id"))
     broken = subprocess.run(["npm", "run", "--silent", "check"], cwd=folder, capture_output=True, text=True, timeout=300)
     assert broken.returncode != 0 and "'action_idd' does not exist in type 'ActResponse'" in broken.stdout
+
+
+@pytest.mark.skipif(sandbox_problem() is not None, reason=f"no sandbox here: {sandbox_problem()}")
+def test_one_league_of_every_starter(tmp_path):
+    """The four starters submitted to one ladder, then a round robin of Tapa and a four-seat Durak table with one
+    bot of each language, every bot in its sandbox: every match played, no fault, each on the leaderboard."""
+    db = str(tmp_path / "l.db")
+
+    def ladder(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "ladder.cli", *args, "--db", db], cwd=ROOT, capture_output=True,
+                              text=True, timeout=900)
+
+    for language, path in STARTERS.items():
+        submitted = ladder("submit", str(path.relative_to(ROOT)))
+        assert submitted.returncode == 0, f"{language}: {submitted.stdout}{submitted.stderr}"
+    for arena, matches in (("tapa", 12), ("durak-4", 4)):
+        played = ladder("league", "--arena", arena, "--rounds", "1", "--concurrency", "2")
+        assert played.returncode == 0, played.stdout + played.stderr
+        assert f"{matches}/{matches} matches done" in played.stderr and ", 0 faults, 0 errors" in played.stderr
+        board = played.stdout.split(f"\n{arena}\n", 1)[1]
+        assert all(f"{name} v1" in board for name in NAMES.values()), board
