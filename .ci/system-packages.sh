@@ -1,12 +1,12 @@
 #!/bin/sh
 # Installs the Debian packages the tests need (apt-get, when run as root): the gRPC C++ toolchain and protoc the
-# starter bots build with (bots/cpp, bots/go), Chromium for the web UI's browser tests and bubblewrap for the
-# bot sandbox; checks for Node.js with npm (bots/javascript), Go 1.26 (bots/go, a module) and Rust's cargo (the
-# native engine core, native/). Already installed: does nothing. Not root and something missing: says what to
+# starter bots build with (bots/cpp, bots/go, bots/rust), Java 17 and Maven (bots/java), Chromium for the web UI's
+# browser tests and bubblewrap for the bot sandbox; checks for Node.js with npm (bots/javascript), Go 1.26
+# (bots/go, a module) and Rust's cargo (the native engine core, native/, and bots/rust). Already installed: does nothing. Not root and something missing: says what to
 # install and exits 1.
 set -eu
 PACKAGES="g++ make cmake pkg-config libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
-chromium bubblewrap"
+openjdk-17-jdk-headless maven chromium bubblewrap"
 
 missing=""
 for package in $PACKAGES; do
@@ -30,4 +30,5 @@ for tool in node npm; do
 done
 /usr/local/go/bin/go version 2>/dev/null | grep -Eq "go1\.(2[6-9]|[3-9][0-9])" ||
     { echo "the Go starter bot (a Go module) needs Go 1.26 or newer in /usr/local/go (go.dev/dl)" >&2; exit 1; }
-command -v cargo >/dev/null || { echo "the native engine core (native/) needs Rust: cargo on PATH (rustup.rs)" >&2; exit 1; }
+command -v cargo >/dev/null ||
+    { echo "the native engine core (native/) and the Rust starter need Rust: cargo on PATH (rustup.rs)" >&2; exit 1; }

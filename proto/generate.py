@@ -1,5 +1,5 @@
-"""Regenerate the Python code for proto/kafana/v1/bot.proto into referee/wire/_pb/, and copy the .proto into
-every starter kit (a bot folder holds its files itself: the sandbox and the ladder's copy see nothing outside it).
+"""Regenerate the Python code for proto/kafana/v1/bot.proto into kit/kafana_kit/v1/ (the Python bot kit's package,
+which the referee imports too), and copy the .proto into every starter kit (a bot folder holds its files itself: the sandbox and the ladder's copy see nothing outside it).
 
 Run ``python proto/generate.py`` after changing the .proto file; ``tests/wire/test_generated.py`` and
 ``tests/bots/test_starters.py`` fail while the committed code or a kit's copy is stale. grpcio-tools must be the
@@ -15,9 +15,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PROTO_DIR = ROOT / "proto"
 PROTO_FILE = "kafana/v1/bot.proto"
-OUT_DIR = ROOT / "referee" / "wire" / "_pb"
+OUT_DIR = ROOT / "kit" / "kafana_kit" / "v1"
 GENERATED = ("bot_pb2.py", "bot_pb2.pyi", "bot_pb2_grpc.py")
-KITS = tuple(ROOT / "bots" / kit / "proto" / PROTO_FILE for kit in ("cpp", "go", "javascript"))
+KITS = tuple(ROOT / "bots" / kit / "proto" / PROTO_FILE for kit in ("cpp", "go", "java", "javascript", "rust"))
 """The starter kits' copies of the contract."""
 
 

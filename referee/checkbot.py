@@ -175,14 +175,14 @@ async def check_bot(
     spec: BotSpec, startup_timeout: float = STARTUP_TIMEOUT, sandboxed: bool = False, store: Path | None = None
 ) -> CheckReport:
     """Run the battery on the bot ``spec``, from its prepared copy (made in ``store``, default
-    :func:`referee.runtime.default_store`, and built there, unless ``spec`` is one already), as every game runs
-    it. Each claimed game gets a fresh bot process, so a bot that fails in one game is reported for that game
+    :func:`referee.runtime.default_store`, and built there, in the sandbox when ``sandboxed``, unless ``spec`` is
+    one already), as every game runs it. Each claimed game gets a fresh bot process, so a bot that fails in one game is reported for that game
     only."""
     checks: list[Check] = []
     if not is_prepared(spec) and spec.path.is_dir():
         start = time.perf_counter()
         try:
-            spec = await trio.to_thread.run_sync(prepare_bot, spec.path, store or default_store())
+            spec = await trio.to_thread.run_sync(prepare_bot, spec.path, store or default_store(), sandboxed)
         except BuildError as exc:
             return CheckReport(None, [Check("build", False, str(exc))])
         if spec.build:

@@ -1,31 +1,15 @@
-// Kafana starter bot in JavaScript: answers every Act with a random legal action id.
-//
-// The referee installs the npm packages (the manifest's build) and starts `node random_bot.js` (see bot.toml) with
-// KAFANA_BOT_ADDRESS set to the address to listen on: "unix:/path/to/socket" or "127.0.0.1:PORT". Everything about
-// the protocol is in proto/kafana/v1/bot.proto (a link to the repository's copy; `cp -rL` follows it).
+// Kafana starter bot in JavaScript: answers every decision with a random legal action, seeded by the decision so
+// that equal requests get equal answers. Write your own decision in `choose`; the view (request.backgammon,
+// request.durak, ...) and each action's detail are described in proto/kafana/v1/bot.proto. kit.js does the
+// serving; the referee installs the npm packages (the manifest's build) and starts `node random_bot.js`.
 "use strict";
 
-const path = require("path");
-const grpc = require("@grpc/grpc-js");
-const protoLoader = require("@grpc/proto-loader");
+const { serve } = require("./kit");
 
-const PROTO = path.join(__dirname, "proto", "kafana", "v1", "bot.proto");
 const GAMES = ["durak", "gapa", "gaps", "gjul-bara", "tabla", "tabla-match", "tapa"];
 
-// The options the generated TypeScript types assume (npm run types; npm run check type-checks this file with them).
-const definition = protoLoader.loadSync(PROTO, { keepCase: true, longs: Number, enums: Number, defaults: true,
-  oneofs: true });
-const kafana = /** @type {import("./types/bot").ProtoGrpcType} */ (
-  /** @type {unknown} */ (grpc.loadPackageDefinition(definition))).kafana.v1;
-
-const address = process.env.KAFANA_BOT_ADDRESS;
-if (!address) {
-  console.error("KAFANA_BOT_ADDRESS is not set: bots are started by the referee (referee play ...)");
-  process.exit(2);
-}
-
 /**
- * A small seeded generator (mulberry32) so that equal requests get equal answers.
+ * A small seeded generator (mulberry32).
  * @param {string} text
  * @returns {() => number}
  */
@@ -45,32 +29,16 @@ function seeded(text) {
   };
 }
 
-/** @type {import("./types/kafana/v1/Bot").BotHandlers} */
-const handlers = {
-  Hello: (call, callback) =>
-    callback(null, { name: "random-js", version: "1.0", author: "Kafana", language: "javascript", games: GAMES }),
-  Act: (call, callback) => {
-    const request = call.request;
-    const random = seeded(`${request.match_id}/${request.game_number}/${request.seat}/${request.decision}`);
-    const legal = request.legal_actions;
-    const choice = legal[Math.floor(random() * legal.length)];
-    callback(null, { action_id: choice.id, comment: "" });
-  },
-  Notify: (call, callback) => callback(null, {}),
-};
+/**
+ * @param {import("./kit").ActRequest} request
+ * @returns {import("./kit").ActResponse}
+ */
+function choose(request) {
+  const random = seeded(`${request.match_id}/${request.game_number}/${request.seat}/${request.decision}`);
+  const legal = request.legal_actions;
+  const choice = legal[Math.floor(random() * legal.length)];
+  return { action_id: choice.id, comment: "" };
+}
 
-const server = new grpc.Server();
-server.addService(kafana.Bot.service, handlers);
-
-server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (error) => {
-  if (error) {
-    console.error(`cannot listen on ${address}: ${error.message}`);
-    process.exit(1);
-  }
-});
-
-// Exit when the referee (our parent) is gone, even if it was killed.
-const parent = process.ppid;
-setInterval(() => {
-  if (process.ppid !== parent) process.exit(0);
-}, 500).unref();
+// Reads only the ids: the requests come without each action's structured detail.
+serve({ name: "random-js", version: "1.0", author: "Kafana", games: GAMES, actionDetail: false }, choose);

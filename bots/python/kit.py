@@ -1,53 +1,39 @@
-"""Serve a Python function as a Kafana bot in a few lines.
+"""Serve a Python function over the referee's own dataclasses as a Kafana bot (the shipped bots use it).
 
 >>> # A complete bot (see random_bot.py):
 >>> # from bots.python.kit import serve
 >>> # serve(lambda request: 0, name="first", games=["tapa"])
 
-The function gets an :class:`referee.wire.ActRequest` (the seat's view and the legal actions) and returns the id
-of one legal action, or an :class:`referee.wire.ActResponse` to add a comment. The kit listens on the address the
-referee gives in ``KAFANA_BOT_ADDRESS`` and serves until the referee stops it.
+The function gets an :class:`referee.wire.ActRequest` (the seat's view and the legal actions, as the engines'
+dataclasses, so that a bot can use the referee's engines for its search) and returns the id of one legal action,
+or an :class:`referee.wire.ActResponse` to add a comment. The serving is :mod:`kafana_kit`'s; a bot that needs
+nothing of the referee uses that package alone (kit/README.md).
 """
 
 from __future__ import annotations
 
 import logging
-import os
 import sys
 from collections.abc import Callable, Sequence
-from concurrent import futures
 from typing import Any
 
 import grpc
+import kafana_kit
 
 from referee import wire
-from referee.runtime.lifetime import watch_parent
-
-log = logging.getLogger(__name__)
 
 Decide = Callable[[wire.ActRequest], "int | wire.ActResponse"]
 OnEvent = Callable[["wire.GameOver | wire.MatchOver"], None]
 
 
-class _Servicer:
-    def __init__(self, info: wire.BotInfo, decide: Decide, on_event: OnEvent | None) -> None:
-        self._info = info
-        self._decide = decide
-        self._on_event = on_event
+def _converted(decide: Decide, on_event: OnEvent | None) -> tuple[kafana_kit.Decide, kafana_kit.OnEvent | None]:
+    def act(message: Any) -> Any:
+        answer = decide(wire.act_request_from_proto(message))
+        return wire.act_response_to_proto(answer if isinstance(answer, wire.ActResponse) else wire.ActResponse(int(answer)))
 
-    def Hello(self, request: Any, context: grpc.ServicerContext) -> Any:  # noqa: N802 (gRPC method name)
-        return wire.bot_info_to_proto(self._info)
-
-    def Act(self, request: Any, context: grpc.ServicerContext) -> Any:  # noqa: N802
-        answer = self._decide(wire.act_request_from_proto(request))
-        if not isinstance(answer, wire.ActResponse):
-            answer = wire.ActResponse(int(answer))
-        return wire.act_response_to_proto(answer)
-
-    def Notify(self, request: Any, context: grpc.ServicerContext) -> Any:  # noqa: N802
-        if self._on_event is not None:
-            self._on_event(wire.notification_from_proto(request))
-        return wire.empty_notify_response()
+    if on_event is None:
+        return act, None
+    return act, lambda message: on_event(wire.notification_from_proto(message))
 
 
 def make_server(
@@ -61,27 +47,10 @@ def make_server(
     address: str | None = None,
     action_detail: bool = True,
 ) -> grpc.Server:
-    """A started gRPC server serving ``decide`` at ``address`` (default: ``$KAFANA_BOT_ADDRESS``). A bot that
-    reads only the ids (and notations) of the legal actions passes ``action_detail=False``: its requests then come
-    without each action's structured detail, smaller and quicker."""
-    address = address or os.environ.get("KAFANA_BOT_ADDRESS")
-    if not address:
-        raise SystemExit("KAFANA_BOT_ADDRESS is not set: bots are started by the referee (referee play …)")
-    watch_parent()  # a referee killed with SIGKILL takes its bots along
-    info = wire.BotInfo(
-        name=name,
-        version=version,
-        author=author,
-        language="python",
-        games=tuple(games),
-        without_action_detail=not action_detail,
-    )
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
-    wire.add_bot_servicer(server, _Servicer(info, decide, on_event))
-    if server.add_insecure_port(address) == 0 and not address.startswith("unix:"):
-        raise SystemExit(f"cannot listen on {address}")
-    server.start()
-    return server
+    """A started gRPC server serving ``decide`` (see :func:`kafana_kit.make_server` for the arguments)."""
+    act, told = _converted(decide, on_event)
+    return kafana_kit.make_server(act, name=name, games=games, version=version, author=author, on_event=told,
+                                  address=address, action_detail=action_detail)
 
 
 def serve(

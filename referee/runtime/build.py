@@ -41,7 +41,7 @@ def build_bot(spec: BotSpec, timeout: float = BUILD_TIMEOUT, sandboxed: bool = F
     if not spec.build:
         return None
     shown = " ".join(spec.build)
-    command, env, claim = list(spec.build), None, None
+    command, env, claim = list(spec.build), {**os.environ, **dict(spec.env)}, None
     if sandboxed:
         claim = UidClaim(os.getpid() * 8 + 7)
         _chown_tree(spec.cwd, claim.uid)

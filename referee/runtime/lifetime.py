@@ -2,15 +2,13 @@
 
 A child notices that its parent died when it is re-parented (``os.getppid()`` changes). The referee, started by
 the ladder, watches with :func:`exit_when_orphaned` beside its work, so that its own clean-up (stopping its bots)
-still runs; the Python bot kit watches with :func:`watch_parent` in a thread. (Linux's PR_SET_PDEATHSIG is not
+still runs; a Python bot watches with :func:`kafana_kit.watch_parent` in a thread. (Linux's PR_SET_PDEATHSIG is not
 used: it fires when the parent *thread* ends, and trio starts processes from worker threads that come and go.)
 """
 
 from __future__ import annotations
 
 import os
-import threading
-import time
 
 import trio
 
@@ -29,15 +27,3 @@ async def exit_when_orphaned(poll: float = POLL_SECONDS) -> None:
         if os.getppid() != parent:
             raise Orphaned(f"parent process {parent} is gone")
 
-
-def watch_parent(poll: float = POLL_SECONDS) -> None:
-    """Start a daemon thread that ends this process at once when its parent process is gone."""
-    parent = os.getppid()
-
-    def watch() -> None:
-        while True:
-            time.sleep(poll)
-            if os.getppid() != parent:
-                os._exit(0)
-
-    threading.Thread(target=watch, name="kafana-parent-watch", daemon=True).start()

@@ -30,8 +30,9 @@ from pathlib import Path
 from .hello import name_problem
 
 MANIFEST = "bot.toml"
-SKIPPED_DIRS = ("__pycache__", ".git", "node_modules", "build", ".venv")
-"""Folders that are not part of a bot's content: neither hashed nor copied by the ladder (build output, caches)."""
+SKIPPED_DIRS = ("__pycache__", ".git", "node_modules", "build", "target", ".venv")
+"""Folders that are not part of a bot's content: neither hashed nor copied by the ladder (build output and caches;
+``target`` is where cargo and Maven build)."""
 
 
 ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

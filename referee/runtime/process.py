@@ -68,6 +68,9 @@ _CHANNEL_OPTIONS = [
     ("grpc.min_reconnect_backoff_ms", 20),
     ("grpc.max_reconnect_backoff_ms", 100),
     ("grpc.enable_retries", 0),
+    # gRPC names a Unix socket's channel by its path, percent-encoded, in HTTP/2's :authority, which some servers
+    # (Rust's hyper, under tonic) refuse as malformed; any server accepts a plain host name.
+    ("grpc.default_authority", "localhost"),
 ]
 
 

@@ -39,9 +39,13 @@ UID_LOCKS = Path("/run/kafana-uids")
 """One lock file per uid in use: a bot's uid is locked while it runs (the kernel releases a dead holder's lock)."""
 SOCKET_PATH = "/tmp/kafana-bot.sock"
 """Where a sandboxed bot listens, inside its sandbox."""
-PATH = "/usr/local/bin:/usr/local/go/bin:/usr/bin:/bin"
-"""The command search path of a sandboxed bot (and its build), with the Go project's own install location ahead
-of the distribution's (a Go module needs a newer Go than a distribution may carry)."""
+RUST_ROOT = Path("/opt/rust")
+"""Where a sandbox shows the host's Rust toolchain when it lies outside the system folders (rustup's, under the
+operator's home): read-only, its ``bin`` on the search path, so that a Rust bot's build finds cargo."""
+PATH = f"/usr/local/bin:/usr/local/go/bin:{RUST_ROOT}/bin:/usr/bin:/bin"
+"""The command search path of a sandboxed bot (and its build), with the Go project's and Rust's own install
+locations ahead of the distribution's (a Go module or a crate may need a newer toolchain than a distribution
+carries)."""
 LANG = "C.UTF-8"
 """The locale of every bot."""
 
@@ -146,13 +150,31 @@ def resolve_mode(mode: str) -> bool:
     return problem is None
 
 
+@functools.cache
+def _rust_toolchain() -> Path | None:
+    """The host's Rust toolchain (the sysroot of the ``rustc`` on the referee's PATH) when it lies outside the
+    folders every sandbox shows anyway; None without one."""
+    rustc = shutil.which("rustc")
+    if rustc is None:
+        return None
+    try:
+        done = subprocess.run([rustc, "--print", "sysroot"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    sysroot = Path(done.stdout.strip())
+    if done.returncode != 0 or not (sysroot / "bin" / "cargo").exists() or sysroot.is_relative_to("/usr"):
+        return None
+    return sysroot
+
+
 def _readable_roots() -> list[Path]:
-    """What every sandboxed bot may read: the Python installation and the referee's own packages."""
+    """What every sandboxed bot may read: the Python installation and the referee's own packages (and the bot
+    kit's)."""
     roots = {Path(sys.prefix), Path(sys.base_prefix), Path(sys.exec_prefix)}
     roots.add(Path(os.path.realpath(sys.executable)).parent)
     package_root = Path(__file__).resolve().parents[2]
     if not str(package_root).startswith(tuple(str(p) for p in roots)):  # an editable install: the source tree
-        roots |= {package_root / "referee", package_root / "bots"}
+        roots |= {package_root / "referee", package_root / "bots", package_root / "kit"}
     return sorted(roots)
 
 
@@ -227,6 +249,9 @@ class Sandbox:
         # A writable /tmp for everybody (before the binds that may lie below it), then the folders to read, each
         # with the folders above it created open to pass through (bwrap would make them root-only).
         wrapped += ["--perms", "1777", "--size", str(limits.tmp_bytes), "--tmpfs", "/tmp"]
+        rust = _rust_toolchain()
+        if rust is not None:
+            wrapped += ["--perms", "0755", "--dir", str(RUST_ROOT.parent), "--ro-bind", str(rust), str(RUST_ROOT)]
         made: set[Path] = {Path("/"), Path("/tmp")}
         for folder in [*_readable_roots(), bot_dir]:
             for parent in reversed(folder.parents):

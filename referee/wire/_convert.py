@@ -1,4 +1,5 @@
-"""The wire boundary: the only module that imports the generated protobuf code.
+"""The wire boundary: the only module of the referee that imports the generated protobuf code (which lives in the
+bot kit's package, :mod:`kafana_kit.v1`, so that a bot and the referee share one copy).
 
 Every protocol message has a dataclass twin in :mod:`referee.wire._messages`; ``*_to_proto`` and
 ``*_from_proto`` convert between them, for the referee side and for bots written in Python alike.
@@ -10,6 +11,8 @@ from typing import Any
 
 import grpc
 from google.protobuf.message import DecodeError
+from kafana_kit.v1 import bot_pb2 as pb
+from kafana_kit.v1 import bot_pb2_grpc as pb_grpc
 
 from referee.games import (
     GAP,
@@ -43,8 +46,6 @@ from ._messages import (
     MatchOver,
     SeatResult,
 )
-from ._pb import bot_pb2 as pb
-from ._pb import bot_pb2_grpc as pb_grpc
 from ._strict import wire_problem
 
 COMMENT_LIMIT = 1000
@@ -521,13 +522,3 @@ def notification_from_proto(message: pb.Notification) -> GameOver | MatchOver:
 def bot_stub(channel: grpc.Channel) -> Any:
     """A client stub of the Bot service on ``channel``."""
     return pb_grpc.BotStub(channel)
-
-
-def add_bot_servicer(server: grpc.Server, servicer: Any) -> None:
-    """Register ``servicer`` (with Hello, Act and Notify methods taking protobuf messages) on ``server``."""
-    pb_grpc.add_BotServicer_to_server(servicer, server)
-
-
-def empty_notify_response() -> pb.NotifyResponse:
-    """The answer to a Notification."""
-    return pb.NotifyResponse()

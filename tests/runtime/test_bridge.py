@@ -8,6 +8,7 @@ from concurrent import futures
 import grpc
 import pytest
 import trio
+from kafana_kit.v1 import bot_pb2_grpc
 
 from referee import wire
 from referee.runtime.bridge import Caller
@@ -34,7 +35,7 @@ class Servicer:
 def served(tmp_path):
     servicer = Servicer()
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
-    wire.add_bot_servicer(server, servicer)
+    bot_pb2_grpc.add_BotServicer_to_server(servicer, server)
     address = f"unix:{tmp_path / 'b.sock'}"
     server.add_insecure_port(address)
     server.start()

@@ -7,8 +7,8 @@ import random
 import _common
 import grpc
 
-from bots.python.kit import watch_parent
-from referee.wire._pb import bot_pb2 as pb
+from kafana_kit import watch_parent
+from kafana_kit.v1 import bot_pb2 as pb
 
 _common.record_pid()
 

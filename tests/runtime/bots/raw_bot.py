@@ -12,7 +12,7 @@ from concurrent import futures
 import _common
 import grpc
 
-from referee.wire._pb import bot_pb2 as pb
+from kafana_kit.v1 import bot_pb2 as pb
 
 MODE = os.environ.get("KAFANA_TEST_RAW", "")
 VALID = pb.ActResponse(action_id=0).SerializeToString()
