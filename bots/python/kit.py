@@ -12,8 +12,6 @@ nothing of the referee uses that package alone (kit/README.md).
 
 from __future__ import annotations
 
-import logging
-import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -64,8 +62,6 @@ def serve(
     action_detail: bool = True,
 ) -> None:
     """Serve ``decide`` as a bot until the process is stopped (``action_detail``: see :func:`make_server`)."""
-    logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
-    server = make_server(
-        decide, name=name, games=games, version=version, author=author, on_event=on_event, action_detail=action_detail
-    )
-    server.wait_for_termination()
+    act, told = _converted(decide, on_event)
+    kafana_kit.serve(act, name=name, games=games, version=version, author=author, on_event=told,
+                     action_detail=action_detail)
