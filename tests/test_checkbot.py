@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from referee.checkbot import check_bot
 from referee.cli import main
 from referee.runtime import resolve_bot
+from referee.runtime.sandbox import sandbox_problem
 
 ROOT = Path(__file__).resolve().parents[1]
 HOSTILE = ROOT / "tests" / "runtime" / "bots"
@@ -89,3 +91,21 @@ def test_a_link_out_of_the_bot_folder_gets_a_one_line_answer(tmp_path):
     assert result.exit_code == 2
     last = result.output.strip().splitlines()[-1]
     assert last.startswith("Error: ") and "bot.proto links to" in last and "outside the bot's folder" in last
+
+
+@pytest.mark.skipif(sandbox_problem() is not None, reason=f"no sandbox here: {sandbox_problem()}")
+async def test_a_sandboxed_check_builds_in_the_sandbox(tmp_path):
+    """``check-bot --sandbox on`` runs the bot's build as the sandbox's own uid (it once built as the referee's):
+    the build records its uid and tries to write beside its folder."""
+    folder = tmp_path / "bot"
+    folder.mkdir()
+    (folder / "bot.py").write_text((ROOT / "kit" / "example" / "random_bot.py").read_text())
+    (folder / "bot.toml").write_text(
+        'name = "builder"\ncommand = ["python3", "bot.py"]\ngames = ["tapa"]\n'
+        "build = [\"sh\", \"-c\", \"id -u > uid; touch ../escaped || true\"]\n"
+    )
+    report = await check_bot(resolve_bot(folder), sandboxed=True, store=tmp_path / "store")
+    copy = next((tmp_path / "store").glob("*/uid"))
+    assert int(copy.read_text()) != 0
+    assert not (tmp_path / "store" / "escaped").exists() and not (tmp_path / "escaped").exists()
+    assert report.checks[0].name == "build" and all(check.ok for check in report.checks), report.checks
