@@ -1,10 +1,15 @@
-"""The Gaps search bot on seeded deals, in process: win rate and cards in place.
+"""The Gaps solver bot on seeded deals, in process, one core: wins, cards in place, time a deal, deals proved lost.
 
-Usage: python bench/gaps_search.py [--deals-per-game 1] [--games 1000] [--nodes 100000] [--variant montana]
+Usage: python bench/gaps_search.py [--deals-per-game 1] [--games 1000] [--start 0] [--variant montana]
+                                   [--seconds 20] [--nodes N]
 
-Game k is dealt from seed k (as the referee would with ``--seed``), so every run meets the same deals. With
+Game k is dealt from ``random.Random(k)`` (a fixed list of deals; the referee's ``--seed k`` keys its own chance
+stream, so its deals differ), so every run meets the same deals. With
 ``--deals-per-game 1`` (no redeal) every card is visible from the start: a perfect-information puzzle, about 86% of
-whose deals are winnable (rules/cards.md §3.3).
+whose deals are winnable (rules/cards.md §3.3). Each round's plan gets ``--seconds`` (default: 20 s, two thirds
+of the default clock's move cap of 30 s, what the bot gives itself in a match). "Proved lost" counts the games
+whose every round's plan searched every reachable position without a win (for one deal: the deal cannot be won).
+The clock is wall time (``time.perf_counter``) of whole games, planning and play.
 """
 
 from __future__ import annotations
@@ -12,46 +17,64 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import statistics
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bots.python.gaps_search_bot import GapsPlayer  # noqa: E402
+from bots.python.gaps_search_bot import NODES, GapsPlayer  # noqa: E402
 from referee.games import CHANCE, make_game  # noqa: E402
+from referee.games.engine import ENGINE  # noqa: E402
+from referee.runtime import Clock  # noqa: E402
 
 
-def run(variant: str, deals: int, games: int, nodes: int, progress: bool = False) -> dict:
-    """Play ``games`` seeded games; return the win rate, the mean cards in place and the seconds per game (with
-    ``progress``, the figures so far go to stderr every 100 games)."""
+def run(variant: str, deals: int, start: int, games: int, seconds: float, nodes: int, progress: bool = False) -> dict:
+    """Play the seeded games ``start .. start+games-1``; return the figures (with ``progress``, the figures so far
+    go to stderr every 50 games)."""
     game = make_game("gaps", {"variant": variant, "deals": str(deals)})
-    wins = placed = 0
-    start = time.perf_counter()
-    for seed in range(games):
+    wins = placed = proved = 0
+    times: list[float] = []
+    lost: list[int] = []
+    for seed in range(start, start + games):
+        began = time.perf_counter()
         rng = random.Random(seed)
         state = game.new_state()
-        player = GapsPlayer(nodes)
+        player = GapsPlayer(nodes, seconds)
+        statuses = []
         while not state.is_terminal():
             if state.current_player == CHANCE:
                 state.apply(state.sample_chance(rng))
                 continue
             legal = state.legal_actions()
-            state.apply(legal[player.decide(state.view(0), legal)])
+            state.apply(legal[player.decide(state.view(0), legal, seconds)])
+            if player.found is not None:
+                statuses.append(player.found.status)
+        times.append(time.perf_counter() - began)
         outcome = state.outcome()
         wins += outcome.termination == "win"
         placed += outcome.points[0]
-        if progress and (seed + 1) % 100 == 0:
-            print(f"{seed + 1} games: {wins} wins, {placed / (seed + 1):.1f} cards in place", file=sys.stderr, flush=True)
-    seconds = time.perf_counter() - start
+        if outcome.termination != "win" and statuses and all(status == "exhausted" for status in statuses):
+            proved += 1
+            lost.append(seed)
+        done = seed - start + 1
+        if progress and done % 50 == 0:
+            print(f"{done} games: {wins} wins, {proved} proved lost, {placed / done:.1f} cards in place, "
+                  f"{statistics.mean(times):.2f} s a game", file=sys.stderr, flush=True)
     return {
         "variant": variant,
         "deals": deals,
-        "games": games,
-        "nodes": nodes,
+        "seeds": [start, start + games - 1],
+        "engine": ENGINE,
+        "seconds_per_plan": seconds,
+        "wins": wins,
         "win_rate": wins / games,
+        "proved_lost": proved,
+        "proved_lost_seeds": lost,
         "mean_placed": placed / games,
-        "seconds_per_game": seconds / games,
+        "seconds_per_game": {"mean": statistics.mean(times), "median": statistics.median(times),
+                             "max": max(times)},
     }
 
 
@@ -59,10 +82,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variant", default="montana")
     parser.add_argument("--deals-per-game", type=int, default=1)
+    parser.add_argument("--start", type=int, default=0)
     parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--nodes", type=int, default=100_000)
+    parser.add_argument("--seconds", type=float, default=Clock().cap * 2 / 3)
+    parser.add_argument("--nodes", type=int, default=NODES)
     args = parser.parse_args()
-    print(json.dumps(run(args.variant, args.deals_per_game, args.games, args.nodes, progress=True)))
+    figures = run(args.variant, args.deals_per_game, args.start, args.games, args.seconds, args.nodes, progress=True)
+    print(json.dumps(figures))
 
 
 if __name__ == "__main__":

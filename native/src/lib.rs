@@ -2,6 +2,7 @@
 //! Python's engines stay the reference; every function here gives exactly what its Python twin gives.
 
 mod family;
+mod gaps;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::ffi;
@@ -116,9 +117,52 @@ fn stage_plays<'py>(
     Ok((plays, used))
 }
 
+/// A search of one Gaps round from ``grid`` (card integers, -1 for a gap) on a ``rows`` x ``columns`` grid whose
+/// complete rows hold ``row_length`` cards (headed by aces when ``aces_lead``), trying the moves of ``level`` (0
+/// the likely ones … 3 every legal move), depth first, within ``seconds``, ``nodes`` positions, a line of ``moves``
+/// moves and a table of ``table`` positions. Returns ``(status, placed, line, nodes)``: status ``won``,
+/// ``exhausted`` (no line of those moves wins) or ``stopped``; the cards in place at the end of the line (the
+/// winning one, or the best found), given as ``(card, src, dst)`` moves; the positions searched. The twin of
+/// ``bots.python.gaps_solver.python_solve``.
+#[pyfunction]
+#[pyo3(signature = (grid, rows, columns, row_length, aces_lead, level, seconds, nodes, moves, table))]
+#[allow(clippy::too_many_arguments)]
+fn gaps_solve(
+    py: Python<'_>,
+    grid: Vec<i16>,
+    rows: usize,
+    columns: usize,
+    row_length: usize,
+    aces_lead: bool,
+    level: u8,
+    seconds: f64,
+    nodes: u64,
+    moves: usize,
+    table: usize,
+) -> PyResult<(&'static str, usize, Vec<gaps::Move>, u64)> {
+    let shape_ok = rows > 0 && row_length < columns && grid.len() == rows * columns;
+    if !shape_ok || grid.iter().any(|&c| !(-1..52).contains(&c)) {
+        return Err(PyValueError::new_err(format!(
+            "expected a grid of {rows} x {columns} places holding cards 0..51 and -1 for gaps, got {} places",
+            grid.len()
+        )));
+    }
+    let level = gaps::Level::of(level).ok_or_else(|| PyValueError::new_err(format!("level {level} is not 0..3")))?;
+    let layout = gaps::Layout { rows, columns, row_length, aces_lead };
+    let limits = gaps::Limits { seconds, nodes, moves, table };
+    let found = py.allow_threads(|| gaps::solve(layout, &grid, limits, level));
+    let status = match found.status {
+        gaps::Status::Won => "won",
+        gaps::Status::Exhausted => "exhausted",
+        gaps::Status::Stopped => "stopped",
+    };
+    Ok((status, found.placed, found.line, found.nodes))
+}
+
 #[pymodule]
 fn kafana_native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(stage_ends, module)?)?;
     module.add_function(wrap_pyfunction!(stage_plays, module)?)?;
+    module.add_function(wrap_pyfunction!(gaps_solve, module)?)?;
     Ok(())
 }
