@@ -7,8 +7,9 @@ Game k is dealt from ``random.Random(k)`` (a fixed list of deals; the referee's 
 stream, so its deals differ), so every run meets the same deals. With
 ``--deals-per-game 1`` (no redeal) every card is visible from the start: a perfect-information puzzle, about 86% of
 whose deals are winnable (rules/cards.md §3.3). Each round's plan gets ``--seconds`` (default: 20 s, two thirds
-of the default clock's move cap of 30 s, what the bot gives itself in a match). "Proved lost" counts the games
-whose every round's plan searched every reachable position without a win (for one deal: the deal cannot be won).
+of the default clock's move cap of 30 s, what the bot gives itself in a match). "Proved lost" counts, with one
+deal, the deals whose plan searched every reachable position without a win: the deal cannot be won (with redeals a
+round proved lost says nothing of what another plan would have left for the next deal, so none are counted).
 The clock is wall time (``time.perf_counter``) of whole games, planning and play.
 """
 
@@ -55,7 +56,7 @@ def run(variant: str, deals: int, start: int, games: int, seconds: float, nodes:
         outcome = state.outcome()
         wins += outcome.termination == "win"
         placed += outcome.points[0]
-        if outcome.termination != "win" and statuses and all(status == "exhausted" for status in statuses):
+        if deals == 1 and outcome.termination != "win" and statuses == ["exhausted"]:
             proved += 1
             lost.append(seed)
         done = seed - start + 1
