@@ -82,7 +82,7 @@ class Play:
         >>> Play(((24, 18, 6, False), (18, 13, 5, False))).notation()
         '24/18 18/13'
         """
-        return " ".join([_step_text(step) for step in self.raw])
+        return " ".join(map(_STEP_TEXTS.__getitem__, self.raw))
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Play) and self.raw == other.raw
@@ -100,12 +100,17 @@ class Play:
         return Play, (self.raw, self.key)
 
 
-_POINT_TEXT = ["off", *map(str, range(1, BAR)), "bar"]
+class _StepTexts(dict):
+    """The notation of each raw step, made the first time it is asked for (the referee writes the notation of
+    every legal play at every decision, and a game has only a few hundred different steps)."""
+
+    def __missing__(self, step: tuple[int, int, int, bool]) -> str:
+        text = Step(*step).notation()
+        self[step] = text
+        return text
 
 
-def _step_text(step: tuple[int, int, int, bool]) -> str:
-    src, dst, _die, hit = step
-    return f"{_POINT_TEXT[src]}/{_POINT_TEXT[max(dst, OFF)]}{'*' if hit else ''}"
+_STEP_TEXTS = _StepTexts()
 
 
 _STEP_RE = re.compile(r"^(bar|\d{1,2})/(off|\d{1,2})(\*?)$")
