@@ -8,7 +8,8 @@ stream, so its deals differ), so every run meets the same deals. With
 ``--deals-per-game 1`` (no redeal) every card is visible from the start: a perfect-information puzzle, about 86% of
 whose deals are winnable (rules/cards.md §3.3). Each round's plan gets ``--seconds`` (default: 20 s, two thirds
 of the default clock's move cap of 30 s, what the bot gives itself in a match). "Proved lost" counts, with one
-deal, the deals whose plan searched every reachable position without a win: the deal cannot be won (with redeals a
+deal, the deals whose first plan searched every reachable position without a win: the deal cannot be won (a plan
+played out is followed by a search from where it ended, which proves nothing of the deal; with redeals a
 round proved lost says nothing of what another plan would have left for the next deal, so none are counted).
 The clock is wall time (``time.perf_counter``) of whole games, planning and play.
 """
@@ -56,7 +57,7 @@ def run(variant: str, deals: int, start: int, games: int, seconds: float, nodes:
         outcome = state.outcome()
         wins += outcome.termination == "win"
         placed += outcome.points[0]
-        if deals == 1 and outcome.termination != "win" and statuses == ["exhausted"]:
+        if deals == 1 and outcome.termination != "win" and statuses[:1] == ["exhausted"]:  # the deal's own plan
             proved += 1
             lost.append(seed)
         done = seed - start + 1

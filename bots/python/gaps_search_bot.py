@@ -41,16 +41,23 @@ class GapsPlayer:
         self.key: tuple | None = None
         self.found: Found | None = None
         """The last plan's search, for the comment of its first move."""
+        self.settled = False
+        """Whether the plan being followed is the best line of every position its round can reach."""
 
     def decide(self, view: GapsView, legal: list[GapsMove], seconds: float = 60.0) -> int:
-        """The index in ``legal`` of the next move of the plan (planning, for at most ``seconds`` and
-        :attr:`seconds`, when the grid is not where the plan left it or the plan is played out), or of
-        ``end_round`` when no better line is found."""
+        """The index in ``legal`` of the next move of the plan, or of ``end_round`` when no better line is found.
+
+        It plans, for at most ``seconds`` and :attr:`seconds`, when the grid is not where the plan left it, and when
+        the plan is played out unless that plan was proved the best of its whole round."""
         self.found = None
-        if (view.round, view.grid) != self.key or not self.plan:
+        played_out = (view.round, view.grid) == self.key and not self.plan
+        if played_out and self.settled:  # its search saw every position of the round: nothing better is left
+            self.key = None
+        elif (view.round, view.grid) != self.key or not self.plan:
             self.found = plan(layout_of(view), list(view.grid), min(seconds, self.seconds), self.nodes,
                               view.move_cap - view.moves)
             self.plan = list(self.found.line)
+            self.settled = self.found.status == "exhausted"
         if self.plan:
             card, src, dst = self.plan.pop(0)
             for index, action in enumerate(legal):

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from bots.python.gaps_search_bot import layout_of
+from bots.python.gaps_search_bot import GapsPlayer, layout_of
 from bots.python.gaps_solver import Layout, plan, python_solve, solve
 from referee.games import CHANCE, make_game
 from referee.games.cards.gaps import GapsState
@@ -130,3 +130,18 @@ def test_a_bad_grid_is_refused_with_a_reason():
         NATIVE.gaps_solve([0, 1, 2], 4, 13, 12, False, 0, 1.0, 10, 10, 10)
     with pytest.raises(ValueError, match="level"):
         NATIVE.gaps_solve([-1] * 52, 4, 13, 12, False, 7, 1.0, 10, 10, 10)
+
+
+def test_a_round_proved_lost_is_planned_once_and_played_to_its_best():
+    """After a plan that saw every position of the round, the bot ends the round when the plan is played out
+    instead of searching again from where it ended (deal 305's best line ends with moves left)."""
+    state = dealt(305)
+    player = GapsPlayer(nodes=10**7)
+    plans = []
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        state.apply(legal[player.decide(state.view(0), legal, seconds=60)])
+        if player.found is not None:
+            plans.append(player.found)
+    assert [found.status for found in plans] == ["exhausted"]
+    assert state.outcome().points == (plans[0].placed,)
