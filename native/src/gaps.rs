@@ -118,6 +118,8 @@ fn mix(h: u128) -> u128 {
     ((b as u128) << 64) | a as u128
 }
 
+/// The position of one search, kept up to date move by move: the grid, where each card is, the gaps, the rows'
+/// runs and the canonical key (the sum over the rows of a mix of each row's Zobrist hash).
 struct Search {
     layout: Layout,
     grid: Vec<i16>,
@@ -135,7 +137,7 @@ struct Search {
 }
 
 impl Search {
-    fn new(layout: Layout, grid: &[i16]) -> Search {
+    fn new(layout: Layout, grid: &[i16], level: Level) -> Search {
         let mut state = 0x2545_f491_4f6c_dd1du64;
         let mut next = || {
             state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
@@ -144,43 +146,30 @@ impl Search {
         let zobrist = (0..layout.columns * 52).map(|_| ((next() as u128) << 64) | next() as u128).collect();
         let mut search = Search {
             layout,
-            grid: Vec::new(),
-            places: Vec::new(),
+            grid: grid.to_vec(),
+            places: vec![[u16::MAX; 2]; 52],
             gaps: Vec::new(),
             runs: Vec::new(),
             placed: 0,
             zobrist,
-            row_hash: Vec::new(),
+            row_hash: vec![0; layout.rows],
             key: 0,
-            level: Level::Complete,
+            level,
             scratch: Vec::new(),
         };
-        search.load(grid);
-        search
-    }
-
-    /// Start again from `grid`.
-    fn load(&mut self, grid: &[i16]) {
-        let layout = self.layout;
-        self.grid.clear();
-        self.grid.extend_from_slice(grid);
-        self.places.clear();
-        self.places.resize(52, [u16::MAX; 2]);
-        self.gaps.clear();
-        self.row_hash.clear();
-        self.row_hash.resize(layout.rows, 0);
         for (place, &card) in grid.iter().enumerate() {
             if card == GAP {
-                self.gaps.push(place as u16);
+                search.gaps.push(place as u16);
             } else {
-                let slot = if self.places[card as usize][0] == u16::MAX { 0 } else { 1 };
-                self.places[card as usize][slot] = place as u16;
-                self.row_hash[place / layout.columns] ^= self.z(place % layout.columns, card);
+                let copies = &mut search.places[card as usize];
+                copies[if copies[0] == u16::MAX { 0 } else { 1 }] = place as u16;
+                search.row_hash[place / layout.columns] ^= search.z(place % layout.columns, card);
             }
         }
-        self.runs = (0..layout.rows).map(|row| self.run(row)).collect();
-        self.placed = self.runs.iter().sum();
-        self.key = self.row_hash.iter().map(|&h| mix(h)).fold(0, u128::wrapping_add);
+        search.runs = (0..layout.rows).map(|row| search.run(row)).collect();
+        search.placed = search.runs.iter().sum();
+        search.key = search.row_hash.iter().map(|&h| mix(h)).fold(0, u128::wrapping_add);
+        search
     }
 
     fn z(&self, column: usize, card: i16) -> u128 {
@@ -324,8 +313,7 @@ struct Frame {
 /// the moves of `level`. `Exhausted` means that no line of those moves wins (with `Level::Complete`: no line).
 pub fn solve(layout: Layout, grid: &[i16], limits: Limits, level: Level) -> Found {
     let deadline = Instant::now() + Duration::from_secs_f64(limits.seconds.max(0.0));
-    let mut search = Search::new(layout, grid);
-    search.level = level;
+    let mut search = Search::new(layout, grid, level);
     let goal = search.goal();
     let mut best = Found { status: Status::Stopped, placed: search.placed, line: Vec::new(), nodes: 0 };
     if search.placed == goal {
