@@ -82,6 +82,7 @@ class _Round:
                 self.places.setdefault(card, []).append(place)
         self.runs = [self.run(row) for row in range(layout.rows)]
         self.placed = sum(self.runs)
+        self.heads = [card for card in range(52) if layout.heads(card)]
 
     def key(self) -> tuple:
         """The position up to the order of its rows."""
@@ -106,19 +107,15 @@ class _Round:
             row, column = divmod(dst, columns)
             grows = column == runs[row]
             if column == 0:
-                cards = [card for card in range(52) if layout.heads(card)]
+                cards = self.heads
             else:
                 left = grid[dst - 1]
                 card = layout.successor(left) if left != GAP else -1
                 cards = [card] if card >= 0 else []
             for card in cards:
                 for src in self.places.get(card, ()):
-                    scored.append((-self.score(card, src, dst, grows), (card, src, dst)))
-        if self.level == 0:
-            scored = [entry for entry in scored if entry[1][1] % columns >= runs[entry[1][1] // columns]]
-        elif self.level == 1:
-            scored = [entry for entry in scored
-                      if entry[1][1] % columns >= runs[entry[1][1] // columns] or runs[entry[1][1] // columns] == 1]
+                    if self.movable(src):
+                        scored.append((-self.score(card, src, dst, grows), (card, src, dst)))
         scored.sort()
         if self.level < LEVELS - 1:
             for _, move in scored:
@@ -126,6 +123,13 @@ class _Round:
                 if column > 0 and column == runs[move[2] // columns]:
                     return [move]
         return [move for _, move in scored]
+
+    def movable(self, src: int) -> bool:
+        """Whether the level lets the card at ``src`` move: below level 2 a card in place stays, but at level 1 a
+        row's first card may move while it is the row's only card in place."""
+        row, column = divmod(src, self.layout.columns)
+        run = self.runs[row]
+        return self.level >= 2 or column >= run or (self.level == 1 and run == 1)
 
     def score(self, card: int, src: int, dst: int, grows: bool) -> int:
         row, column = divmod(src, self.layout.columns)
