@@ -1,5 +1,6 @@
-//! `kafana_native`: the compiled twin of the engines' hot paths, driven from Python (`referee.games.native`).
-//! Python's engines stay the reference; every function here gives exactly what its Python twin gives.
+//! `kafana_native`: the compiled twin of the engines' hot paths, driven from Python (`referee.games.engine`), and
+//! of the Gaps solver's search (`bots/python/gaps_solver.py`). The Python code stays the reference; every function
+//! here gives exactly what its Python twin gives.
 
 mod family;
 mod gaps;
