@@ -1,12 +1,24 @@
-"""Seeded random playouts through the public State API, for tests, benchmarks and ``referee check-bot``."""
+"""Seeded random playouts: through the public State API (tests, benchmarks, ``referee check-bot``), and whole
+Tabla-family games played inside the native core (search bots' rollouts, training).
+
+:func:`playouts` runs in the core when it is installed and is exactly :func:`python_playouts` otherwise: the
+same games from the same seed. Both draw from one :class:`SplitMix64` stream, a fast generator for simulation
+that is not the referee's secret chance (:mod:`referee.chance`).
+"""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 from referee.games import CHANCE, Game, State
+from referee.games.engine import NATIVE
+from referee.games.tabla_family.gjul_bara import GjulBara
+from referee.games.tabla_family.tabla import Tabla
+from referee.games.tabla_family.tabla_match import TablaMatch
+from referee.games.tabla_family.tapa import Tapa
+from referee.games.tabla_family._dice import OpeningThrow, Roll
 
 
 def random_decisions(game: Game, count: int, seed: int) -> Iterator[tuple[State, list[Any] | None]]:
@@ -29,3 +41,109 @@ def random_decisions(game: Game, count: int, seed: int) -> Iterator[tuple[State,
             yield state, legal
             state.apply(legal[rng.randrange(len(legal))])
         yield state, None
+
+
+_MASK = (1 << 64) - 1
+
+
+class SplitMix64:
+    """Vigna's SplitMix64, the playouts' random stream (the native core's ``SplitMix64`` bit for bit).
+
+    >>> hex(SplitMix64(0).next())
+    '0xe220a8397b1dcdaf'
+    """
+
+    __slots__ = ("_state",)
+
+    def __init__(self, seed: int) -> None:
+        self._state = seed & _MASK
+
+    def next(self) -> int:
+        """The next 64-bit output."""
+        self._state = z = (self._state + 0x9E3779B97F4A7C15) & _MASK
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """A number in ``0..n-1`` from the high 32 bits of one output (bias below n / 2**32)."""
+        return ((self.next() >> 32) * n) >> 32
+
+    def dice(self) -> tuple[int, int]:
+        """Two dice, each 1..6, from one draw of 36."""
+        first, second = divmod(self.below(36), 6)
+        return first + 1, second + 1
+
+
+class Playout(NamedTuple):
+    """One finished random game (or match): how it ended, the points of each seat and the plays made."""
+
+    termination: str
+    points: tuple[int, int]
+    decisions: int
+
+
+PLAYOUT_GAMES = ("tabla", "gjul-bara", "tapa", "tabla-match")
+"""The games :func:`playouts` plays."""
+
+
+def python_playouts(game: Game, count: int, seed: int) -> list[Playout]:
+    """``count`` games of ``game`` (one of :data:`PLAYOUT_GAMES`) from the opening throw, every play chosen
+    uniformly among the legal ones and every die drawn from one :class:`SplitMix64` seeded with ``seed``: the
+    Python engines through the public State API, the reference the native core is checked against.
+
+    >>> python_playouts(Tapa(), 2, seed=3) == python_playouts(Tapa(), 2, seed=3)
+    True
+    """
+    _check(game)
+    rng = SplitMix64(seed)
+    played = []
+    for _ in range(count):
+        state = game.new_state()
+        decisions = 0
+        while not state.is_terminal():
+            if state.current_player != CHANCE:
+                legal = state.legal_actions()
+                state.apply(legal[rng.below(len(legal))])
+                decisions += 1
+                continue
+            first, second = rng.dice()
+            if isinstance(state.chance_outcomes()[0][0], OpeningThrow):
+                state.apply(OpeningThrow((first, second)))
+            else:
+                state.apply(Roll(max(first, second), min(first, second)))
+        outcome = state.outcome()
+        played.append(Playout(outcome.termination, (outcome.points[0], outcome.points[1]), decisions))
+    return played
+
+
+def native_playouts(game: Game, count: int, seed: int) -> list[Playout]:
+    """:func:`python_playouts` played inside the native core (the same games, plays and outcomes)."""
+    _check(game)
+    if NATIVE is None:
+        raise RuntimeError("the native core is not installed (pip install ./native)")
+    games = game.games if isinstance(game, TablaMatch) else {game.id: game}
+    options: dict[str, Any] = {}
+    for one in games.values():
+        options["stuck_limit"] = one.stuck_limit  # a match passes one stuck_limit to its three games
+        if isinstance(one, GjulBara):
+            options.update(
+                ladder_from=one.ladder_from,
+                count_global=one.count_global,
+                remainder_to_opponent=one.remainder_to_opponent,
+            )
+        elif isinstance(one, Tapa):
+            options.update(blocks_all=one.blocks_all, both_mothers_points=one.both_mothers_points)
+    if isinstance(game, TablaMatch):
+        options.update(target=game.target, every_game_opens=game.every_game_opens)
+    return [Playout(*one) for one in NATIVE.playouts(game.id, count, seed, **options)]
+
+
+def _check(game: Game) -> None:
+    if not isinstance(game, (Tabla, GjulBara, Tapa, TablaMatch)):
+        raise ValueError(f"playouts are for {', '.join(PLAYOUT_GAMES)}, not {game.id}")
+
+
+playouts = native_playouts if NATIVE is not None else python_playouts
+"""Seeded random playouts of a Tabla-family game: in the native core when it runs, else in Python (the same
+games either way)."""

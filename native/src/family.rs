@@ -11,7 +11,7 @@ const HOME_SHIFT: u32 = 28;
 const BAR_SHIFT: u32 = 100;
 const BAR_BIT: u128 = 1 << BAR_SHIFT;
 /// Bit 4p for every nibble p in `first..=last`.
-const fn nibble_bits(first: u32, last: u32) -> u128 {
+pub const fn nibble_bits(first: u32, last: u32) -> u128 {
     let mut bits = 0;
     let mut p = first;
     while p <= last {

@@ -4,6 +4,7 @@
 
 mod family;
 mod gaps;
+mod game;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::ffi;
@@ -160,10 +161,66 @@ fn gaps_solve(
     Ok((status, found.placed, found.line, found.nodes))
 }
 
+/// `count` games (or matches) of `game` (``tabla``, ``gjul-bara``, ``tapa`` or ``tabla-match``) played to their
+/// end with uniformly random plays and dice, all from one SplitMix64 stream seeded with `seed`, with the games'
+/// resolved options. Returns ``(termination, (points, points), decisions)`` per game: for a match, ``match``, the
+/// final score and the plays of all its games. The twin of ``referee.playouts.python_playouts``.
+#[pyfunction]
+#[pyo3(signature = (game, count, seed, *, stuck_limit=100, ladder_from=4, count_global=false,
+    remainder_to_opponent=true, blocks_all=false, both_mothers_points=0, target=5, every_game_opens=false))]
+#[allow(clippy::too_many_arguments)]
+fn playouts(
+    py: Python<'_>,
+    game: &str,
+    count: usize,
+    seed: u64,
+    stuck_limit: u32,
+    ladder_from: u32,
+    count_global: bool,
+    remainder_to_opponent: bool,
+    blocks_all: bool,
+    both_mothers_points: u32,
+    target: u32,
+    every_game_opens: bool,
+) -> PyResult<Vec<(&'static str, (u32, u32), u32)>> {
+    if stuck_limit == 0 || target == 0 {
+        return Err(PyValueError::new_err("stuck_limit and target must be positive"));
+    }
+    let tabla = game::Game { variant: game::Variant::Tabla, stuck_limit };
+    let gjul_bara = game::Game {
+        variant: game::Variant::GjulBara { ladder_from, count_global, remainder_to_opponent },
+        stuck_limit,
+    };
+    let tapa = game::Game { variant: game::Variant::Tapa { blocks_all, both_mothers_points }, stuck_limit };
+    let (played, word) = match game {
+        "tabla-match" => {
+            let spec = game::Match { games: [tabla, gjul_bara, tapa], target, every_game_opens };
+            (py.allow_threads(|| game::match_playouts(spec, count, seed)), Some("match"))
+        }
+        _ => {
+            let one = match game {
+                "tabla" => tabla,
+                "gjul-bara" => gjul_bara,
+                "tapa" => tapa,
+                _ => return Err(PyValueError::new_err(format!("no native playouts for {game:?}"))),
+            };
+            (py.allow_threads(|| game::game_playouts(one, count, seed)), None)
+        }
+    };
+    Ok(played
+        .into_iter()
+        .map(|p| {
+            let [a, b] = p.outcome.points;
+            (word.unwrap_or(p.outcome.termination.word()), (a, b), p.decisions)
+        })
+        .collect())
+}
+
 #[pymodule]
 fn kafana_native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(stage_ends, module)?)?;
     module.add_function(wrap_pyfunction!(stage_plays, module)?)?;
     module.add_function(wrap_pyfunction!(gaps_solve, module)?)?;
+    module.add_function(wrap_pyfunction!(playouts, module)?)?;
     Ok(())
 }
