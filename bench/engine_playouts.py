@@ -1,8 +1,10 @@
 """Random playouts per second of the game engines alone, on one core.
 
-Usage: python bench/engine_playouts.py [--seconds 1] [--rounds 5] [--game tapa] [--game durak:seats=4]
+Usage: python bench/engine_playouts.py [--seconds 1] [--rounds 5] [--game tapa] [--game durak:seats=4] [--core]
 
-Uniformly random decisions through the public State API (legal_actions / apply / sample_chance), seeded.
+Uniformly random decisions through the public State API (legal_actions / apply / sample_chance), seeded; with
+``--core``, whole random games of the Tabla family played inside the native core (``referee.playouts.playouts``,
+in batches of 100 games), against the same OpenSpiel loop.
 OpenSpiel's backgammon (pip install open-spiel), when installed, runs beside each engine in the same process, in
 alternating rounds of ``--seconds`` each, and every figure is the median over the rounds of the engine's games/s
 and of its ratio to OpenSpiel in the same round: this machine's speed drifts by ±30% from minute to minute, and
@@ -22,6 +24,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from referee.games import CHANCE, draw_chance, make_game  # noqa: E402
+from referee.playouts import PLAYOUT_GAMES, playouts  # noqa: E402
+
+CORE_BATCH = 100
+"""Games per call of the core's playouts (the clock is read between calls)."""
 
 
 def kafana_playouts(spec: str, seconds: float, seed: int = 1) -> dict:
@@ -42,6 +48,21 @@ def kafana_playouts(spec: str, seconds: float, seed: int = 1) -> dict:
                 state.apply(legal[rng.randrange(len(legal))])
                 decisions += 1
         games += 1
+    elapsed = time.perf_counter() - start
+    return {"games_per_s": games / elapsed, "decisions_per_s": decisions / elapsed, "games": games}
+
+
+def core_playouts(spec: str, seconds: float, seed: int = 1) -> dict:
+    """Whole random games of ``spec`` inside the native core for ``seconds``, in batches; games/s and
+    decisions/s."""
+    game_id, _, text = spec.partition(":")
+    game = make_game(game_id, dict(pair.split("=", 1) for pair in text.split(",") if pair))
+    games = decisions = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        played = playouts(game, CORE_BATCH, seed * 1_000_003 + games)
+        games += len(played)
+        decisions += sum(one.decisions for one in played)
     elapsed = time.perf_counter() - start
     return {"games_per_s": games / elapsed, "decisions_per_s": decisions / elapsed, "games": games}
 
@@ -84,16 +105,23 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=1.0, help="length of one round of one engine")
     parser.add_argument("--rounds", type=int, default=5, help="alternating rounds per engine (the median counts)")
     parser.add_argument("--game", action="append", help="id[:key=value,...] (repeatable; default: every engine)")
+    parser.add_argument("--core", action="store_true", help="whole games inside the native core (Tabla family)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    games = args.game or ["tabla", "gjul-bara", "tapa", "tabla-match", "durak", "durak:seats=4"]
+    if args.core:
+        games = args.game or list(PLAYOUT_GAMES)
+        if any(spec.partition(":")[0] not in PLAYOUT_GAMES for spec in games):
+            parser.error(f"--core plays {', '.join(PLAYOUT_GAMES)}")
+    else:
+        games = args.game or ["tabla", "gjul-bara", "tapa", "tabla-match", "durak", "durak:seats=4"]
+    measure = core_playouts if args.core else kafana_playouts
     results: dict[str, dict | None] = {}
     openspiel_rates: list[float] = []
     for game_id in games:
         rates, decisions, ratios = [], [], []
         for index in range(args.rounds):
             base = openspiel_playouts(args.seconds, seed=index)
-            figures = kafana_playouts(game_id, args.seconds, seed=index)
+            figures = measure(game_id, args.seconds, seed=index)
             rates.append(figures["games_per_s"])
             decisions.append(figures["decisions_per_s"])
             if base is not None:

@@ -8,6 +8,9 @@
 use rustc_hash::FxHashMap as HashMap;
 
 const HOME_SHIFT: u32 = 28;
+const BOARD_BITS: u32 = 104;
+/// Bit `HIT_BASE + p` of a position says the blot on point p was hit.
+const HIT_BASE: u32 = BOARD_BITS - 1;
 const BAR_SHIFT: u32 = 100;
 const BAR_BIT: u128 = 1 << BAR_SHIFT;
 /// Bit 4p for every nibble p in `first..=last`.
@@ -21,6 +24,26 @@ pub const fn nibble_bits(first: u32, last: u32) -> u128 {
     bits
 }
 
+/// `NIBBLE[p]`: bit 4p, the low bit of point p's nibble.
+const NIBBLE: [u128; 26] = {
+    let mut table = [0; 26];
+    let mut p = 0;
+    while p < 26 {
+        table[p] = 1 << (4 * p);
+        p += 1;
+    }
+    table
+};
+/// `HIT[p]`: the bit of a position saying the blot on point p was hit (p in 1..24).
+const HIT: [u128; 25] = {
+    let mut table = [0; 25];
+    let mut p = 1;
+    while p < 25 {
+        table[p] = 1 << (HIT_BASE as usize + p);
+        p += 1;
+    }
+    table
+};
 /// Bit 0 of every nibble 0..25.
 const LOW_BITS: u128 = nibble_bits(0, 25);
 /// Bit 4p for the points 1..24.
@@ -57,7 +80,8 @@ impl Terminal {
 
 /// The constant facts of one stage (see `Stage` in `_movegen.py`).
 pub struct Stage {
-    pub dice: Vec<u32>,
+    dice: [u32; 4],
+    dice_count: usize,
     pub singles: u128,
     pub can_bear_off: bool,
     pub terminal: Terminal,
@@ -66,8 +90,34 @@ pub struct Stage {
     bear_sources: u128,
 }
 
-/// A position within a stage: the board, and the points hit so far (Tabla; bit 4p for point p).
-pub type Position = (u128, u128);
+/// A position within a stage: the board in bits 0..104 and, above it, the points hit so far (Tabla; bit
+/// 103 + p for point p). Positions order like the Python ints `hits << 104 | board` whose hits are nibble-masks.
+pub type Position = u128;
+
+/// The board of a position, without its hits.
+pub const BOARD_MASK: u128 = (1 << BOARD_BITS) - 1;
+
+/// The points hit in a position as a nibble-mask (bit 4p for point p).
+pub fn hit_points(position: Position) -> u128 {
+    let mut hits = 0u128;
+    let mut rest = position >> BOARD_BITS;
+    while rest != 0 {
+        hits |= 1 << ((rest.trailing_zeros() + 1) << 2);
+        rest &= rest - 1;
+    }
+    hits
+}
+
+/// A position from a board and the points hit as a nibble-mask.
+pub fn position(board: u128, hits: u128) -> Position {
+    let mut packed = 0u128;
+    let mut rest = hits & POINT_BITS;
+    while rest != 0 {
+        packed |= 1 << ((rest.trailing_zeros() >> 2) - 1);
+        rest &= rest - 1;
+    }
+    packed << BOARD_BITS | (board & BOARD_MASK)
+}
 
 /// One step: (from, to, die, hit); to 0 is off.
 pub type Step = (u32, u32, u32, bool);
@@ -138,8 +188,9 @@ fn occupied(board: u128) -> u128 {
 }
 
 impl Stage {
+    /// A stage of one to four dice (two different ones, larger first, or one die repeated).
     pub fn new(
-        dice: Vec<u32>,
+        dice: &[u32],
         closed: u128,
         frozen: u128,
         singles: u128,
@@ -150,16 +201,29 @@ impl Stage {
         let open_points = !closed & POINT_BITS;
         let sources = if frozen != 0 { !frozen & SOURCE_NIBBLES } else { SOURCE_NIBBLES };
         let mut movable = [0u128; 7];
-        for &die in &dice {
+        let mut values = [0; 4];
+        values[..dice.len()].copy_from_slice(dice);
+        for &die in dice {
             movable[die as usize] = (open_points << (die << 2)) & sources;
         }
         let bear_sources = if frozen != 0 { sources & HOME_NIBBLES } else { HOME_NIBBLES };
-        Stage { dice, singles, can_bear_off, terminal, track_hits, movable, bear_sources }
+        Stage { dice: values, dice_count: dice.len(), singles, can_bear_off, terminal, track_hits, movable, bear_sources }
+    }
+
+    /// The stage's dice.
+    pub fn dice(&self) -> &[u32] {
+        &self.dice[..self.dice_count]
     }
 
     /// Every single step with `die` from `position`, with the step, in `Stage.moves`' order.
-    fn steps(&self, (board, hits): Position, die: u32, out: &mut Vec<(Step, Position)>) {
+    fn steps(&self, position: Position, die: u32, out: &mut Vec<(Step, Position)>) {
         out.clear();
+        self.each_step(position, die, |step, end| out.push((step, end)));
+    }
+
+    /// Visit every single step with `die` from `position` and the position it makes, in `Stage.moves`' order.
+    #[inline]
+    fn each_step(&self, board: Position, die: u32, mut visit: impl FnMut(Step, Position)) {
         let occ = occupied(board);
         let mut cand = occ & self.movable[die as usize];
         if occ & BAR_BIT != 0 {
@@ -170,28 +234,30 @@ impl Stage {
             cand ^= low;
             let src = low.trailing_zeros() >> 2;
             let dst = src - die;
-            let end = board - low + (1u128 << (dst << 2));
-            let lone = (self.singles >> (dst << 2)) & 1 != 0 && (occ >> (dst << 2)) & 1 == 0;
+            let dst_bit = NIBBLE[dst as usize];
+            let end = board - low + dst_bit;
+            let lone = self.singles & dst_bit != 0 && occ & dst_bit == 0;
             if lone && !self.track_hits {
-                out.push(((src, dst, die, true), (end, hits))); // Tapa: landing on the lone checker pins it
-            } else if lone && (hits >> (dst << 2)) & 1 == 0 {
+                visit((src, dst, die, true), end); // Tapa: landing on the lone checker pins it
+            } else if lone && board & HIT[dst as usize] == 0 {
                 // Tabla: a blot is hit once, then it is on the bar
-                out.push(((src, dst, die, true), (end, hits | 1u128 << (dst << 2))));
+                visit((src, dst, die, true), end | HIT[dst as usize]);
             } else {
-                out.push(((src, dst, die, false), (end, hits)));
+                visit((src, dst, die, false), end);
             }
         }
-        if self.can_bear_off && board >> HOME_SHIFT == 0 {
-            let src = die;
-            if (board >> (src << 2)) & 15 != 0 && (self.bear_sources >> (src << 2)) & 1 != 0 {
-                out.push(((src, 0, die, false), (board - (1u128 << (src << 2)) + 1, hits)));
+        if self.can_bear_off && (board & BOARD_MASK) >> HOME_SHIFT == 0 {
+            let src_bit = NIBBLE[die as usize];
+            if occ & src_bit & self.bear_sources != 0 {
+                visit((die, 0, die, false), board - src_bit + 1);
             }
             // A die larger than the highest occupied point bears off from that point.
             let top = 128 - (occ >> 4).leading_zeros();
             if top != 0 {
                 let src = ((top - 1) >> 2) + 1;
-                if src < die && (self.bear_sources >> (src << 2)) & 1 != 0 {
-                    out.push(((src, 0, die, false), (board - (1u128 << (src << 2)) + 1, hits)));
+                let src_bit = NIBBLE[src as usize];
+                if src < die && self.bear_sources & src_bit != 0 {
+                    visit((src, 0, die, false), board - src_bit + 1);
                 }
             }
         }
@@ -205,7 +271,7 @@ impl Stage {
             self.steps(start, first, &mut first_steps);
             for &(step1, one) in &first_steps {
                 let one_step = Steps::default().with(step1);
-                if self.terminal.ends(one.0) {
+                if self.terminal.ends(one) {
                     full.shorter(one, one_step);
                     continue;
                 }
@@ -241,7 +307,7 @@ impl Stage {
                 self.steps(*position, die, &mut steps);
                 for &(step, end) in &steps {
                     let chain = before.with(step);
-                    if self.terminal.ends(end.0) {
+                    if self.terminal.ends(end) {
                         finished.shorter(end, chain);
                     } else if !layer.contains(&end) {
                         layer.first(end, chain);
@@ -271,7 +337,7 @@ impl Stage {
     /// Every legal play of the stage from `board` with its steps (`Stage.plays`: the same steps for each end, in
     /// the same order), and the dice they use.
     pub fn plays(&self, board: Position) -> (Found, u32) {
-        let dice = &self.dice;
+        let dice = self.dice();
         if dice.len() == 2 && dice[0] != dice[1] {
             self.two_dice_plays(board, dice[0], dice[1])
         } else {
@@ -279,10 +345,156 @@ impl Stage {
         }
     }
 
-    /// The end positions of every legal play of the stage from `board`, each once, and the dice they use.
-    pub fn ends(&self, board: Position) -> (Vec<Position>, u32) {
-        let (found, used) = self.plays(board);
-        (found.plays.into_iter().map(|(end, _)| end).collect(), used)
+    /// The end positions of every legal play of the stage from `board`, each once, in the engines' order (of
+    /// `hits << 104 | board`), into `out`, and the dice they use: the ends of `plays` without their steps.
+    pub fn ends_into(&self, board: Position, buffers: &mut Buffers, out: &mut Vec<Position>) -> u32 {
+        out.clear();
+        let dice = self.dice();
+        let used = if dice.len() == 2 && dice[0] != dice[1] {
+            self.two_dice_ends(board, dice[0], dice[1], buffers, out)
+        } else {
+            self.equal_dice_ends(board, dice[0], dice.len() as u32, buffers, out)
+        };
+        sort_unique(out, &mut buffers.seen);
+        used
+    }
+
+    fn two_dice_ends(&self, start: Position, high: u32, low: u32, buffers: &mut Buffers, out: &mut Vec<Position>) -> u32 {
+        let Buffers { ones, only, .. } = buffers;
+        only[0].clear();
+        only[1].clear();
+        for (k, (first, second)) in [(high, low), (low, high)].into_iter().enumerate() {
+            ones.clear();
+            self.each_step(start, first, |_, one| ones.push(one));
+            for &one in ones.iter() {
+                if self.terminal.ends(one) {
+                    out.push(one);
+                    continue;
+                }
+                let before = out.len();
+                self.each_step(one, second, |_, two| out.push(two));
+                if out.len() == before {
+                    only[k].push(one);
+                }
+            }
+        }
+        if !out.is_empty() {
+            return 2;
+        }
+        let single = if only[0].is_empty() { &only[1] } else { &only[0] };
+        out.extend_from_slice(single);
+        u32::from(!single.is_empty())
+    }
+
+    fn equal_dice_ends(&self, start: Position, die: u32, n: u32, buffers: &mut Buffers, out: &mut Vec<Position>) -> u32 {
+        let Buffers { ones: frontier, layer, seen, .. } = buffers;
+        frontier.clear();
+        frontier.push(start);
+        let mut depth = 0;
+        for _ in 0..n {
+            layer.clear();
+            seen.clear();
+            for &position in frontier.iter() {
+                self.each_step(position, die, |_, end| {
+                    if self.terminal.ends(end) {
+                        out.push(end); // finished plays
+                    } else if seen.insert(end) {
+                        layer.push(end);
+                    }
+                });
+            }
+            if layer.is_empty() {
+                break;
+            }
+            std::mem::swap(frontier, layer);
+            depth += 1;
+        }
+        if !out.is_empty() {
+            if depth == n {
+                out.extend_from_slice(frontier);
+            }
+            return n;
+        }
+        if depth > 0 {
+            out.extend_from_slice(frontier);
+        }
+        depth
+    }
+}
+
+/// Reusable buffers for `Stage::ends_into`.
+#[derive(Default, Clone)]
+pub struct Buffers {
+    ones: Vec<Position>,
+    layer: Vec<Position>,
+    only: [Vec<Position>; 2],
+    seen: Seen,
+}
+
+/// Sort positions in the engines' order and drop repeats.
+fn sort_unique(positions: &mut Vec<Position>, seen: &mut Seen) {
+    seen.clear();
+    positions.retain(|&position| seen.insert(position));
+    positions.sort_unstable();
+}
+
+/// A set of keys that is emptied in constant time: open addressing, each slot stamped with the round that
+/// filled it, doubled when half full.
+#[derive(Clone)]
+struct Seen {
+    slots: Vec<(u32, u128)>,
+    round: u32,
+    filled: usize,
+}
+
+impl Default for Seen {
+    fn default() -> Seen {
+        Seen { slots: vec![(0, 0); 256], round: 1, filled: 0 }
+    }
+}
+
+impl Seen {
+    fn clear(&mut self) {
+        self.filled = 0;
+        self.round = self.round.wrapping_add(1);
+        if self.round == 0 {
+            self.slots.fill((0, 0));
+            self.round = 1;
+        }
+    }
+
+    /// Add `key`; false when it was there.
+    #[inline(always)]
+    fn insert(&mut self, key: u128) -> bool {
+        if 2 * (self.filled + 1) > self.slots.len() {
+            self.grow();
+        }
+        let mask = self.slots.len() - 1;
+        let folded = (key as u64) ^ ((key >> 64) as u64);
+        let mut index = (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize & mask;
+        loop {
+            let slot = &mut self.slots[index];
+            if slot.0 != self.round {
+                *slot = (self.round, key);
+                self.filled += 1;
+                return true;
+            }
+            if slot.1 == key {
+                return false;
+            }
+            index = (index + 1) & mask;
+        }
+    }
+
+    fn grow(&mut self) {
+        let round = self.round;
+        let kept: Vec<u128> = self.slots.iter().filter(|slot| slot.0 == round).map(|slot| slot.1).collect();
+        self.slots = vec![(0, 0); 2 * self.slots.len()];
+        self.round = 1;
+        self.filled = 0;
+        for key in kept {
+            self.insert(key);
+        }
     }
 }
 
@@ -291,6 +503,12 @@ mod tests {
     use super::*;
     use std::collections::HashSet;
 
+    fn ends_of(stage: &Stage, board: u128) -> (Vec<Position>, u32) {
+        let mut out = Vec::new();
+        let used = stage.ends_into(board, &mut Buffers::default(), &mut out);
+        (out, used)
+    }
+
     fn pack(points: &[(u32, u128)]) -> u128 {
         points.iter().map(|&(p, n)| n << (p << 2)).sum()
     }
@@ -298,10 +516,10 @@ mod tests {
     #[test]
     fn the_opening_six_five_of_tabla() {
         let board = pack(&[(24, 2), (13, 5), (8, 3), (6, 5)]);
-        let stage = Stage::new(vec![6, 5], 0, 0, 0, true, Terminal::AllOff, true);
-        let (ends, used) = stage.ends((board, 0));
+        let stage = Stage::new(&[6, 5], 0, 0, 0, true, Terminal::AllOff, true);
+        let (ends, used) = ends_of(&stage, board);
         assert_eq!(used, 2);
-        assert!(ends.contains(&(pack(&[(24, 1), (13, 6), (8, 3), (6, 5)]), 0))); // 24/13
+        assert!(ends.contains(&pack(&[(24, 1), (13, 6), (8, 3), (6, 5)]))); // 24/13
         assert_eq!(ends.iter().collect::<HashSet<_>>().len(), ends.len());
     }
 
@@ -309,11 +527,11 @@ mod tests {
     fn a_closed_point_leaves_one_order() {
         // the last checker on 7 with 6 and 5, point 2 closed: 7/1 with the 6, then 1/off with the 5 (7/2 is closed)
         let board = pack(&[(7, 1), (0, 14)]);
-        let stage = Stage::new(vec![6, 5], 1u128 << 8, 0, 0, true, Terminal::AllOff, false);
-        let (ends, used) = stage.ends((board, 0));
-        assert_eq!((ends, used), (vec![(pack(&[(0, 15)]), 0)], 2));
+        let stage = Stage::new(&[6, 5], 1u128 << 8, 0, 0, true, Terminal::AllOff, false);
+        let (ends, used) = ends_of(&stage, board);
+        assert_eq!((ends, used), (vec![pack(&[(0, 15)])], 2));
         // with 1 closed too, nothing moves
-        let stage = Stage::new(vec![6, 5], (1u128 << 8) | (1u128 << 4), 0, 0, true, Terminal::AllOff, false);
-        assert_eq!(stage.ends((board, 0)), (vec![], 0));
+        let stage = Stage::new(&[6, 5], (1u128 << 8) | (1u128 << 4), 0, 0, true, Terminal::AllOff, false);
+        assert_eq!(ends_of(&stage, board), (vec![], 0));
     }
 }

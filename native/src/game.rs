@@ -3,9 +3,8 @@
 //! its three subclasses, `TablaMatchState`), on the same packed boards as `family.rs`; the Python engines are the
 //! reference and `referee/playouts.py` drives them with the same random stream to check every outcome.
 
-use crate::family::{nibble_bits, Position, Stage, Terminal};
+use crate::family::{hit_points, nibble_bits, Buffers, Position, Stage, Terminal, BOARD_MASK};
 
-const BOARD_MASK: u128 = (1 << 104) - 1;
 const BAR: u128 = 1 << 100;
 /// Bit 4p for the points 1..24.
 const POINT_BITS: u128 = nibble_bits(1, 24);
@@ -155,6 +154,7 @@ pub struct State {
     used: u32,
     /// The current stage's legal plays by end position, in the engines' order.
     pub ends: Vec<Position>,
+    buffers: Buffers,
     chain: bool,
     started: bool,
     handover: Vec<Dice>,
@@ -179,6 +179,7 @@ impl State {
             outcome: None,
             used: 0,
             ends: Vec::new(),
+            buffers: Buffers::default(),
             chain: false,
             started: false,
             handover: Vec::new(),
@@ -211,7 +212,7 @@ impl State {
     pub fn play(&mut self, index: usize) {
         debug_assert_eq!(self.phase, Phase::Move);
         let end = self.ends[index];
-        self.boards[self.turn] = end.0;
+        self.boards[self.turn] = end & BOARD_MASK;
         self.moved = true;
         self.after_play(end);
         if self.phase != Phase::Over {
@@ -264,10 +265,8 @@ impl State {
     fn advance(&mut self) {
         while let Some(&dice) = self.stages.first() {
             let (stage, board) = self.stage(dice);
-            let (mut ends, used) = stage.ends((board, 0));
-            if !ends.is_empty() {
-                ends.sort_unstable_by_key(|&(board, hits)| (hits, board));
-                self.ends = ends;
+            let used = stage.ends_into(board, &mut self.buffers, &mut self.ends);
+            if !self.ends.is_empty() {
                 self.used = used;
                 self.phase = Phase::Move;
                 return;
@@ -291,18 +290,18 @@ impl State {
             if self.moved {
                 self.stuck = 0;
             }
-            self.to_roll(self.turn);
+            self.pass_dice(self.turn);
         } else {
             self.chain = false;
             self.stuck = if self.moved { 0 } else { self.stuck + 1 };
-            self.to_roll(1 - self.turn);
+            self.pass_dice(1 - self.turn);
             if self.stuck >= self.game.stuck_limit {
                 self.finish(Outcome { termination: Termination::Stuck, points: [0, 0] });
             }
         }
     }
 
-    fn to_roll(&mut self, seat: usize) {
+    fn pass_dice(&mut self, seat: usize) {
         self.turn = seat;
         self.stages.clear();
         self.ends.clear();
@@ -334,7 +333,7 @@ impl State {
     /// The constant facts of the mover's stage with `dice`, and the mover's board (each game's `_stage`).
     fn stage(&self, dice: Dice) -> (Stage, u128) {
         let (me, opp) = (self.boards[self.turn], self.boards[1 - self.turn]);
-        let values = dice.as_slice().to_vec();
+        let values = dice.as_slice();
         let stage = match self.game.variant {
             Variant::Tabla => {
                 let theirs = mirror(opp);
@@ -365,10 +364,12 @@ impl State {
     }
 
     /// Apply the end board (and the hits) of the mover's play to the other side; finish the game if it ended.
-    fn after_play(&mut self, (end, hits): Position) {
+    fn after_play(&mut self, played: Position) {
         let (mover, other) = (self.turn, 1 - self.turn);
+        let end = played & BOARD_MASK;
         match self.game.variant {
             Variant::Tabla => {
+                let hits = hit_points(played);
                 if hits != 0 {
                     self.boards[other] += hits.count_ones() as u128 * BAR - mirror(hits);
                 }
@@ -542,6 +543,7 @@ mod tests {
         let mut rng = SplitMix64::new(0);
         assert_eq!(rng.next(), 0xE220_A839_7B1D_CDAF);
         assert_eq!(rng.next(), 0x6E78_9E6A_A1B9_65F4);
+        assert_eq!(rng.next(), 0x06C4_5D18_8009_454F);
     }
 
     #[test]

@@ -11,11 +11,11 @@ use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-use family::{Position, Stage, Terminal};
+use family::{hit_points, position, Position, Stage, Terminal, BOARD_MASK};
 
 const BOARD_BYTES: usize = 13;
 
-/// A Python int (a packed board, perhaps with hit bits above bit 104) as (board, hits).
+/// A Python int (a packed board, perhaps with hit bits above bit 104) as a position.
 fn position_of(value: &Bound<PyAny>) -> PyResult<Position> {
     let mut bytes = [0u8; 2 * BOARD_BYTES + 6];
     let long = value.downcast::<pyo3::types::PyInt>()?;
@@ -29,11 +29,12 @@ fn position_of(value: &Bound<PyAny>) -> PyResult<Position> {
     let mut hits = [0u8; 16];
     board[..BOARD_BYTES].copy_from_slice(&bytes[..BOARD_BYTES]);
     hits[..BOARD_BYTES].copy_from_slice(&bytes[BOARD_BYTES..2 * BOARD_BYTES]);
-    Ok((u128::from_le_bytes(board), u128::from_le_bytes(hits)))
+    Ok(position(u128::from_le_bytes(board), u128::from_le_bytes(hits)))
 }
 
-/// (board, hits) as the Python int the engines key plays by: the board, hits above bit 104.
-fn int_of(py: Python<'_>, (board, hits): Position) -> PyResult<PyObject> {
+/// A position as the Python int the engines key plays by: the board, hits above bit 104.
+fn int_of(py: Python<'_>, end: Position) -> PyResult<PyObject> {
+    let (board, hits) = (end & BOARD_MASK, hit_points(end));
     let mut bytes = [0u8; 2 * BOARD_BYTES];
     bytes[..BOARD_BYTES].copy_from_slice(&board.to_le_bytes()[..BOARD_BYTES]);
     bytes[BOARD_BYTES..].copy_from_slice(&hits.to_le_bytes()[..BOARD_BYTES]);
@@ -62,7 +63,7 @@ fn stage_of(
         0 | 1 => Terminal::Mother { my_mother_pinned: rule == 1 },
         _ => return Err(PyValueError::new_err(format!("rule must be -2, -1, 0 or 1, not {rule}"))),
     };
-    Ok(Stage::new(dice, closed, frozen, singles, can_bear_off, terminal, track_hits))
+    Ok(Stage::new(&dice, closed, frozen, singles, can_bear_off, terminal, track_hits))
 }
 
 /// The end positions of every legal play of one stage, each once and in increasing order (of the Python ints),
@@ -86,8 +87,8 @@ fn stage_ends(
 ) -> PyResult<(Vec<PyObject>, u32)> {
     let stage = stage_of(dice, closed, frozen, singles, can_bear_off, track_hits, rule)?;
     let start = position_of(board)?;
-    let (mut ends, used) = py.allow_threads(|| stage.ends(start));
-    ends.sort_unstable_by_key(|&(board, hits)| (hits, board)); // the order of hits << 104 | board
+    let mut ends = Vec::new();
+    let used = py.allow_threads(|| stage.ends_into(start, &mut family::Buffers::default(), &mut ends));
     let ints = ends.into_iter().map(|end| int_of(py, end)).collect::<PyResult<Vec<_>>>()?;
     Ok((ints, used))
 }
@@ -161,6 +162,9 @@ fn gaps_solve(
     Ok((status, found.placed, found.line, found.nodes))
 }
 
+/// One playout as Python reads it: termination, each seat's points, decisions.
+type PlayoutRow = (&'static str, (u32, u32), u32);
+
 /// `count` games (or matches) of `game` (``tabla``, ``gjul-bara``, ``tapa`` or ``tabla-match``) played to their
 /// end with uniformly random plays and dice, all from one SplitMix64 stream seeded with `seed`, with the games'
 /// resolved options. Returns ``(termination, (points, points), decisions)`` per game: for a match, ``match``, the
@@ -182,7 +186,7 @@ fn playouts(
     both_mothers_points: u32,
     target: u32,
     every_game_opens: bool,
-) -> PyResult<Vec<(&'static str, (u32, u32), u32)>> {
+) -> PyResult<Vec<PlayoutRow>> {
     if stuck_limit == 0 || target == 0 {
         return Err(PyValueError::new_err("stuck_limit and target must be positive"));
     }

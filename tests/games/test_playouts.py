@@ -1,0 +1,88 @@
+"""Whole random games inside the native core are the Python engines' games: the same seed gives the same plays,
+dice and outcomes (``referee.playouts``), for every game of the Tabla family and every option set."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee.games import make_game
+from referee.games.engine import NATIVE
+from referee.games.tabla_family import _family
+from referee.games.tabla_family._ends import python_stage_ends
+from referee.playouts import Playout, SplitMix64, native_playouts, playouts, python_playouts
+
+needs_native = pytest.mark.skipif(NATIVE is None, reason="the native core is not installed")
+
+OPTION_SETS = [
+    ("tabla", {}, 300),
+    ("tabla", {"stuck_limit": "2"}, 40),
+    *[
+        ("gjul-bara", {"gjul.ladder_from_roll": start, "gjul.ladder_count": count, "gjul.remainder": rest}, 100)
+        for start in ("4", "3")
+        for count in ("per_player", "global")
+        for rest in ("to_opponent", "lost")
+    ],
+    ("gjul-bara", {"stuck_limit": "1"}, 60),
+    *[
+        ("tapa", {"tapa.pinned_home_blocks_all": blocks, "tapa.both_mothers": mothers}, 150)
+        for blocks in ("false", "true")
+        for mothers in ("draw_0_0", "draw_1_1")
+    ],
+    ("tapa", {"stuck_limit": "1"}, 40),
+    ("tabla-match", {}, 40),
+    ("tabla-match", {"match.target": "3", "match.opening": "use_opening_dice", "tapa.both_mothers": "draw_1_1"}, 15),
+    ("tabla-match", {"match.target": "7", "gjul.remainder": "lost", "stuck_limit": "3"}, 8),
+]
+
+
+@needs_native
+@pytest.mark.parametrize(("game_id", "options", "count"), OPTION_SETS,
+                         ids=[f"{g}-{'-'.join(o.values()) or 'default'}" for g, o, _ in OPTION_SETS])
+def test_the_core_plays_the_python_engines_games(game_id, options, count):
+    game = make_game(game_id, options)
+    assert native_playouts(game, count, seed=29) == python_playouts(game, count, seed=29)
+
+
+@needs_native
+@pytest.mark.parametrize("game_id", ["tabla", "gjul-bara", "tapa"])
+def test_the_core_plays_the_python_generators_games(game_id, monkeypatch):
+    """The Python twin with the Python stage generator too: nothing of the core on the reference side."""
+    monkeypatch.setattr(_family, "stage_ends", python_stage_ends)
+    game = make_game(game_id)
+    assert native_playouts(game, 25, seed=5) == python_playouts(game, 25, seed=5)
+
+
+def test_every_kind_of_ending_is_played():
+    """The option sets above reach every termination the games have, so each path is compared."""
+    seen = {
+        (game_id, one.termination)
+        for game_id, options, count in OPTION_SETS
+        if game_id != "tabla-match"
+        for one in playouts(make_game(game_id, options), count, seed=29)
+    }
+    assert seen >= {("tabla", "normal"), ("tabla", "mars"), ("gjul-bara", "normal"), ("gjul-bara", "mars"),
+                    ("gjul-bara", "stuck"), ("tapa", "normal"), ("tapa", "mars"), ("tapa", "mother"),
+                    ("tapa", "both_mothers"), ("tapa", "stuck")}
+
+
+def test_playouts_are_seeded_and_scored():
+    game = make_game("tabla-match", {"match.target": "3"})
+    first = playouts(game, 20, seed=3)
+    assert first == playouts(game, 20, seed=3) != playouts(game, 20, seed=4)
+    assert all(isinstance(one, Playout) and one.termination == "match" and max(one.points) >= 3
+               and one.points[0] != one.points[1] and one.decisions > 0 for one in first)
+    singles = playouts(make_game("tabla"), 200, seed=3)
+    assert {one.points for one in singles} <= {(1, 0), (0, 1), (2, 0), (0, 2)}
+
+
+def test_splitmix64_is_vignas():
+    """The reference outputs of SplitMix64 from seed 0, and draws below n in range."""
+    rng = SplitMix64(0)
+    assert [rng.next() for _ in range(3)] == [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F]
+    assert all(0 <= rng.below(7) < 7 for _ in range(1000))
+    assert {rng.dice() for _ in range(2000)} == {(a, b) for a in range(1, 7) for b in range(1, 7)}
+
+
+def test_other_games_are_refused_in_one_line():
+    with pytest.raises(ValueError, match="^playouts are for tabla, gjul-bara, tapa, tabla-match, not durak$"):
+        playouts(make_game("durak"), 1, seed=1)
