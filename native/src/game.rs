@@ -315,21 +315,6 @@ impl State {
         self.ends.clear();
     }
 
-    /// `seat` won: 1 point, or 2 for a mother or when the loser has none off (mars).
-    fn win(&mut self, seat: usize, mother: bool) {
-        let loser_off = count(self.boards[1 - seat], 0);
-        let mut points = [0, 0];
-        points[seat] = if mother || loser_off == 0 { 2 } else { 1 };
-        let termination = if mother {
-            Termination::Mother
-        } else if loser_off > 0 {
-            Termination::Normal
-        } else {
-            Termination::Mars
-        };
-        self.finish(Outcome { termination, points });
-    }
-
     /// The constant facts of the mover's stage with `dice`, and the mover's board (each game's `_stage`).
     fn stage(&self, dice: Dice) -> (Stage, u128) {
         let (me, opp) = (self.boards[self.turn], self.boards[1 - self.turn]);
@@ -363,41 +348,96 @@ impl State {
         (stage, me)
     }
 
-    /// Apply the end board (and the hits) of the mover's play to the other side; finish the game if it ended.
+    /// Apply the mover's play to both sides; finish the game if it ended.
     fn after_play(&mut self, played: Position) {
         let (mover, other) = (self.turn, 1 - self.turn);
-        let end = played & BOARD_MASK;
-        match self.game.variant {
-            Variant::Tabla => {
-                let hits = hit_points(played);
-                if hits != 0 {
-                    self.boards[other] += hits.count_ones() as u128 * BAR - mirror(hits);
-                }
-                if end & 15 == 15 {
-                    self.win(mover, false);
+        let sides = Sides { boards: [self.boards[mover], self.boards[other]], pins: [self.pins[mover], self.pins[other]] };
+        let (after, ended) = after_play(self.game.variant, sides, played);
+        (self.boards[mover], self.boards[other]) = (after.boards[0], after.boards[1]);
+        (self.pins[mover], self.pins[other]) = (after.pins[0], after.pins[1]);
+        if let Some(outcome) = ended {
+            let [first, second] = outcome.points;
+            let points = if mover == 0 { [first, second] } else { [second, first] };
+            self.finish(Outcome { termination: outcome.termination, points });
+        }
+    }
+}
+
+/// Both sides' boards and pins (Tapa: bit 4p, that side's checker on its point p is pinned), the mover's first,
+/// each in its own numbering.
+#[derive(Clone, Copy, Debug)]
+pub struct Sides {
+    pub boards: [u128; 2],
+    pub pins: [u128; 2],
+}
+
+/// The sides after the mover plays `played` (an end position of its stage), and the outcome, the mover's points
+/// first, if the play ends the game (`_after_play` of each game).
+pub fn after_play(variant: Variant, sides: Sides, played: Position) -> (Sides, Option<Outcome>) {
+    let end = played & BOARD_MASK;
+    let Sides { boards: [_, mut opp], pins: [my_pins, mut their_pins] } = sides;
+    let won = |opp: u128, mother: bool| {
+        let loser_off = count(opp, 0);
+        let termination = match (mother, loser_off) {
+            (true, _) => Termination::Mother,
+            (false, 0) => Termination::Mars,
+            _ => Termination::Normal,
+        };
+        Outcome { termination, points: [if mother || loser_off == 0 { 2 } else { 1 }, 0] }
+    };
+    let mut ended = None;
+    match variant {
+        Variant::Tabla => {
+            let hits = hit_points(played);
+            if hits != 0 {
+                opp += hits.count_ones() as u128 * BAR - mirror(hits);
+            }
+        }
+        Variant::GjulBara { .. } => {}
+        Variant::Tapa { both_mothers_points, .. } => {
+            let mine = mirror(occupied(end & POINTS) & !my_pins);
+            their_pins = occupied(opp & POINTS) & !stacked(opp) & mine;
+            if end & 15 != 15 && count(opp, 24) != 0 && count(end, 1) != 0 {
+                if count(end, 24) == 0 {
+                    ended = Some(won(opp, true));
+                } else if (my_pins >> 96) & 1 != 0 {
+                    let points = [both_mothers_points; 2];
+                    ended = Some(Outcome { termination: Termination::BothMothers, points });
                 }
             }
-            Variant::GjulBara { .. } => {
-                if end & 15 == 15 {
-                    self.win(mover, false);
-                }
-            }
-            Variant::Tapa { both_mothers_points, .. } => {
-                let opp = self.boards[other];
-                let my_pins = self.pins[mover];
-                let mine = mirror(occupied(end & POINTS) & !my_pins);
-                self.pins[other] = occupied(opp & POINTS) & !stacked(opp) & mine;
-                if end & 15 == 15 {
-                    self.win(mover, false);
-                } else if count(opp, 24) != 0 && count(end, 1) != 0 {
-                    if count(end, 24) == 0 {
-                        self.win(mover, true);
-                    } else if (my_pins >> 96) & 1 != 0 {
-                        let points = [both_mothers_points; 2];
-                        self.finish(Outcome { termination: Termination::BothMothers, points });
-                    }
-                }
-            }
+        }
+    }
+    if end & 15 == 15 {
+        ended = Some(won(opp, false));
+    }
+    (Sides { boards: [end, opp], pins: [my_pins, their_pins] }, ended)
+}
+
+/// The length of a position's feature vector (`referee/games/tabla_family/features.py`).
+pub const FEATURES: usize = 2 * (24 * 4 + 2) + 2 * 24;
+
+/// The features of `sides` (the side just moved first, the side to roll second) into `out` (`FEATURES` long):
+/// for each side in its own numbering, per point 1..24 the units n ≥ 1, n ≥ 2, n ≥ 3 and (n − 3) / 2 above three,
+/// then the bar n / 2 and the borne-off n / 15; then each side's pinned checkers, one unit per point.
+pub fn features(sides: &Sides, out: &mut [f32]) {
+    let mut k = 0;
+    for board in sides.boards {
+        for point in 1..=24 {
+            let n = count(board, point);
+            out[k] = f32::from(n >= 1);
+            out[k + 1] = f32::from(n >= 2);
+            out[k + 2] = f32::from(n >= 3);
+            out[k + 3] = if n > 3 { (n - 3) as f32 / 2.0 } else { 0.0 };
+            k += 4;
+        }
+        out[k] = count(board, 25) as f32 / 2.0;
+        out[k + 1] = count(board, 0) as f32 / 15.0;
+        k += 2;
+    }
+    for pins in sides.pins {
+        for point in 1..=24 {
+            out[k] = ((pins >> (point << 2)) & 1) as f32;
+            k += 1;
         }
     }
 }

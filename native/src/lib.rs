@@ -9,7 +9,7 @@ mod game;
 use pyo3::exceptions::PyValueError;
 use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyTuple};
 
 use family::{hit_points, position, Position, Stage, Terminal, BOARD_MASK};
 
@@ -220,11 +220,49 @@ fn playouts(
         .collect())
 }
 
+/// The position after each of `ends` (a stage's legal plays, as the engines key them) of the mover of a `game`
+/// (``tabla``, ``gjul-bara`` or ``tapa``) whose side is `mover` with `my_pins` against `other` with
+/// `their_pins`: its features (``len(ends)`` rows of `game::FEATURES` little-endian float32, the side just moved
+/// first) and, for a play that ends the game, its points (the mover's first), else None. The twin of
+/// ``referee.games.tabla_family.features.python_after_features``.
+#[pyfunction]
+#[pyo3(signature = (game, mover, other, my_pins, their_pins, ends, *, both_mothers_points=0))]
+#[allow(clippy::too_many_arguments)]
+fn after_features<'py>(
+    py: Python<'py>,
+    game: &str,
+    mover: u128,
+    other: u128,
+    my_pins: u128,
+    their_pins: u128,
+    ends: Vec<Bound<'py, PyAny>>,
+    both_mothers_points: u32,
+) -> PyResult<(Bound<'py, PyBytes>, Vec<Option<(u32, u32)>>)> {
+    let variant = match game {
+        "tabla" => game::Variant::Tabla,
+        "gjul-bara" => game::Variant::GjulBara { ladder_from: 4, count_global: false, remainder_to_opponent: true },
+        "tapa" => game::Variant::Tapa { blocks_all: false, both_mothers_points },
+        _ => return Err(PyValueError::new_err(format!("no features for {game:?}"))),
+    };
+    let sides = game::Sides { boards: [mover, other], pins: [my_pins, their_pins] };
+    let mut rows = vec![0f32; ends.len() * game::FEATURES];
+    let mut outcomes = Vec::with_capacity(ends.len());
+    for (end, row) in ends.iter().zip(rows.chunks_exact_mut(game::FEATURES)) {
+        let (after, ended) = game::after_play(variant, sides, position_of(end)?);
+        game::features(&after, row);
+        outcomes.push(ended.map(|outcome| (outcome.points[0], outcome.points[1])));
+    }
+    let bytes: Vec<u8> = rows.iter().flat_map(|value| value.to_le_bytes()).collect();
+    Ok((PyBytes::new(py, &bytes), outcomes))
+}
+
 #[pymodule]
 fn kafana_native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(stage_ends, module)?)?;
     module.add_function(wrap_pyfunction!(stage_plays, module)?)?;
     module.add_function(wrap_pyfunction!(gaps_solve, module)?)?;
     module.add_function(wrap_pyfunction!(playouts, module)?)?;
+    module.add_function(wrap_pyfunction!(after_features, module)?)?;
+    module.add("FEATURES", game::FEATURES)?;
     Ok(())
 }
