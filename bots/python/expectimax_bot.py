@@ -21,7 +21,8 @@ from bots.python.durak_search_bot import search as durak_search  # noqa: E402
 from bots.python.evaluation import WIN, after, board_of, evaluate  # noqa: E402
 from bots.python.heuristic_bot import ranked  # noqa: E402
 from bots.python.kit import serve  # noqa: E402
-from referee.games import CHANCE, PIN_MINE, PIN_THEIRS, BackgammonView, DurakView, make_game  # noqa: E402
+from bots.python.positions import state_of  # noqa: E402
+from referee.games import CHANCE, DurakView  # noqa: E402
 from referee.wire import ActRequest, ActResponse  # noqa: E402
 
 GAMES = ["tabla", "gjul-bara", "tapa", "tabla-match", "durak"]
@@ -30,26 +31,6 @@ DURAK_GUESSES = 4
 
 CANDIDATES = 4
 """How many of the heuristic's best plays are searched."""
-
-
-def _state_of(view: BackgammonView):
-    """An engine state of ``view``'s position with the seat to play ``view.dice`` (ladder counts left out)."""
-    game = make_game(view.variant)
-    mine = {p + 1: n for p, n in enumerate(view.mine) if n}
-    theirs = {p + 1: n for p, n in enumerate(view.theirs) if n}
-    if view.my_bar:
-        mine[25] = view.my_bar
-    if view.their_bar:
-        theirs[25] = view.their_bar
-    state = game.position(
-        view.seat,
-        mine,
-        theirs,
-        pinned_mine=tuple(p + 1 for p, pin in enumerate(view.pins) if pin == PIN_MINE),
-        pinned_theirs=tuple(p + 1 for p, pin in enumerate(view.pins) if pin == PIN_THEIRS),
-        dice=(view.dice[0], view.dice[1]),
-    )
-    return game, state
 
 
 def _reply_value(state, me: int) -> float:
@@ -79,7 +60,7 @@ def choose(request: ActRequest) -> ActResponse:
     order = ranked(request)
     if view.later_stages or view.remainder or len(view.dice) not in (2, 4) or len(order) == 1:
         return ActResponse(order[0][1], "heuristic")
-    game, state = _state_of(view)
+    game, state = state_of(view)
     best_id, best = order[0][1], -float("inf")
     for _, action_id in order[:CANDIDATES]:
         trial = state.clone()

@@ -1,9 +1,11 @@
 //! The Tabla family's stage generator: every legal end position of one stage of dice, each once, after the
 //! maximisation rules (most dice used; the larger die when only one of two can be played; a play that ends the
-//! game is complete), with the steps of each. It is the plain definition of `referee/games/tabla_family/_movegen.py`
-//! (`Stage.moves`, `_two_dice`, `_equal_dice`: the same steps kept for each end), on the same packed boards: 4 bits a point in the mover's numbering, nibble 0 = borne off,
-//! nibbles 1..24 = the points, nibble 25 = the bar. Tabla's hits are kept beside the board as a bitmask of points
-//! (a nibble-mask: bit 4p, the blot on p was hit), which Python reads as bit `104 + 4p` of the end position.
+//! game is complete), with the steps of each (`Stage::plays`) or without them (`Stage::ends_into`, what the
+//! engines and playouts need). It is the plain definition of `referee/games/tabla_family/_movegen.py`
+//! (`Stage.moves`, `_two_dice`, `_equal_dice`: the same steps kept for each end), on the same packed boards: 4
+//! bits a point in the mover's numbering, nibble 0 = borne off, nibbles 1..24 = the points, nibble 25 = the bar.
+//! Tabla's hits ride above the board in one 128-bit position (bit 103 + p: the blot on p was hit), ordered like
+//! the Python ints that carry them as bit `104 + 4p`.
 
 use rustc_hash::FxHashMap as HashMap;
 

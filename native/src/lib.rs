@@ -1,6 +1,8 @@
-//! `kafana_native`: the compiled twin of the engines' hot paths, driven from Python (`referee.games.engine`), and
-//! of the Gaps solver's search (`bots/python/gaps_solver.py`). The Python code stays the reference; every function
-//! here gives exactly what its Python twin gives.
+//! `kafana_native`: the compiled twin of the engines' hot paths, driven from Python (`referee.games.engine`): the
+//! Tabla family's stage generator (`family.rs`), its games as whole state machines with random playouts and the
+//! features of each play's position for evaluators (`game.rs`), and the Gaps solver's search (`gaps.rs`, twin of
+//! `bots/python/gaps_solver.py`). The Python code stays the reference; every function here gives exactly what its
+//! Python twin gives.
 
 mod family;
 mod gaps;
@@ -220,6 +222,9 @@ fn playouts(
         .collect())
 }
 
+/// The points of a play that ends the game (the mover's first), or None.
+type EndPoints = Option<(u32, u32)>;
+
 /// The position after each of `ends` (a stage's legal plays, as the engines key them) of the mover of a `game`
 /// (``tabla``, ``gjul-bara`` or ``tapa``) whose side is `mover` with `my_pins` against `other` with
 /// `their_pins`: its features (``len(ends)`` rows of `game::FEATURES` little-endian float32, the side just moved
@@ -237,7 +242,7 @@ fn after_features<'py>(
     their_pins: u128,
     ends: Vec<Bound<'py, PyAny>>,
     both_mothers_points: u32,
-) -> PyResult<(Bound<'py, PyBytes>, Vec<Option<(u32, u32)>>)> {
+) -> PyResult<(Bound<'py, PyBytes>, Vec<EndPoints>)> {
     let variant = match game {
         "tabla" => game::Variant::Tabla,
         "gjul-bara" => game::Variant::GjulBara { ladder_from: 4, count_global: false, remainder_to_opponent: true },

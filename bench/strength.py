@@ -1,0 +1,94 @@
+"""How strong one bot is against another: duplicate games in-process through the referee's real game loop.
+
+Usage: python bench/strength.py BOT OTHER [--game tabla] [--pairs 1000] [--start 0]
+
+BOT and OTHER name modules of ``bots/python`` with a ``choose(request)`` (``td_bot``, ``expectimax_bot``,
+``heuristic_bot``, ``random_bot``, …). Every pair of games shares one seed, so both bots meet the same dice: BOT
+takes seat 0 in the first game and seat 1 in the second. Prints BOT's share of the games won (draws count half)
+with its 95% interval (normal approximation over the pairs, whose two games are not independent), the points a
+game, and the wall time per decision of each bot (the clock counts each bot's own ``choose`` calls).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import math
+import sys
+import time
+from pathlib import Path
+
+import trio
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from referee.games import make_game  # noqa: E402
+from referee.runtime import Clock, LocalPlayer, play_game  # noqa: E402
+
+UNLIMITED = Clock(bank=1e9, increment=0, cap=1e9)
+
+
+class Timed:
+    """A bot's ``choose`` that adds up the time it takes."""
+
+    def __init__(self, choose) -> None:
+        self._choose = choose
+        self.seconds = 0.0
+        self.calls = 0
+
+    def __call__(self, request):
+        start = time.perf_counter()
+        try:
+            return self._choose(request)
+        finally:
+            self.seconds += time.perf_counter() - start
+            self.calls += 1
+
+    @property
+    def per_call_ms(self) -> float:
+        return 1000 * self.seconds / max(1, self.calls)
+
+
+async def duplicate(game_id: str, bot, other, pairs: int, start: int) -> tuple[list[float], list[int]]:
+    """BOT's score (1 won, ½ drawn, 0 lost) summed per pair, and BOT's points minus OTHER's per game."""
+    game = make_game(game_id)
+    scores, margins = [], []
+    for pair in range(start, start + pairs):
+        score = 0.0
+        for seat in (0, 1):
+            players = [LocalPlayer(0, other), LocalPlayer(1, other)]
+            players[seat] = LocalPlayer(seat, bot)
+            record = await play_game(game, players, match_id=f"strength-{pair}-{seat}", seed=pair, clock=UNLIMITED)
+            if record.faults:
+                raise SystemExit(f"pair {pair}: a fault: {record.faults[0]}")
+            winner = record.outcome.winner
+            score += 0.5 if winner is None else float(winner == seat)
+            margins.append(record.outcome.points[seat] - record.outcome.points[1 - seat])
+        scores.append(score)
+    return scores, margins
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("bot")
+    parser.add_argument("other")
+    parser.add_argument("--game", default="tabla")
+    parser.add_argument("--pairs", type=int, default=1000)
+    parser.add_argument("--start", type=int, default=0, help="the first pair's seed")
+    args = parser.parse_args()
+    try:
+        bot, other = (Timed(importlib.import_module(f"bots.python.{name}").choose) for name in (args.bot, args.other))
+    except (ImportError, AttributeError) as error:
+        parser.error(f"not a bot module of bots/python with choose(): {error}")
+    scores, margins = trio.run(duplicate, args.game, bot, other, args.pairs, args.start)
+    games = 2 * len(scores)
+    share = sum(scores) / games
+    spread = math.sqrt(sum((s / 2 - share) ** 2 for s in scores) / max(1, len(scores) - 1))
+    half = 1.96 * spread / math.sqrt(len(scores))
+    print(f"{args.game}: {args.bot} against {args.other}, {games} games ({len(scores)} duplicate pairs): "
+          f"{100 * share:.1f}% ± {100 * half:.1f}% won, {sum(margins) / games:+.2f} points a game; "
+          f"{bot.per_call_ms:.2f} / {other.per_call_ms:.2f} ms a decision")
+
+
+if __name__ == "__main__":
+    main()
