@@ -182,7 +182,8 @@ impl Found {
     }
 }
 
-fn occupied(board: u128) -> u128 {
+/// Bit 4p for every non-empty nibble.
+pub fn occupied(board: u128) -> u128 {
     let mut b = board;
     b |= b >> 1;
     b |= b >> 2;

@@ -3,7 +3,7 @@
 //! its three subclasses, `TablaMatchState`), on the same packed boards as `family.rs`; the Python engines are the
 //! reference and `referee/playouts.py` drives them with the same random stream to check every outcome.
 
-use crate::family::{hit_points, nibble_bits, Buffers, Position, Stage, Terminal, BOARD_MASK};
+use crate::family::{hit_points, nibble_bits, occupied, Buffers, Position, Stage, Terminal, BOARD_MASK};
 
 const BAR: u128 = 1 << 100;
 /// Bit 4p for the points 1..24.
@@ -31,14 +31,6 @@ fn mirror(board: u128) -> u128 {
 /// Bit 4p for every point holding two checkers or more.
 fn stacked(board: u128) -> u128 {
     (board >> 1 | board >> 2 | board >> 3) & LOW_BITS
-}
-
-/// Bit 4p for every non-empty nibble.
-fn occupied(board: u128) -> u128 {
-    let mut b = board;
-    b |= b >> 1;
-    b |= b >> 2;
-    b & LOW_BITS
 }
 
 /// The dice of one stage: two different dice, larger first, or one die up to four times.
