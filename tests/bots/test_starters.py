@@ -113,6 +113,7 @@ def test_the_javascript_starter_type_checks_against_types_generated_from_the_pro
 
 
 @pytest.mark.skipif(sandbox_problem() is not None, reason=f"no sandbox here: {sandbox_problem()}")
+@pytest.mark.timeout(900)  # six builds in the sandbox and two leagues: 254 s alone on 2 cores (2026-12-02)
 def test_one_league_of_every_starter(tmp_path):
     """The starters of six languages (Python both with the kit alone and with the referee's) submitted to one ladder, then a round robin of Tapa and of four-seat Durak tables with one
     bot of each language, every bot in its sandbox: every match played, no fault, each on the leaderboard."""
