@@ -7,7 +7,7 @@ best for the mover (a play that ends the game is worth its points). Each seat le
 the value of its previous position moves toward the value of the position it chooses next, and at the end
 toward the points it scored, with an eligibility trace per seat (lambda). Dice come from ``random.Random(seed)``
 and the first weights from ``numpy.random.default_rng(seed)``: the same command makes the same file on the same
-machine. Progress (games/s, the mover's first-play value) is printed every thousand games.
+machine. Progress (games played, games/s) is printed every thousand games.
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ def train(game_id: str, games: int, hidden: int, seed: int, alpha: float, lam: f
             trace = traces[seat]
             if trace is None:
                 trace = traces[seat] = [np.zeros_like(p) for p in parameters]
-            for t, g, p in zip(trace, grads, parameters):
+            for t, g in zip(trace, grads):
                 t *= lam
                 t += g
             error = alpha * (target - value)
