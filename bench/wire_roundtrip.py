@@ -1,25 +1,30 @@
 """A referee decision against the raw gRPC round trip: equal work, one run, order alternated.
 
-Usage: python bench/wire_roundtrip.py [--game tapa] [--rounds 7] [--bot bots/python/random_bot.py]
+Usage: python bench/wire_roundtrip.py [--game tapa] [--rounds 8] [--bot bots/python/random_bot.py]
 
-Two bot processes (the random bot by default) are started once over Unix sockets. Rounds go in pairs that play
-the same game (the same seed), the referee first in one and the raw calls first in the other:
+The bot (the random bot by default, a Python kit bot) is started twice over Unix sockets, once per seat, in each
+of two ways: asking for one call per request (``session=False``) and serving the Session stream (the kit's
+default). Rounds go in pairs that play the same game (the same seed), the referee first in one and the raw calls
+first in the other. Per decision, wall time (``time.perf_counter``):
 
-- **referee**: one whole game through the referee's loop (``play_game``: legal actions, views, requests built and
-  sent through the bridge, answers read strictly, moves applied, clocks, the replay written), timed from the first
-  request to the end, per decision;
-- **raw**: the same requests, as the exact bytes the referee sent in that round's game, sent to the same bots by
-  blocking grpcio unary calls from one thread with nothing else around them (no parsing of the answers), per call;
-- **bridged**: the same bytes through the referee's bridge alone (:class:`referee.runtime.bridge.Caller`), per call.
+- **referee, calls** / **referee, session**: one whole game through the referee's loop (``play_game``: legal
+  actions, views, requests built and sent, answers read strictly, moves applied, clocks, the replay written) to
+  the bots that take calls / to the bots on the stream, timed from the first request to the end;
+- **raw unary**: the same requests, as the exact bytes the referee sent in that round's game, sent to the bots
+  that take calls by blocking grpcio unary calls from one thread with nothing around them (answers not parsed);
+- **raw stream**: the same bytes, framed as SessionRequests, on one bidirectional stream per bot from one thread
+  (a request put, its answer read), nothing else around them.
 
-Both clocks are wall time (``time.perf_counter``), and both sides include the bot's own work on each request (the
-same bytes, the same bot). Printed: medians with min-max, and the ratio raw/referee (1.0 = the referee costs
-nothing beyond the wire).
+Both sides include the bot's own work on each request (the same bytes, the same bot). Printed: medians with
+min-max, and the ratios raw unary / referee (1.0 = the referee costs nothing beyond a raw unary call; above 1,
+faster than one).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import queue
 import statistics
 import sys
 import tempfile
@@ -32,25 +37,38 @@ import trio
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from referee import wire  # noqa: E402
 from referee.games import make_game  # noqa: E402
 from referee.replay import ReplayWriter  # noqa: E402
 from referee.runtime import Clock, play_game, resolve_bot  # noqa: E402
-from referee.runtime.bridge import Caller  # noqa: E402
 from referee.runtime.process import ProcessPlayer, bot_address  # noqa: E402
+
+CALLS_BOT = """import sys
+sys.path.insert(0, {root!r})
+sys.argv[0] = {bot!r}
+import runpy
+from bots.python import kit
+kit.serve = __import__("functools").partial(kit.serve, session=False)
+runpy.run_path({bot!r}, run_name="__main__")
+"""
+"""The same bot asking for one call per request: the kit's serve with session=False."""
 
 
 class Recording(ProcessPlayer):
-    """A bot process whose Act requests are kept (as the messages the referee sends: serialized after the game, so
-    that keeping them costs the referee's side nothing)."""
+    """A bot process whose Act requests are kept (as the referee's dataclasses: converted after the game, so that
+    keeping them costs the referee's side nothing)."""
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.sent: list = []
 
-    async def _call(self, method, request, *, timeout: float, **options):
-        if method is self._stub.Act:
-            self.sent.append(request)
-        return await super()._call(method, request, timeout=timeout, **options)
+    async def act(self, request, limit):
+        self.sent.append(request)
+        return await super().act(request, limit)
+
+    def sent_bytes(self) -> list[bytes]:
+        detail = not self.info.without_action_detail
+        return [wire.act_request_to_proto(request, detail=detail).SerializeToString() for request in self.sent]
 
 
 async def referee_game(game, players, seed: int, folder: Path) -> tuple[float, list[tuple[int, bytes]]]:
@@ -61,11 +79,12 @@ async def referee_game(game, players, seed: int, folder: Path) -> tuple[float, l
     record = await play_game(game, players, match_id=f"bench-{seed}", seed=seed, clock=Clock(),
                              replay=ReplayWriter(folder / f"{seed}.jsonl", overwrite=True))
     seconds = time.perf_counter() - start
-    sent = [(message.decision, seat, message) for seat, player in enumerate(players) for message in player.sent]
-    return seconds / record.decisions, [(seat, message.SerializeToString()) for _, seat, message in sorted(sent)]
+    sent = sorted((request.decision, seat, data) for seat, player in enumerate(players)
+                  for request, data in zip(player.sent, player.sent_bytes(), strict=True))
+    return seconds / record.decisions, [(seat, data) for _, seat, data in sent]
 
 
-def raw_calls(methods, requests: list[tuple[int, bytes]]) -> float:
+def raw_unary(methods, requests: list[tuple[int, bytes]]) -> float:
     """Seconds per call of blocking unary calls with ``requests``' bytes."""
     start = time.perf_counter()
     for seat, data in requests:
@@ -73,55 +92,80 @@ def raw_calls(methods, requests: list[tuple[int, bytes]]) -> float:
     return (time.perf_counter() - start) / len(requests)
 
 
-async def bridged_calls(callers, methods, requests: list[tuple[int, bytes]]) -> float:
+def raw_stream(streams, requests: list[tuple[int, bytes]]) -> float:
+    """Seconds per message of ``requests``' bytes on open streams (put the request, read the answer)."""
+    framed = [(seat, wire.session_act(wire_message(data))) for seat, data in requests]
     start = time.perf_counter()
-    for seat, data in requests:
-        await callers[seat].call(methods[seat], data, timeout=10)
+    for seat, data in framed:
+        sink, answers = streams[seat]
+        sink.put(data)
+        next(answers)
     return (time.perf_counter() - start) / len(requests)
+
+
+def wire_message(data: bytes):
+    """The ActRequest of ``data`` (for framing; done before the clock starts)."""
+    from kafana_kit.v1 import bot_pb2
+
+    return bot_pb2.ActRequest.FromString(data)
 
 
 async def main(game_id: str, rounds: int, bot: str) -> None:
     game = make_game(game_id)
     spec = resolve_bot(bot)
     with tempfile.TemporaryDirectory() as folder:
-        players = [Recording(seat, spec, bot_address("unix", Path(folder), seat), game_id) for seat in range(2)]
+        wrapper = Path(folder) / "calls_bot.py"
+        wrapper.write_text(CALLS_BOT.format(root=str(ROOT), bot=str(Path(bot).resolve())))
+        calls_spec = dataclasses.replace(spec, command=(sys.executable, str(wrapper)))
+        (Path(folder) / "c").mkdir()
+        (Path(folder) / "s").mkdir()
+        by_calls = [Recording(s, calls_spec, bot_address("unix", Path(folder) / "c", s), game_id) for s in range(2)]
+        by_session = [Recording(s, spec, bot_address("unix", Path(folder) / "s", s), game_id) for s in range(2)]
         async with trio.open_nursery() as nursery:
-            for player in players:
+            for player in by_calls + by_session:
                 await nursery.start(player.run)
-            channels = [grpc.insecure_channel(player.address) for player in players]
-            methods = [channel.unary_unary("/kafana.v1.Bot/Act") for channel in channels]
-            callers = [Caller(grpc.insecure_channel(player.address)) for player in players]
-            bridged_methods = [caller.channel.unary_unary("/kafana.v1.Bot/Act") for caller in callers]
-            figures: dict[str, list[float]] = {"referee": [], "raw": [], "bridged": []}
+            assert not any(p.info.session for p in by_calls) and all(p.info.session for p in by_session)
+            channels = [grpc.insecure_channel(player.address) for player in by_calls + by_session]
+            methods = [channel.unary_unary("/kafana.v1.Bot/Act") for channel in channels[:2]]
+            streams = []
+            for channel in channels[2:]:
+                sink: queue.SimpleQueue = queue.SimpleQueue()
+                streams.append((sink, channel.stream_stream("/kafana.v1.Bot/Session")(iter(sink.get, None))))
+            figures: dict[str, list[float]] = {key: [] for key in
+                                               ("referee, calls", "referee, session", "raw unary", "raw stream")}
             requests: list[tuple[int, bytes]] = []
             for index in range(rounds):  # rounds 2k and 2k+1 play the same game (seed k), in the two orders
+                seed = index // 2
                 if index % 2 == 0:
-                    per_decision, requests = await referee_game(game, players, index // 2, Path(folder))
-                    raw = raw_calls(methods, requests)
+                    calls, requests = await referee_game(game, by_calls, seed, Path(folder))
+                    session, _ = await referee_game(game, by_session, seed, Path(folder))
+                    unary, stream = raw_unary(methods, requests), raw_stream(streams, requests)
                 else:
-                    raw = raw_calls(methods, requests)
-                    per_decision, requests = await referee_game(game, players, index // 2, Path(folder))
-                figures["referee"].append(per_decision)
-                figures["raw"].append(raw)
-                figures["bridged"].append(await bridged_calls(callers, bridged_methods, requests))
-            for caller in callers:
-                caller.close()
+                    unary, stream = raw_unary(methods, requests), raw_stream(streams, requests)
+                    session, _ = await referee_game(game, by_session, seed, Path(folder))
+                    calls, requests = await referee_game(game, by_calls, seed, Path(folder))
+                for key, value in zip(figures, (calls, session, unary, stream), strict=True):
+                    figures[key].append(value)
+            for sink, answers in streams:
+                sink.put(None)
+                answers.cancel()
             for channel in channels:
                 channel.close()
-            for player in players:
+            for player in by_calls + by_session:
                 player.close()
     print(f"{game_id}: {rounds} rounds, one game each ({len(requests)} decisions in the last)")
     for label, values in figures.items():
         ms = [1000 * v for v in values]
-        print(f"  {label:<8} {statistics.median(ms):6.3f} ms a decision  ({min(ms):.3f}-{max(ms):.3f})")
-    ratios = [raw / referee for raw, referee in zip(figures["raw"], figures["referee"], strict=True)]
-    print(f"  raw/referee {statistics.median(ratios):.2f}  ({min(ratios):.2f}-{max(ratios):.2f})")
+        print(f"  {label:<17} {statistics.median(ms):6.3f} ms a decision  ({min(ms):.3f}-{max(ms):.3f})")
+    for label in ("referee, calls", "referee, session"):
+        ratios = [raw / mine for raw, mine in zip(figures["raw unary"], figures[label], strict=True)]
+        print(f"  raw unary / {label:<17} {statistics.median(ratios):.2f}  ({min(ratios):.2f}-{max(ratios):.2f})")
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="tapa")
-    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument("--bot", default=str(ROOT / "bots" / "python" / "random_bot.py"))
     args = parser.parse_args()
     trio.run(main, args.game, args.rounds, args.bot)

@@ -33,6 +33,7 @@ from referee.runtime import (
     resolve_bot,
     run_game,
 )
+from referee.runtime.bridge import StreamClosed, StreamTimeout
 from referee.runtime.process import STARTUP_TIMEOUT, bot_address
 
 RANDOM_BOT = Path(__file__).resolve().parents[1] / "bots" / "python" / "random_bot.py"
@@ -202,12 +203,15 @@ async def check_bot(
             checks.append(Check("games", False, f"no games listed in Hello (known: {', '.join(sorted(GAMES))})"))
         else:
             checks.append(Check("games", True, ", ".join(games)))
+        over = "over the Session stream" if info.session else "by a Notify call"
         try:
             await player.notify(wire.MatchOver("check", games[0] if games else "", ()), strict=True)
-            checks.append(Check("notify", True, "acknowledged a MatchOver"))
+            checks.append(Check("notify", True, f"acknowledged a MatchOver {over}"))
         except grpc.RpcError as exc:
             allowed = exc.code() == grpc.StatusCode.UNIMPLEMENTED
             checks.append(Check("notify", allowed, "not implemented (allowed)" if allowed else exc.code().name))
+        except (StreamClosed, StreamTimeout, wire.WireError) as exc:  # a session bot must answer every message
+            checks.append(Check("notify", False, f"{over}: {exc}"))
         return checks
 
     checks += await _session(spec, startup_timeout, sandboxed, handshake)

@@ -43,6 +43,24 @@ class Service final : public kafana::v1::Bot::Service {
     return grpc::Status::OK;
   }
 
+  // Each request of the referee's stream, answered in order as Act and Notify answer their calls.
+  grpc::Status Session(
+      grpc::ServerContext* context,
+      grpc::ServerReaderWriter<kafana::v1::SessionResponse, kafana::v1::SessionRequest>* stream) override {
+    kafana::v1::SessionRequest request;
+    while (stream->Read(&request)) {
+      kafana::v1::SessionResponse response;
+      if (request.has_act()) {
+        grpc::Status status = Act(context, &request.act(), response.mutable_act());
+        if (!status.ok()) return status;
+      } else {
+        Notify(context, &request.notify(), response.mutable_notified());
+      }
+      if (!stream->Write(response)) break;
+    }
+    return grpc::Status::OK;
+  }
+
  private:
   kafana::v1::HelloResponse hello_;
   Decide decide_;
@@ -73,6 +91,7 @@ int Serve(const Info& info, Decide decide, OnEvent on_event) {
   hello.set_language("c++");
   for (const std::string& game : info.games) hello.add_games(game);
   hello.set_without_action_detail(!info.action_detail);
+  hello.set_session(true);
   Service service(std::move(hello), std::move(decide), std::move(on_event));
   grpc::ServerBuilder builder;
   builder.AddListeningPort(address, grpc::InsecureServerCredentials());

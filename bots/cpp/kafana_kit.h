@@ -9,7 +9,8 @@
 //
 // The referee starts the bot with KAFANA_BOT_ADDRESS set to where it must listen ("unix:/path" or
 // "127.0.0.1:PORT"); Serve listens there, answers Hello from the Info, passes every Act to the decision and every
-// Notify to the optional listener, and exits when the referee (its parent) is gone.
+// Notify to the optional listener (whether they come as calls or on the Session stream, which it serves and says
+// so in Hello), and exits when the referee (its parent) is gone.
 #ifndef KAFANA_KIT_H_
 #define KAFANA_KIT_H_
 

@@ -5,7 +5,8 @@
 //
 // The referee starts the bot with KAFANA_BOT_ADDRESS set to where it must listen ("unix:/path" or
 // "127.0.0.1:PORT"); serve listens there, answers Hello from the info, passes every Act to decide and every
-// Notify to onEvent, and exits when the referee (its parent) is gone. The request's fields are those of
+// Notify to onEvent (whether they come as calls or on the Session stream, which it serves and says so in Hello),
+// and exits when the referee (its parent) is gone. The request's fields are those of
 // proto/kafana/v1/bot.proto under their proto names (the loader's keepCase), as the generated types say.
 "use strict";
 
@@ -43,14 +44,15 @@ function serve(info, decide, onEvent) {
   const kafana = /** @type {import("./types/bot").ProtoGrpcType} */ (
     /** @type {unknown} */ (grpc.loadPackageDefinition(definition))).kafana.v1;
   const hello = { name: info.name, version: info.version ?? "1.0", author: info.author ?? "",
-    language: "javascript", games: info.games, without_action_detail: info.actionDetail === false };
+    language: "javascript", games: info.games, without_action_detail: info.actionDetail === false, session: true };
+  const noLegalActions = { code: grpc.status.INVALID_ARGUMENT, details: "no legal actions" };
 
   /** @type {import("./types/kafana/v1/Bot").BotHandlers} */
   const handlers = {
     Hello: (call, callback) => callback(null, hello),
     Act: (call, callback) => {
       if (call.request.legal_actions.length === 0) {
-        callback({ code: grpc.status.INVALID_ARGUMENT, details: "no legal actions" });
+        callback(noLegalActions);
         return;
       }
       callback(null, decide(call.request));
@@ -58,6 +60,22 @@ function serve(info, decide, onEvent) {
     Notify: (call, callback) => {
       if (onEvent) onEvent(call.request);
       callback(null, {});
+    },
+    // Each request of the referee's stream, answered in order as Act and Notify answer their calls.
+    Session: (call) => {
+      call.on("data", (request) => {
+        if (request.act) {
+          if (request.act.legal_actions.length === 0) {
+            call.emit("error", noLegalActions);
+            return;
+          }
+          call.write({ act: decide(request.act) });
+        } else {
+          if (onEvent && request.notify) onEvent(request.notify);
+          call.write({ notified: {} });
+        }
+      });
+      call.on("end", () => call.end());
     },
   };
   const server = new grpc.Server({ "grpc.max_receive_message_length": 64 * 1024 * 1024 });

@@ -44,11 +44,12 @@ def make_server(
     on_event: OnEvent | None = None,
     address: str | None = None,
     action_detail: bool = True,
+    session: bool = True,
 ) -> grpc.Server:
     """A started gRPC server serving ``decide`` (see :func:`kafana_kit.make_server` for the arguments)."""
     act, told = _converted(decide, on_event)
     return kafana_kit.make_server(act, name=name, games=games, version=version, author=author, on_event=told,
-                                  address=address, action_detail=action_detail)
+                                  address=address, action_detail=action_detail, session=session)
 
 
 def serve(
@@ -60,8 +61,10 @@ def serve(
     author: str = "",
     on_event: OnEvent | None = None,
     action_detail: bool = True,
+    session: bool = True,
 ) -> None:
-    """Serve ``decide`` as a bot until the process is stopped (``action_detail``: see :func:`make_server`)."""
+    """Serve ``decide`` as a bot until the process is stopped (``action_detail`` and ``session``: see
+    :func:`make_server`)."""
     act, told = _converted(decide, on_event)
     kafana_kit.serve(act, name=name, games=games, version=version, author=author, on_event=told,
-                     action_detail=action_detail)
+                     action_detail=action_detail, session=session)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent import futures
 
 import grpc
@@ -43,6 +43,15 @@ class _Servicer(pb_grpc.BotServicer):
             self._on_event(request)
         return pb.NotifyResponse()
 
+    def Session(  # noqa: N802
+        self, requests: Iterator[pb.SessionRequest], context: grpc.ServicerContext
+    ) -> Iterator[pb.SessionResponse]:
+        for request in requests:
+            if request.WhichOneof("message") == "act":
+                yield pb.SessionResponse(act=self.Act(request.act, context))
+            else:
+                yield pb.SessionResponse(notified=self.Notify(request.notify, context))
+
 
 def make_server(
     decide: Decide,
@@ -55,10 +64,13 @@ def make_server(
     on_event: OnEvent | None = None,
     address: str | None = None,
     action_detail: bool = True,
+    session: bool = True,
 ) -> grpc.Server:
     """A started gRPC server serving ``decide`` at ``address`` (default: ``$KAFANA_BOT_ADDRESS``). A bot that
     reads only the ids (and notations) of the legal actions passes ``action_detail=False``: its requests then come
-    without each action's structured detail, smaller and quicker.
+    without each action's structured detail, smaller and quicker. With ``session`` (the default) the bot serves
+    the ``Session`` stream and says so in Hello, and the referee sends every request over it; ``session=False``
+    asks for one call per request.
 
     Raises:
         SystemExit: no address is given, or it cannot be listened on.
@@ -68,7 +80,7 @@ def make_server(
         raise SystemExit(f"{ADDRESS_ENV} is not set: bots are started by the referee (referee play …)")
     watch_parent()  # a referee killed with SIGKILL takes its bots along
     hello = pb.HelloResponse(name=name, version=version, author=author, language=language, games=list(games),
-                             without_action_detail=not action_detail)
+                             without_action_detail=not action_detail, session=session)
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=2),
                          options=[("grpc.max_receive_message_length", MAX_MESSAGE_BYTES)])
     pb_grpc.add_BotServicer_to_server(_Servicer(hello, decide, on_event), server)
@@ -87,9 +99,10 @@ def serve(
     author: str = "",
     on_event: OnEvent | None = None,
     action_detail: bool = True,
+    session: bool = True,
 ) -> None:
     """Serve ``decide`` as a bot until the process is stopped (the arguments: see :func:`make_server`)."""
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
     server = make_server(decide, name=name, games=games, version=version, author=author, on_event=on_event,
-                         action_detail=action_detail)
+                         action_detail=action_detail, session=session)
     server.wait_for_termination()

@@ -9,10 +9,15 @@ trio task that asked waits for a wake-up through its trio token: two thread swit
 Cancellation: a trio task cancelled while it waits stops waiting at once; the call itself ends at its gRPC
 deadline (always give one) or when the caller is closed, which closes the channel and cancels every call still on
 the wire.
+
+A :class:`Stream` is one bidirectional call kept open (the ``Session`` RPC): a trio task hands it a request's
+bytes and waits for the one answer; grpcio sends from its own thread and a reader thread hands each answer to
+trio. An answer on an open stream costs less than a call (no call set up, no new server-side dispatch).
 """
 
 from __future__ import annotations
 
+import math
 import queue
 import threading
 from collections.abc import Callable
@@ -74,3 +79,83 @@ class Caller:
         """Close the channel (cancelling any call still on the wire) and let the thread end."""
         self.channel.close()
         self._jobs.put(None)
+
+
+class StreamClosed(Exception):
+    """The stream ended: the bot closed it, or it failed (``error`` is then the grpc.RpcError, else None)."""
+
+    def __init__(self, error: grpc.RpcError | None) -> None:
+        super().__init__("the stream failed" if error is not None else "the bot closed the stream")
+        self.error = error
+
+
+class StreamTimeout(Exception):
+    """No answer within the time given."""
+
+
+_END = object()
+"""What ends the requests' iterator (and so the stream, from the referee's side)."""
+
+
+class Stream:
+    """One bidirectional stream of ``method`` (bytes both ways) for the trio run that opens it: send one request,
+    get its answer (:meth:`call`); one call at a time.
+
+    An answer that comes after its caller stopped waiting (a timeout, a cancellation) is dropped when it arrives,
+    so the next call gets its own answer.
+    """
+
+    def __init__(self, method: grpc.StreamStreamMultiCallable, name: str = "kafana-stream") -> None:
+        self._requests: queue.SimpleQueue[object] = queue.SimpleQueue()
+        self._send, self._answers = trio.open_memory_channel[tuple[bytes | None, StreamClosed | None]](math.inf)
+        self._token = trio.lowlevel.current_trio_token()
+        self._stale = 0
+        """Answers still to come for calls that stopped waiting."""
+        self._closed: StreamClosed | None = None
+        self._call = method(iter(self._requests.get, _END))
+        self._thread = threading.Thread(target=self._read, name=name, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        ended = StreamClosed(None)
+        try:
+            for answer in self._call:
+                self._hand_over(answer, None)
+        except grpc.RpcError as exc:
+            ended = StreamClosed(exc)
+        self._hand_over(None, ended)
+
+    def _hand_over(self, answer: bytes | None, ended: StreamClosed | None) -> None:
+        try:
+            self._token.run_sync_soon(self._send.send_nowait, (answer, ended))
+        except trio.RunFinishedError:  # the referee stopped for good
+            pass
+
+    async def call(self, request: bytes, *, timeout: float) -> bytes:
+        """Send ``request`` and return its answer within ``timeout`` seconds.
+
+        Raises:
+            StreamTimeout: no answer in time (a later one is dropped).
+            StreamClosed: the stream ended, before or while waiting.
+            trio.Cancelled: the surrounding scope was cancelled (the answer, when it comes, is dropped).
+        """
+        if self._closed is not None:
+            raise self._closed
+        self._requests.put(request)
+        self._stale += 1
+        with trio.move_on_after(timeout):
+            while True:
+                answer, ended = await self._answers.receive()
+                if ended is not None:
+                    self._closed = ended
+                    raise ended
+                self._stale -= 1
+                if self._stale == 0:
+                    assert answer is not None
+                    return answer
+        raise StreamTimeout(f"no answer within {timeout:.3f}s")
+
+    def close(self) -> None:
+        """End the stream from this side and cancel it (the reader thread then ends)."""
+        self._requests.put(_END)
+        self._call.cancel()

@@ -25,7 +25,7 @@ import referee
 from referee import wire
 from referee.games import GAMES
 
-from .bridge import Caller
+from .bridge import Caller, Stream, StreamClosed, StreamTimeout
 from .cgroups import BotCgroup, enter_command
 from .clock import TRANSPORT_GRACE
 from .faults import BotCrashed, BotError, BotNoHello, BotProtocolError, BotResourceLimit, BotTimeout
@@ -162,6 +162,8 @@ class ProcessPlayer:
         self._stderr = OutputCapture(on_limit=self._output_limit)
         self._caller: Caller | None = None
         self._stub: Any = None
+        self._session: Stream | None = None
+        """The Session stream, for a bot whose Hello said it serves it (else its calls are unary)."""
         self._lifeline: int | None = None
         """The write end of the sandbox's lifeline (see :meth:`Sandbox.command`), held while the bot runs."""
 
@@ -250,6 +252,8 @@ class ProcessPlayer:
                 self._caller = Caller(channel, name=f"kafana-seat{self.seat}")
                 self._stub = wire.strict_bot_stub(channel)
                 self.info = await self._hello()
+                if self.info.session:
+                    self._session = Stream(self._stub.Session, name=f"kafana-seat{self.seat}-session")
                 if self.pause_off_turn:
                     self._pause = OffTurnPause(process.pid, self._freezer)
                     self._pause.pause()
@@ -294,6 +298,8 @@ class ProcessPlayer:
     async def _stop(self) -> None:
         process = self._process
         assert process is not None
+        if self._session is not None:
+            self._session.close()
         if self._caller is not None:
             self._caller.close()
         if self._pause is not None:
@@ -371,12 +377,14 @@ class ProcessPlayer:
             return None
         return BotResourceLimit(self.seat, kind, f"its processes hit the {kind} cap")
 
-    async def _failure(self, exc: grpc.RpcError, limit: float) -> BotError:
+    async def _failure(self, error: grpc.RpcError | StreamClosed | StreamTimeout, limit: float) -> BotError:
+        """The fault of a failed call or session message."""
         process = self._process
         assert process is not None
         if (capped := self._cap_hit()) is not None:
             return capped
-        if exc.code() == grpc.StatusCode.DEADLINE_EXCEEDED:
+        late = isinstance(error, grpc.RpcError) and error.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+        if late or isinstance(error, StreamTimeout):
             return BotTimeout(self.seat, f"no answer within the {limit:.3f}s limit")
         with trio.move_on_after(EXIT_WAIT):
             await process.wait()
@@ -384,28 +392,44 @@ class ProcessPlayer:
             return BotResourceLimit(self.seat, "output", "wrote more than the output limit")
         if process.returncode is not None:
             return _exit_fault(self.seat, process.returncode)
-        details = printable(str(exc.details()))  # the bot's server may set them
-        if exc.code() == grpc.StatusCode.RESOURCE_EXHAUSTED:
+        if isinstance(error, StreamClosed):
+            if error.error is None:
+                return BotProtocolError(self.seat, "closed its Session stream")
+            error = error.error
+        assert isinstance(error, grpc.RpcError)
+        details = printable(str(error.details()))  # the bot's server may set them
+        if error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED:
             return BotProtocolError(self.seat, f"answer too large: {details}")
-        return BotProtocolError(self.seat, f"Act failed: {exc.code().name}: {details}")
+        what = "Session" if self._session is not None else "Act"
+        return BotProtocolError(self.seat, f"{what} failed: {error.code().name}: {details}")
 
     async def act(self, request: wire.ActRequest, limit: float) -> wire.ActResponse:
-        """Send one Act request with a gRPC deadline of ``limit`` plus grace; map every failure to its fault.
+        """Send one Act request (a call, or a message on the Session stream) with a deadline of ``limit`` plus
+        grace; map every failure to its fault.
 
         The driver holds the trio cancel scope around this call.
         """
         message = wire.act_request_to_proto(request, detail=not self.info.without_action_detail)
+        session = self._session
         with self._awake():
             try:
-                reply = await self._call(self._stub.Act, message, timeout=limit + TRANSPORT_GRACE)
-            except grpc.RpcError as exc:
+                if session is not None:
+                    reply = await session.call(wire.session_act(message), timeout=limit + TRANSPORT_GRACE)
+                else:
+                    reply = await self._call(self._stub.Act, message, timeout=limit + TRANSPORT_GRACE)
+            except (grpc.RpcError, StreamClosed, StreamTimeout) as exc:
                 raise await self._failure(exc, limit) from None
         if (capped := self._cap_hit()) is not None:  # it answered, but its processes ran into a cap on the way
             raise capped
         try:
-            return wire.act_response_from_bytes(reply)
+            if session is None:
+                return wire.act_response_from_bytes(reply)
+            answer = wire.session_reply_from_bytes(reply)
         except wire.WireError as exc:
             raise BotProtocolError(self.seat, str(exc)) from None
+        if answer is None:
+            raise BotProtocolError(self.seat, "answered an act request on the Session stream with notified")
+        return answer
 
     @contextlib.contextmanager
     def _awake(self) -> Iterator[None]:
@@ -420,15 +444,22 @@ class ProcessPlayer:
             self._pause.pause()
 
     async def notify(self, event: wire.GameOver | wire.MatchOver, *, strict: bool = False) -> None:
-        """Send a notification. Failures are logged and ignored (a bot may not implement Notify), unless
-        ``strict``, when the grpc.RpcError is raised (``referee check-bot`` reports it)."""
+        """Send a notification (a call, or a message on the Session stream). Failures are logged and ignored (a bot
+        may not implement Notify), unless ``strict``, when they are raised (``referee check-bot`` reports them):
+        grpc.RpcError for a call; StreamClosed, StreamTimeout or WireError on the stream."""
+        message = wire.notification_to_proto(event)
         try:
             with self._awake(), trio.move_on_after(NOTIFY_TIMEOUT + TRANSPORT_GRACE):
-                await self._call(self._stub.Notify, wire.notification_to_proto(event), timeout=NOTIFY_TIMEOUT)
-        except grpc.RpcError as exc:
+                if self._session is None:
+                    await self._call(self._stub.Notify, message, timeout=NOTIFY_TIMEOUT)
+                elif wire.session_reply_from_bytes(
+                    await self._session.call(wire.session_notify(message), timeout=NOTIFY_TIMEOUT)
+                ) is not None:
+                    raise wire.WireError("answered a notification on the Session stream with act")
+        except (grpc.RpcError, StreamClosed, StreamTimeout, wire.WireError) as exc:
             if strict:
                 raise
-            log.debug("seat %d ignored Notify: %s", self.seat, exc.code().name)
+            log.debug("seat %d ignored a notification: %s", self.seat, exc)
 
     def output(self) -> dict[str, str]:
         """The captured head of stdout and stderr."""

@@ -1,6 +1,6 @@
 """The protocol boundary: dataclass messages and their conversion to and from ``kafana.v1`` protobuf.
 
-Only :mod:`referee.wire._convert` imports the generated code; everything else uses the names re-exported here.
+Only :mod:`referee.wire._convert` and :mod:`referee.wire._session` import the generated code; everything else uses the names re-exported here.
 """
 
 from ._convert import (
@@ -31,6 +31,7 @@ from ._messages import (
     MatchOver,
     SeatResult,
 )
+from ._session import session_act, session_notify, session_reply_from_bytes
 
 __all__ = [
     "COMMENT_LIMIT",
@@ -56,5 +57,8 @@ __all__ = [
     "hello_request",
     "notification_from_proto",
     "notification_to_proto",
+    "session_act",
+    "session_notify",
+    "session_reply_from_bytes",
     "strict_bot_stub",
 ]

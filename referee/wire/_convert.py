@@ -70,6 +70,7 @@ def bot_info_to_proto(info: BotInfo) -> pb.HelloResponse:
         language=info.language,
         games=list(info.games),
         without_action_detail=info.without_action_detail,
+        session=info.session,
     )
 
 
@@ -82,10 +83,11 @@ def bot_info_from_proto(message: pb.HelloResponse) -> BotInfo:
         language=message.language,
         games=tuple(message.games),
         without_action_detail=message.without_action_detail,
+        session=message.session,
     )
 
 
-def _strictly(message_type: Any, data: bytes) -> Any:
+def read_strictly(message_type: Any, data: bytes) -> Any:
     """``data`` read as ``message_type``, refusing anything that is not exactly such a message (see _strict)."""
     name = message_type.DESCRIPTOR.name
     try:
@@ -103,7 +105,7 @@ def bot_info_from_bytes(data: bytes) -> BotInfo:
     Raises:
         WireError: the bytes are not exactly a HelloResponse.
     """
-    return bot_info_from_proto(_strictly(pb.HelloResponse, data))
+    return bot_info_from_proto(read_strictly(pb.HelloResponse, data))
 
 
 def act_response_from_bytes(data: bytes) -> ActResponse:
@@ -113,7 +115,7 @@ def act_response_from_bytes(data: bytes) -> ActResponse:
         WireError: the bytes are not exactly an ActResponse (a field it does not declare, a field of the wrong
             wire type, an id that does not fit its int32).
     """
-    return act_response_from_proto(_strictly(pb.ActResponse, data))
+    return act_response_from_proto(read_strictly(pb.ActResponse, data))
 
 
 class _RawBotStub:
@@ -122,6 +124,7 @@ class _RawBotStub:
     def __init__(self, channel: grpc.Channel) -> None:
         for method, request in (("Hello", pb.HelloRequest), ("Act", pb.ActRequest), ("Notify", pb.Notification)):
             setattr(self, method, channel.unary_unary(f"/kafana.v1.Bot/{method}", request.SerializeToString))
+        self.Session = channel.stream_stream("/kafana.v1.Bot/Session")  # bytes both ways (see _session)
 
 
 def strict_bot_stub(channel: grpc.Channel) -> Any:

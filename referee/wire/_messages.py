@@ -19,6 +19,8 @@ class BotInfo:
     games: tuple[str, ...] = ()
     without_action_detail: bool = False
     """The bot reads only the ids and notations of the legal actions: their structured detail is left out."""
+    session: bool = False
+    """The bot serves the ``Session`` stream: its Act and Notify messages go over one stream."""
 
 
 @dataclass(frozen=True)

@@ -79,3 +79,24 @@ def wire_problem(data: bytes, descriptor: Descriptor) -> str | None:
     except ValueError as exc:
         return str(exc)
     return None
+
+
+def length_delimited_fields(data: bytes) -> list[tuple[int, bytes]]:
+    """The top-level fields of ``data`` as ``(number, payload)``, all of them length-delimited (a oneof of
+    messages, read without parsing what is inside).
+
+    Raises:
+        ValueError: a field is not length-delimited or runs past the end.
+    """
+    fields = []
+    at = 0
+    while at < len(data):
+        key, at = _varint(data, at)
+        if key & 7 != _LENGTH:
+            raise ValueError(f"field {key >> 3} with wire type {key & 7}, declared with wire type {_LENGTH}")
+        length, at = _varint(data, at)
+        if at + length > len(data):
+            raise ValueError(f"field {key >> 3} running past the end of the message")
+        fields.append((key >> 3, data[at : at + length]))
+        at += length
+    return fields

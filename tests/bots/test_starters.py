@@ -72,7 +72,8 @@ def test_starter_manifest_lists_every_game_of_the_referee(language):
 @pytest.mark.parametrize("language", FOLDERS)
 def test_starter_passes_check_bot_and_submit_as_the_docs_say(tmp_path, starters, language):
     """``referee check-bot bots/<language>`` and ``ladder submit bots/<language>``, run from the repository with the
-    sandbox on, as docs/bot-protocol.md says; the bot's Hello claims every game the referee knows."""
+    sandbox on, as docs/bot-protocol.md says; the bot's Hello claims every game the referee knows, and its kit
+    serves the Session stream (the notification goes over it)."""
     folder = str(STARTERS[language].relative_to(ROOT))
     checked = subprocess.run([sys.executable, "-m", "referee.cli", "check-bot", folder, "--sandbox", "on"],
                              cwd=ROOT, capture_output=True, text=True, timeout=600)
@@ -80,6 +81,7 @@ def test_starter_passes_check_bot_and_submit_as_the_docs_say(tmp_path, starters,
     built = "build" in tomllib.loads((STARTERS[language] / "bot.toml").read_text())
     assert "FAIL" not in checked.stdout and checked.stdout.startswith("PASS build" if built else "PASS handshake")
     assert f"PASS games: {', '.join(sorted(GAMES))}\n" in checked.stdout
+    assert "PASS notify: acknowledged a MatchOver over the Session stream\n" in checked.stdout
     submitted = subprocess.run([sys.executable, "-m", "ladder.cli", "submit", folder, "--db", str(tmp_path / "l.db")],
                                cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert submitted.returncode == 0, submitted.stdout + submitted.stderr

@@ -1,4 +1,5 @@
-"""The grpcio→trio bridge on its own: results, deadlines, errors, cancellation, and no thread started per call."""
+"""The grpcio→trio bridge on its own: results, deadlines, errors, cancellation, and no thread started per call;
+the Session stream likewise."""
 
 from __future__ import annotations
 
@@ -8,16 +9,17 @@ from concurrent import futures
 import grpc
 import pytest
 import trio
-from kafana_kit.v1 import bot_pb2_grpc
+from kafana_kit.v1 import bot_pb2, bot_pb2_grpc
 
 from referee import wire
-from referee.runtime.bridge import Caller
+from referee.runtime.bridge import Caller, Stream, StreamClosed, StreamTimeout
 
 
-class Servicer:
+class Servicer(bot_pb2_grpc.BotServicer):
     def __init__(self) -> None:
         self.cancelled = threading.Event()
         self.release = threading.Event()
+        self.session_ended = threading.Event()
 
     def Hello(self, request, context):  # noqa: N802
         return wire.bot_info_to_proto(wire.BotInfo(name="echo", games=(request.protocol,)))
@@ -29,6 +31,18 @@ class Servicer:
 
     def Notify(self, request, context):  # noqa: N802
         context.abort(grpc.StatusCode.UNIMPLEMENTED, "no notifications here")
+
+    def Session(self, requests, context):  # noqa: N802
+        """Answers act request k with id k after (decision) tenths of a second; a request with match id "close"
+        ends the stream, "abort" aborts it."""
+        context.add_callback(self.session_ended.set)
+        for number, request in enumerate(requests):
+            if request.act.match_id in ("close", "abort"):
+                if request.act.match_id == "abort":
+                    context.abort(grpc.StatusCode.INTERNAL, "gave up")
+                return
+            self.release.wait(request.act.decision / 10)
+            yield bot_pb2.SessionResponse(act=bot_pb2.ActResponse(action_id=number))
 
 
 @pytest.fixture
@@ -114,3 +128,58 @@ def _request():
     return wire.act_request_to_proto(
         ActRequest("m", 1, "tapa", 0, {}, 0, state.view(0), ClockInfo(1, 0, 1, 1), (LegalAction(0, "x"),))
     )
+
+
+@pytest.fixture
+async def stream(served):
+    _, _, caller = served
+    opened = Stream(wire.strict_bot_stub(caller.channel).Session)
+    yield opened
+    opened.close()
+
+
+def _act(match_id: str = "m", decision: int = 0) -> bytes:
+    return wire.session_act(bot_pb2.ActRequest(match_id=match_id, decision=decision))
+
+
+async def test_a_stream_answers_each_request_in_turn(stream):
+    answers = [wire.session_reply_from_bytes(await stream.call(_act(), timeout=5)) for _ in range(5)]
+    assert [answer.action_id for answer in answers] == [0, 1, 2, 3, 4]
+
+
+async def test_a_late_answer_is_dropped_and_the_next_call_gets_its_own(stream):
+    with pytest.raises(StreamTimeout):
+        await stream.call(_act(decision=3), timeout=0.1)  # answered after 0.3 s, with id 0
+    assert wire.session_reply_from_bytes(await stream.call(_act(), timeout=5)).action_id == 1
+    with trio.move_on_after(0.1):  # a cancelled wait is a late answer too
+        await stream.call(_act(decision=3), timeout=5)
+    assert wire.session_reply_from_bytes(await stream.call(_act(), timeout=5)).action_id == 3
+
+
+async def test_a_stream_the_bot_ends_or_aborts_is_closed_for_good(served):
+    _, _, caller = served
+    for how, error in (("close", None), ("abort", grpc.StatusCode.INTERNAL)):
+        opened = Stream(wire.strict_bot_stub(caller.channel).Session)
+        with pytest.raises(StreamClosed) as caught:
+            await opened.call(_act(how), timeout=5)
+        assert (caught.value.error.code() if caught.value.error else None) == error
+        with pytest.raises(StreamClosed):  # and stays closed
+            await opened.call(_act(), timeout=5)
+        opened.close()
+
+
+async def test_closing_a_stream_ends_it_on_the_bot_side(served, stream):
+    servicer, _, _ = served
+    await stream.call(_act(), timeout=5)
+    stream.close()
+    assert await trio.to_thread.run_sync(servicer.session_ended.wait, 5)
+
+
+async def test_no_thread_is_started_per_message(stream, monkeypatch):
+    await stream.call(_act(), timeout=5)
+    started = []
+    original = threading.Thread.start
+    monkeypatch.setattr(threading.Thread, "start", lambda thread: (started.append(thread.name), original(thread)))
+    for _ in range(20):
+        await stream.call(_act(), timeout=5)
+    assert started == []

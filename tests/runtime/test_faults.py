@@ -29,22 +29,35 @@ def alive(pid: int) -> bool:
         return stat.read().split()[2] != "Z"
 
 
+CASES = [
+    ("crash_bot.py", "crash", "exit code 3"),
+    ("sleepy_bot.py", "timeout", "limit"),
+    ("wrong_id_bot.py", "illegal_action", "legal ids"),
+    ("garbage_bot.py", "protocol_error", "the answer is not readable"),
+    ("hangup_bot.py", "protocol_error", "Session failed"),
+    ("silent_bot.py", "no_hello", "no answer to Hello"),
+    ("flood_bot.py", "resource_limit", "output"),
+    ("wrong_game_bot.py", "no_hello", "unknown game ids 'chess'"),
+]
+"""Each misbehaving bot (the kit's bots serve the Session stream), the fault it must get and words of its message."""
+BY_CALLS = [
+    ("crash_bot.py", "crash", "exit code 3"),
+    ("sleepy_bot.py", "timeout", "limit"),
+    ("wrong_id_bot.py", "illegal_action", "legal ids"),
+    ("hangup_bot.py", "protocol_error", "Act failed"),
+]
+"""The faults of an answer again, for bots that ask for one call per request (garbage_bot serves calls only)."""
+
+
 @pytest.mark.parametrize(
-    ("bot", "kind", "words"),
-    [
-        ("crash_bot.py", "crash", "exit code 3"),
-        ("sleepy_bot.py", "timeout", "limit"),
-        ("wrong_id_bot.py", "illegal_action", "legal ids"),
-        ("garbage_bot.py", "protocol_error", "the answer is not readable"),
-        ("hangup_bot.py", "protocol_error", "Act failed"),
-        ("silent_bot.py", "no_hello", "no answer to Hello"),
-        ("flood_bot.py", "resource_limit", "output"),
-        ("wrong_game_bot.py", "no_hello", "unknown game ids 'chess'"),
-    ],
+    ("bot", "kind", "words", "calls"),
+    [(*case, False) for case in CASES] + [(*case, True) for case in BY_CALLS],
+    ids=[case[0] for case in CASES] + [f"{case[0]}-calls" for case in BY_CALLS],
 )
-async def test_fault_is_a_recorded_loss(tmp_path, bot, kind, words):
+async def test_fault_is_a_recorded_loss(tmp_path, bot, kind, words, calls):
     pids = tmp_path / "pids"
-    faulty = dataclasses.replace(resolve_bot(HERE / bot), env=(("KAFANA_TEST_PIDS", str(pids)),))
+    env = (("KAFANA_TEST_PIDS", str(pids)),) + ((("KAFANA_TEST_CALLS", "1"),) if calls else ())
+    faulty = dataclasses.replace(resolve_bot(HERE / bot), env=env)
     game = make_game("tapa")
     replay = tmp_path / "faulty.jsonl"
     record = await run_game(

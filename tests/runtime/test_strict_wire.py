@@ -21,9 +21,10 @@ ROOT = Path(__file__).resolve().parents[2]
 RANDOM = resolve_bot(ROOT / "bots" / "python" / "random_bot.py")
 
 
-def raw(mode: str):
-    """The raw bot in ``mode`` (see tests/runtime/bots/raw_bot.py)."""
-    return dataclasses.replace(resolve_bot(HERE / "raw_bot.py"), env=(("KAFANA_TEST_RAW", mode),))
+def raw(mode: str, session: bool = False):
+    """The raw bot in ``mode`` (see tests/runtime/bots/raw_bot.py), serving the Session stream if ``session``."""
+    env = (("KAFANA_TEST_RAW", mode),) + ((("KAFANA_TEST_SESSION", "1"),) if session else ())
+    return dataclasses.replace(resolve_bot(HERE / "raw_bot.py"), env=env)
 
 
 @pytest.mark.parametrize(
@@ -36,9 +37,10 @@ def raw(mode: str):
         ("unknown-field", "the answer has unknown field 9 (wire type 0)"),
     ],
 )
-async def test_an_answer_that_is_not_an_act_response_is_a_protocol_error(tmp_path, mode, words):
+@pytest.mark.parametrize("session", [False, True], ids=["calls", "session"])
+async def test_an_answer_that_is_not_an_act_response_is_a_protocol_error(tmp_path, mode, words, session):
     record = await run_game(
-        make_game("tapa"), [raw(mode), RANDOM], match_id=f"raw-{mode}", seed=1, clock=Clock(),
+        make_game("tapa"), [raw(mode, session), RANDOM], match_id=f"raw-{mode}", seed=1, clock=Clock(),
         replay_path=tmp_path / "raw.jsonl",
     )
     assert [(f.seat, f.kind) for f in record.faults] == [(0, "protocol_error")], record.faults
@@ -46,9 +48,29 @@ async def test_an_answer_that_is_not_an_act_response_is_a_protocol_error(tmp_pat
     assert record.decisions == 0  # nothing it sent was played
 
 
-async def test_a_plain_answer_is_played():
-    record = await run_game(make_game("tapa"), [raw("plain"), RANDOM], match_id="raw", seed=1, clock=Clock(),
-                            replay_path=None)
+@pytest.mark.parametrize(
+    ("mode", "words"),
+    [
+        ("session-notified", "answered an act request on the Session stream with notified"),
+        ("session-empty", "SessionResponse expected, but the answer has neither act nor notified"),
+        ("session-both", "SessionResponse expected, but the answer has fields 1, 2 (one of 1 or 2 expected)"),
+        ("session-close", "closed its Session stream"),
+    ],
+)
+async def test_a_session_answer_out_of_turn_is_a_protocol_error(tmp_path, mode, words):
+    record = await run_game(
+        make_game("tapa"), [raw(mode, session=True), RANDOM], match_id=f"raw-{mode}", seed=1, clock=Clock(),
+        replay_path=tmp_path / "raw.jsonl",
+    )
+    assert [(f.seat, f.kind) for f in record.faults] == [(0, "protocol_error")], record.faults
+    assert words in record.faults[0].message
+    assert record.decisions == 0
+
+
+@pytest.mark.parametrize("session", [False, True], ids=["calls", "session"])
+async def test_a_plain_answer_is_played(session):
+    record = await run_game(make_game("tapa"), [raw("plain", session), RANDOM], match_id="raw", seed=1,
+                            clock=Clock(), replay_path=None)
     assert record.faults == () and record.decisions > 10
 
 

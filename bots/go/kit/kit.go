@@ -7,12 +7,15 @@
 //
 // The referee starts the bot with KAFANA_BOT_ADDRESS set to where it must listen ("unix:/path" or
 // "127.0.0.1:PORT"); Serve listens there, answers Hello from the Info, passes every Act to the decision and every
-// Notify to Info.OnEvent, and exits when the referee (its parent) is gone.
+// Notify to Info.OnEvent (whether they come as calls or on the Session stream, which it serves and says so in
+// Hello), and exits when the referee (its parent) is gone.
 package kit
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"strings"
@@ -66,6 +69,33 @@ func (s *service) Notify(_ context.Context, request *kafanav1.Notification) (*ka
 	return &kafanav1.NotifyResponse{}, nil
 }
 
+// Session answers each request of the referee's stream, in order, as Act and Notify answer their calls.
+func (s *service) Session(stream kafanav1.Bot_SessionServer) error {
+	for {
+		request, err := stream.Recv()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		response := &kafanav1.SessionResponse{}
+		if act := request.GetAct(); act != nil {
+			answer, err := s.Act(stream.Context(), act)
+			if err != nil {
+				return err
+			}
+			response.Message = &kafanav1.SessionResponse_Act{Act: answer}
+		} else {
+			notified, _ := s.Notify(stream.Context(), request.GetNotify())
+			response.Message = &kafanav1.SessionResponse_Notified{Notified: notified}
+		}
+		if err := stream.Send(response); err != nil {
+			return err
+		}
+	}
+}
+
 // listen opens "unix:/path" as a Unix socket and anything else as a TCP address.
 func listen(address string) (net.Listener, error) {
 	if path := strings.TrimPrefix(address, "unix:"); path != address {
@@ -101,7 +131,7 @@ func Serve(info Info, decide Decide) {
 		version = "1.0"
 	}
 	hello := &kafanav1.HelloResponse{Name: info.Name, Version: version, Author: info.Author, Language: "go",
-		Games: info.Games, WithoutActionDetail: info.WithoutActionDetail}
+		Games: info.Games, WithoutActionDetail: info.WithoutActionDetail, Session: true}
 	server := grpc.NewServer(grpc.MaxRecvMsgSize(64 << 20))
 	kafanav1.RegisterBotServer(server, &service{hello: hello, decide: decide, onEvent: info.OnEvent})
 	if err := server.Serve(listener); err != nil {

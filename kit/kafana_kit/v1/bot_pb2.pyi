@@ -25,20 +25,22 @@ class HelloRequest(_message.Message):
     def __init__(self, protocol: _Optional[str] = ..., referee_version: _Optional[str] = ...) -> None: ...
 
 class HelloResponse(_message.Message):
-    __slots__ = ("name", "version", "author", "language", "games", "without_action_detail")
+    __slots__ = ("name", "version", "author", "language", "games", "without_action_detail", "session")
     NAME_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     AUTHOR_FIELD_NUMBER: _ClassVar[int]
     LANGUAGE_FIELD_NUMBER: _ClassVar[int]
     GAMES_FIELD_NUMBER: _ClassVar[int]
     WITHOUT_ACTION_DETAIL_FIELD_NUMBER: _ClassVar[int]
+    SESSION_FIELD_NUMBER: _ClassVar[int]
     name: str
     version: str
     author: str
     language: str
     games: _containers.RepeatedScalarFieldContainer[str]
     without_action_detail: bool
-    def __init__(self, name: _Optional[str] = ..., version: _Optional[str] = ..., author: _Optional[str] = ..., language: _Optional[str] = ..., games: _Optional[_Iterable[str]] = ..., without_action_detail: _Optional[bool] = ...) -> None: ...
+    session: bool
+    def __init__(self, name: _Optional[str] = ..., version: _Optional[str] = ..., author: _Optional[str] = ..., language: _Optional[str] = ..., games: _Optional[_Iterable[str]] = ..., without_action_detail: _Optional[bool] = ..., session: _Optional[bool] = ...) -> None: ...
 
 class Clock(_message.Message):
     __slots__ = ("bank_ms", "increment_ms", "move_cap_ms", "move_limit_ms")
@@ -297,6 +299,22 @@ class MatchOver(_message.Message):
 class NotifyResponse(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...
+
+class SessionRequest(_message.Message):
+    __slots__ = ("act", "notify")
+    ACT_FIELD_NUMBER: _ClassVar[int]
+    NOTIFY_FIELD_NUMBER: _ClassVar[int]
+    act: ActRequest
+    notify: Notification
+    def __init__(self, act: _Optional[_Union[ActRequest, _Mapping]] = ..., notify: _Optional[_Union[Notification, _Mapping]] = ...) -> None: ...
+
+class SessionResponse(_message.Message):
+    __slots__ = ("act", "notified")
+    ACT_FIELD_NUMBER: _ClassVar[int]
+    NOTIFIED_FIELD_NUMBER: _ClassVar[int]
+    act: ActResponse
+    notified: NotifyResponse
+    def __init__(self, act: _Optional[_Union[ActResponse, _Mapping]] = ..., notified: _Optional[_Union[NotifyResponse, _Mapping]] = ...) -> None: ...
 
 class GapsView(_message.Message):
     __slots__ = ("variant", "rows", "columns", "grid", "round", "rounds", "moves", "move_cap", "placed", "row_length", "runs")

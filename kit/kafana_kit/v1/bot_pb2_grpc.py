@@ -50,6 +50,11 @@ class BotStub:
                 request_serializer=kafana_dot_v1_dot_bot__pb2.Notification.SerializeToString,
                 response_deserializer=kafana_dot_v1_dot_bot__pb2.NotifyResponse.FromString,
                 _registered_method=True)
+        self.Session = channel.stream_stream(
+                '/kafana.v1.Bot/Session',
+                request_serializer=kafana_dot_v1_dot_bot__pb2.SessionRequest.SerializeToString,
+                response_deserializer=kafana_dot_v1_dot_bot__pb2.SessionResponse.FromString,
+                _registered_method=True)
 
 
 class BotServicer:
@@ -77,6 +82,17 @@ class BotServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Session(self, request_iterator, context):
+        """Optional: every Act and Notify of the bot process over one bidirectional stream, for a bot whose Hello set
+        `session`. The referee opens it once, right after Hello, and keeps it open while the process lives (over
+        many games and matches); it sends one SessionRequest at a time and waits for its SessionResponse: answer
+        each request with exactly one response, in order. Clocks and faults are those of Act and Notify; closing the
+        stream, or answering a request with the other kind of response, is a protocol error.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_BotServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -94,6 +110,11 @@ def add_BotServicer_to_server(servicer, server):
                     servicer.Notify,
                     request_deserializer=kafana_dot_v1_dot_bot__pb2.Notification.FromString,
                     response_serializer=kafana_dot_v1_dot_bot__pb2.NotifyResponse.SerializeToString,
+            ),
+            'Session': grpc.stream_stream_rpc_method_handler(
+                    servicer.Session,
+                    request_deserializer=kafana_dot_v1_dot_bot__pb2.SessionRequest.FromString,
+                    response_serializer=kafana_dot_v1_dot_bot__pb2.SessionResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -178,6 +199,33 @@ class Bot:
             '/kafana.v1.Bot/Notify',
             kafana_dot_v1_dot_bot__pb2.Notification.SerializeToString,
             kafana_dot_v1_dot_bot__pb2.NotifyResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Session(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/kafana.v1.Bot/Session',
+            kafana_dot_v1_dot_bot__pb2.SessionRequest.SerializeToString,
+            kafana_dot_v1_dot_bot__pb2.SessionResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -3,7 +3,10 @@ says which Hello or which Act answer. Act modes: ``hello-bytes`` (a HelloRespons
 ``wrong-type`` (the id sent as a string), ``wide-id`` (the id 2**32 + 1, which an int32 reader cuts to 1),
 ``unknown-field`` (a valid answer plus a field ActResponse does not have). Hello modes: ``many-games`` (tapa 20,000
 times), ``long-name`` (400 KB with terminal escapes), ``slash-name``, ``escape-version``, ``no-name``; any other mode
-says a plain Hello."""
+says a plain Hello. With ``$KAFANA_TEST_SESSION`` set, the bot serves the Session stream (and says so): each Act
+answer goes framed as a SessionResponse's ``act``; session modes: ``session-notified`` (an act answered with
+``notified``), ``session-empty`` (an empty SessionResponse), ``session-both`` (``act`` and ``notified`` at once),
+``session-close`` (the stream ended at the first request)."""
 
 import os
 import time
@@ -15,8 +18,9 @@ import grpc
 from kafana_kit.v1 import bot_pb2 as pb
 
 MODE = os.environ.get("KAFANA_TEST_RAW", "")
+SESSION = bool(os.environ.get("KAFANA_TEST_SESSION"))
 VALID = pb.ActResponse(action_id=0).SerializeToString()
-PLAIN = pb.HelloResponse(name="raw", version="1", games=["tapa"])
+PLAIN = pb.HelloResponse(name="raw", version="1", games=["tapa"], session=SESSION)
 
 
 def varint(value: int) -> bytes:
@@ -56,11 +60,34 @@ def act(request: bytes, context) -> bytes:
     return VALID
 
 
+NOTIFIED = b"\x12\x00"
+"""A SessionResponse with an empty ``notified``."""
+
+
+def session(requests, context):
+    for request in requests:
+        message = pb.SessionRequest.FromString(request)
+        if message.WhichOneof("message") == "notify":
+            yield NOTIFIED
+        elif MODE == "session-notified":
+            yield NOTIFIED
+        elif MODE == "session-empty":
+            yield b""
+        elif MODE == "session-both":
+            yield b"\x0a\x00" + NOTIFIED
+        elif MODE == "session-close":
+            return
+        else:
+            answer = act(message.act.SerializeToString(), context)
+            yield b"\x0a" + varint(len(answer)) + answer
+
+
 _common.record_pid()
 handlers = {
     "Hello": grpc.unary_unary_rpc_method_handler(hello),
     "Act": grpc.unary_unary_rpc_method_handler(act),
     "Notify": grpc.unary_unary_rpc_method_handler(lambda request, context: b""),
+    "Session": grpc.stream_stream_rpc_method_handler(session),
 }
 server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
 server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler("kafana.v1.Bot", handlers),))

@@ -20,6 +20,8 @@ import kafana.v1.HelloRequest;
 import kafana.v1.HelloResponse;
 import kafana.v1.Notification;
 import kafana.v1.NotifyResponse;
+import kafana.v1.SessionRequest;
+import kafana.v1.SessionResponse;
 
 /**
  * The Kafana kit for Java: serve a decision function as a bot, so that a bot is only its decisions.
@@ -31,7 +33,8 @@ import kafana.v1.NotifyResponse;
  *
  * <p>The referee starts the bot with {@code KAFANA_BOT_ADDRESS} set to where it must listen ({@code unix:/path} or
  * {@code 127.0.0.1:PORT}); {@link #serve} listens there, answers Hello from an {@link Info}, passes every Act to
- * the {@link Player} and every Notify to {@link Player#notify}, and exits when the referee (its parent) is gone.
+ * the {@link Player} and every Notify to {@link Player#notify} (whether they come as calls or on the Session stream,
+ * which it serves and says so in Hello), and exits when the referee (its parent) is gone.
  */
 public final class Kit {
   private Kit() {}
@@ -85,6 +88,34 @@ public final class Kit {
       answer.onNext(NotifyResponse.getDefaultInstance());
       answer.onCompleted();
     }
+
+    /** Each request of the referee's stream, answered in order as act and notify answer their calls. */
+    @Override
+    public StreamObserver<SessionRequest> session(StreamObserver<SessionResponse> answers) {
+      return new StreamObserver<>() {
+        @Override
+        public void onNext(SessionRequest request) {
+          if (request.hasAct()) {
+            if (request.getAct().getLegalActionsCount() == 0) {
+              answers.onError(Status.INVALID_ARGUMENT.withDescription("no legal actions").asRuntimeException());
+              return;
+            }
+            answers.onNext(SessionResponse.newBuilder().setAct(player.act(request.getAct())).build());
+          } else {
+            player.notify(request.getNotify());
+            answers.onNext(SessionResponse.newBuilder().setNotified(NotifyResponse.getDefaultInstance()).build());
+          }
+        }
+
+        @Override
+        public void onError(Throwable failed) {}
+
+        @Override
+        public void onCompleted() {
+          answers.onCompleted();
+        }
+      };
+    }
   }
 
   /** Exits when the referee (the parent process) is gone, even when it was killed. */
@@ -127,6 +158,7 @@ public final class Kit {
         .setLanguage("java")
         .addAllGames(info.games())
         .setWithoutActionDetail(!info.actionDetail())
+        .setSession(true)
         .build();
     boolean unix = address.startsWith("unix:");
     // One event-loop thread; calls run on it (a referee asks one thing at a time), so the bot needs few threads.
