@@ -3,6 +3,7 @@ unit, replaced after a fault; and the match worker (``referee serve-matches``) t
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -83,3 +84,54 @@ def test_the_match_worker_plays_spec_lines_and_reuses_its_bots(tmp_path):
     assert [a.get("match_id") for a in answers[:4]] == ["m0", "m1", "m2", "m3"]
     assert [a["bot_starts"] for a in answers[:4]] == [2, 4, 4, 4]
     assert "error" in answers[4] and all((tmp_path / f"m{k}.jsonl").exists() for k in range(4))
+
+
+async def test_a_kept_bot_learns_nothing_of_an_earlier_match_beyond_its_public_result(tmp_path):
+    """A Durak bot kept from one unit to the next gets, in the later match, exactly the bytes a fresh process gets
+    (clocks aside), and between the two only the earlier match's notifications, which carry nothing but its
+    public result: the process knows nothing of the earlier opponent's hidden cards that it was not shown."""
+    from kafana_kit.v1 import bot_pb2
+
+    from referee.replay import read_replay
+
+    def recorder(path):
+        return dataclasses.replace(resolve_bot(Path(__file__).parent / "bots" / "recorder_bot.py"),
+                                   env=(("KAFANA_TEST_RECORD", str(path)),))
+
+    async def durak(pool, bot, unit, seed):
+        return await run_game(make_game("durak"), [bot, RANDOM], match_id=f"{unit}-{seed}", seed=seed,
+                              clock=Clock(), replay_path=tmp_path / f"{unit}-{seed}-{pool.starts}.jsonl", pool=pool,
+                              unit=unit)
+
+    def received(path):
+        lines = [line.split() for line in path.read_text().splitlines()]
+        return [(kind, match, bytes.fromhex(data)) for kind, match, data in lines]
+
+    def without_clock(data):
+        request = bot_pb2.ActRequest.FromString(data)
+        request.ClearField("clock")
+        return request.SerializeToString(deterministic=True)
+
+    kept, fresh = tmp_path / "kept.txt", tmp_path / "fresh.txt"
+    async with trio.open_nursery() as nursery:
+        pool = BotPool(nursery, SeatOptions())
+        first = await durak(pool, recorder(kept), "unit-a", 1)
+        second = await durak(pool, recorder(kept), "unit-b", 2)
+        assert pool.starts == 2 and first.faults == second.faults == ()  # the recorder played both in one process
+        pool.close()
+    async with trio.open_nursery() as nursery:
+        pool = BotPool(nursery, SeatOptions())
+        await durak(pool, recorder(fresh), "unit-b", 2)
+        pool.close()
+    by_kept = received(kept)
+    later = [without_clock(data) for kind, match, data in by_kept if match == "unit-b-2" and kind == "act"]
+    assert len(later) > 5 and later == [without_clock(data) for kind, _, data in received(fresh) if kind == "act"]
+    between = [(kind, data) for kind, match, data in by_kept if match == "unit-a-1" and kind != "act"]
+    assert [kind for kind, _ in between] == ["game_over", "match_over"]
+    public = read_replay(first.replay_path).result
+    for kind, data in between:
+        event = getattr(bot_pb2.Notification.FromString(data), kind)
+        assert [seat.points for seat in event.seats] == public["points"]
+        assert all(seat.fault == seat.fault_message == "" for seat in event.seats)
+        if kind == "game_over":
+            assert event.termination == public["termination"]
