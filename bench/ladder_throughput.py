@@ -1,5 +1,6 @@
 """League throughput: matches per minute of two random bots, with match workers that keep their bots (a
-session of the local executor) against a ``referee run-match`` process per match, at concurrency 1 and 2, and
+session of the local executor; concurrency 1, 2 and 4) against a ``referee run-match`` process per match
+(concurrency 1 and 2), and
 against the same matches played without the ladder (this process's referee with kept bots, one after the
 other), in one run with the order alternated; and on a Dask cluster of two workers on this machine (``--dask``).
 
@@ -78,6 +79,7 @@ async def alone(folder: Path, arena: str, rounds: int) -> tuple[int, float, int]
 
 async def main(rounds: int, arena: str, repeats: int, dask: bool) -> None:
     kinds = [(f"{'workers' if w else 'process per match'}, concurrency {c}", c, w) for c in (1, 2) for w in (False, True)]
+    kinds.append(("workers, concurrency 4", 4, True))
     kinds.append(("the same matches without the ladder", 1, None))
     rates: dict[str, list[float]] = {label: [] for label, _, _ in kinds}
     starts: dict[str, int] = {}
@@ -104,9 +106,11 @@ async def main(rounds: int, arena: str, repeats: int, dask: bool) -> None:
         for label, values in rates.items():
             print(f"  ratio to a process per match at concurrency 1: {label:<32} {statistics.median(values) / base:.2f}")
         alone_rate = statistics.median(rates["the same matches without the ladder"])
-        for concurrency in (1, 2):
+        single = statistics.median(rates["workers, concurrency 1"])
+        for concurrency in (1, 2, 4):
             ladder_rate = statistics.median(rates[f"workers, concurrency {concurrency}"])
-            print(f"  workers at concurrency {concurrency} / without the ladder: {ladder_rate / alone_rate:.2f}")
+            print(f"  workers at concurrency {concurrency} / without the ladder: {ladder_rate / alone_rate:.2f};"
+                  f" / workers at concurrency 1: {ladder_rate / single:.2f}")
         if dask:
             from ladder.dask_cluster import loopback_cluster
             from ladder.dask_executor import DaskExecutor

@@ -17,7 +17,6 @@ trio. An answer on an open stream costs less than a call (no call set up, no new
 
 from __future__ import annotations
 
-import math
 import queue
 import threading
 from collections.abc import Callable
@@ -101,16 +100,16 @@ class Stream:
     """One bidirectional stream of ``method`` (bytes both ways) for the trio run that opens it: send one request,
     get its answer (:meth:`call`); one call at a time.
 
-    An answer that comes after its caller stopped waiting (a timeout, a cancellation) is dropped when it arrives,
-    so the next call gets its own answer.
+    Answers are numbered as they arrive; a call waits for the answer with its request's number, so an answer that
+    comes after its caller stopped waiting (a timeout, a cancellation) is dropped and the next call gets its own.
     """
 
     def __init__(self, method: grpc.StreamStreamMultiCallable, name: str = "kafana-stream") -> None:
         self._requests: queue.SimpleQueue[object] = queue.SimpleQueue()
-        self._send, self._answers = trio.open_memory_channel[tuple[bytes | None, StreamClosed | None]](math.inf)
         self._token = trio.lowlevel.current_trio_token()
-        self._stale = 0
-        """Answers still to come for calls that stopped waiting."""
+        self._sent = 0
+        self._waiting: tuple[int, trio.Event, list[bytes]] | None = None
+        """The number of the request a call waits for, the event that wakes it and where its answer goes."""
         self._closed: StreamClosed | None = None
         self._call = method(iter(self._requests.get, _END))
         self._thread = threading.Thread(target=self._read, name=name, daemon=True)
@@ -118,18 +117,31 @@ class Stream:
 
     def _read(self) -> None:
         ended = StreamClosed(None)
+        number = 0
         try:
             for answer in self._call:
-                self._hand_over(answer, None)
+                number += 1
+                self._hand_over(self._answered, number, answer)
         except grpc.RpcError as exc:
             ended = StreamClosed(exc)
-        self._hand_over(None, ended)
+        self._hand_over(self._ended, ended)
 
-    def _hand_over(self, answer: bytes | None, ended: StreamClosed | None) -> None:
+    def _hand_over(self, function: Callable[..., None], *args: Any) -> None:
         try:
-            self._token.run_sync_soon(self._send.send_nowait, (answer, ended))
+            self._token.run_sync_soon(function, *args)
         except trio.RunFinishedError:  # the referee stopped for good
             pass
+
+    def _answered(self, number: int, answer: bytes) -> None:  # on the trio thread
+        waiting = self._waiting
+        if waiting is not None and waiting[0] == number:
+            waiting[2].append(answer)
+            waiting[1].set()
+
+    def _ended(self, ended: StreamClosed) -> None:  # on the trio thread
+        self._closed = ended
+        if self._waiting is not None:
+            self._waiting[1].set()
 
     async def call(self, request: bytes, *, timeout: float) -> bytes:
         """Send ``request`` and return its answer within ``timeout`` seconds.
@@ -141,18 +153,19 @@ class Stream:
         """
         if self._closed is not None:
             raise self._closed
+        self._sent += 1
+        answer: list[bytes] = []
+        self._waiting = (self._sent, trio.Event(), answer)
         self._requests.put(request)
-        self._stale += 1
-        with trio.move_on_after(timeout):
-            while True:
-                answer, ended = await self._answers.receive()
-                if ended is not None:
-                    self._closed = ended
-                    raise ended
-                self._stale -= 1
-                if self._stale == 0:
-                    assert answer is not None
-                    return answer
+        try:
+            with trio.move_on_after(timeout):
+                await self._waiting[1].wait()
+        finally:
+            self._waiting = None
+        if answer:
+            return answer[0]
+        if self._closed is not None:
+            raise self._closed
         raise StreamTimeout(f"no answer within {timeout:.3f}s")
 
     def close(self) -> None:
