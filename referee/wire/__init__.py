@@ -1,6 +1,7 @@
 """The protocol boundary: dataclass messages and their conversion to and from ``kafana.v1`` protobuf.
 
-Only :mod:`referee.wire._convert` and :mod:`referee.wire._session` import the generated code; everything else uses the names re-exported here.
+Only :mod:`referee.wire._convert` and :mod:`referee.wire._session` import the generated code; everything else uses
+the names re-exported here.
 """
 
 from ._convert import (
