@@ -3,7 +3,8 @@
 Usage: python bench/strength.py BOT OTHER [--game tabla] [--pairs 1000] [--start 0]
 
 BOT and OTHER name modules of ``bots/python`` with a ``choose(request)`` (``td_bot``, ``expectimax_bot``,
-``heuristic_bot``, ``random_bot``, …). Every pair of games shares one seed, so both bots meet the same dice: BOT
+``heuristic_bot``, ``random_bot``, …), or ``gnubg``: GNU Backgammon's 0-ply evaluation in Tabla
+(``bench/gnubg_player.py``; the ``bench`` extra installs it). Every pair of games shares one seed, so both bots meet the same dice: BOT
 takes seat 0 in the first game and seat 1 in the second. Prints BOT's share of the games won (draws count half)
 with its 95% interval (normal approximation over the pairs, whose two games are not independent), the points a
 game, and the wall time per decision of each bot (the clock counts each bot's own ``choose`` calls).
@@ -68,6 +69,14 @@ async def duplicate(game_id: str, bot, other, pairs: int, start: int) -> tuple[l
     return scores, margins
 
 
+def _module(name: str):
+    """The bot module ``name``: ``gnubg`` is the benchmark's own seat, anything else a module of bots/python."""
+    if name == "gnubg":
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        return importlib.import_module("gnubg_player")
+    return importlib.import_module(f"bots.python.{name}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("bot")
@@ -77,9 +86,9 @@ def main() -> None:
     parser.add_argument("--start", type=int, default=0, help="the first pair's seed")
     args = parser.parse_args()
     try:
-        bot, other = (Timed(importlib.import_module(f"bots.python.{name}").choose) for name in (args.bot, args.other))
+        bot, other = (Timed(_module(name).choose) for name in (args.bot, args.other))
     except (ImportError, AttributeError) as error:
-        parser.error(f"not a bot module of bots/python with choose(): {error}")
+        parser.error(f"not a bot module of bots/python with choose(), nor gnubg: {error}")
     scores, margins = trio.run(duplicate, args.game, bot, other, args.pairs, args.start)
     games = 2 * len(scores)
     share = sum(scores) / games
