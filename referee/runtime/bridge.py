@@ -81,11 +81,17 @@ class Caller:
 
 
 class StreamClosed(Exception):
-    """The stream ended: the bot closed it, or it failed (``error`` is then the grpc.RpcError, else None)."""
+    """The stream ended: the bot closed it, it failed (``error`` is then the grpc.RpcError, else None), or the bot
+    sent an answer to a request not yet made (``unasked``: the referee then cancelled the stream)."""
 
-    def __init__(self, error: grpc.RpcError | None) -> None:
-        super().__init__("the stream failed" if error is not None else "the bot closed the stream")
+    def __init__(self, error: grpc.RpcError | None, unasked: bool = False) -> None:
+        super().__init__(
+            "the stream failed" if error is not None
+            else "the bot answered a request not yet made" if unasked
+            else "the bot closed the stream"
+        )
         self.error = error
+        self.unasked = unasked
 
 
 class StreamTimeout(Exception):
@@ -102,6 +108,7 @@ class Stream:
 
     Answers are numbered as they arrive; a call waits for the answer with its request's number, so an answer that
     comes after its caller stopped waiting (a timeout, a cancellation) is dropped and the next call gets its own.
+    An answer ahead of its request (a bot sending unasked, say to flood the referee) cancels the stream at once.
     """
 
     def __init__(self, method: grpc.StreamStreamMultiCallable, name: str = "kafana-stream") -> None:
@@ -133,12 +140,19 @@ class Stream:
             pass
 
     def _answered(self, number: int, answer: bytes) -> None:  # on the trio thread
+        if number > self._sent:
+            if self._closed is None:
+                self._ended(StreamClosed(None, unasked=True))
+                self._call.cancel()
+            return
         waiting = self._waiting
         if waiting is not None and waiting[0] == number:
             waiting[2].append(answer)
             waiting[1].set()
 
     def _ended(self, ended: StreamClosed) -> None:  # on the trio thread
+        if self._closed is not None and self._closed.unasked:
+            return  # the cancellation that followed
         self._closed = ended
         if self._waiting is not None:
             self._waiting[1].set()

@@ -393,6 +393,8 @@ class ProcessPlayer:
         if process.returncode is not None:
             return _exit_fault(self.seat, process.returncode)
         if isinstance(error, StreamClosed):
+            if error.unasked:
+                return BotProtocolError(self.seat, "answered on its Session stream before it was asked")
             if error.error is None:
                 return BotProtocolError(self.seat, "closed its Session stream")
             error = error.error

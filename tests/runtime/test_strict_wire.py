@@ -49,22 +49,24 @@ async def test_an_answer_that_is_not_an_act_response_is_a_protocol_error(tmp_pat
 
 
 @pytest.mark.parametrize(
-    ("mode", "words"),
+    ("mode", "words", "played"),
     [
-        ("session-notified", "answered an act request on the Session stream with notified"),
-        ("session-empty", "SessionResponse expected, but the answer has neither act nor notified"),
-        ("session-both", "SessionResponse expected, but the answer has fields 1, 2 (one of 1 or 2 expected)"),
-        ("session-close", "closed its Session stream"),
+        ("session-notified", "answered an act request on the Session stream with notified", 0),
+        ("session-empty", "SessionResponse expected, but the answer has neither act nor notified", 0),
+        ("session-both", "SessionResponse expected, but the answer has fields 1, 2 (one of 1 or 2 expected)", 0),
+        ("session-close", "closed its Session stream", 0),
+        ("session-ahead", "answered on its Session stream before it was asked", 1),  # its first answer stands
     ],
 )
-async def test_a_session_answer_out_of_turn_is_a_protocol_error(tmp_path, mode, words):
+async def test_a_session_answer_out_of_turn_is_a_protocol_error(tmp_path, mode, words, played):
     record = await run_game(
         make_game("tapa"), [raw(mode, session=True), RANDOM], match_id=f"raw-{mode}", seed=1, clock=Clock(),
         replay_path=tmp_path / "raw.jsonl",
     )
     assert [(f.seat, f.kind) for f in record.faults] == [(0, "protocol_error")], record.faults
     assert words in record.faults[0].message
-    assert record.decisions == 0
+    steps = read_replay(tmp_path / "raw.jsonl").steps
+    assert sum(step["type"] == "action" and step["seat"] == 0 for step in steps) == played
 
 
 @pytest.mark.parametrize("session", [False, True], ids=["calls", "session"])
