@@ -53,9 +53,9 @@ def test_every_game_has_a_shipped_network(game_id):
     assert Network.load(WEIGHTS / f"{game_id}.npz").w1.shape[0] == 40
 
 
-WINS_OF_200 = {"tabla": 120, "gjul-bara": 104, "tapa": 105}
+WINS_OF_200 = {"tabla": 135, "gjul-bara": 104, "tapa": 105}
 """Wins asserted in 200 games against the heuristic (seeds 0-199, seats alternating). Measured with the shipped
-networks: tabla 131, gjul-bara 113, tapa 115."""
+networks: tabla 146, gjul-bara 113, tapa 115."""
 
 
 @pytest.mark.parametrize("game_id", ["tabla", "gjul-bara", "tapa"])
@@ -68,8 +68,8 @@ async def test_the_learned_bot_plays_whole_matches():
 
 
 async def test_looking_one_roll_ahead_beats_the_learned_bot():
-    """Measured with the shipped tabla network: 37 wins of 60."""
-    assert await wins_of("tabla", td1_bot, td_bot, 60) >= 33
+    """Measured with the shipped tabla network: 36 wins of 60."""
+    assert await wins_of("tabla", td1_bot, td_bot, 60) >= 32
 
 
 @pytest.mark.parametrize("bot", ["td_bot.py", "td1_bot.py"])
