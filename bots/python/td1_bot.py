@@ -19,7 +19,7 @@ from bots.python import td_bot  # noqa: E402
 from bots.python.kit import serve  # noqa: E402
 from bots.python.positions import state_of  # noqa: E402
 from bots.python.td_network import Network  # noqa: E402
-from referee.games import CHANCE, State  # noqa: E402
+from referee.games import State  # noqa: E402
 from referee.games.tabla_family.features import after_features, encode  # noqa: E402
 from referee.wire import ActRequest, ActResponse  # noqa: E402
 
