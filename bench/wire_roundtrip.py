@@ -68,7 +68,7 @@ class Recording(ProcessPlayer):
 
     def sent_bytes(self) -> list[bytes]:
         detail = not self.info.without_action_detail
-        return [wire.act_request_to_proto(request, detail=detail).SerializeToString() for request in self.sent]
+        return [wire.act_request_bytes(request, detail=detail) for request in self.sent]
 
 
 async def referee_game(game, players, seed: int, folder: Path) -> tuple[float, list[tuple[int, bytes]]]:
@@ -94,20 +94,13 @@ def raw_unary(methods, requests: list[tuple[int, bytes]]) -> float:
 
 def raw_stream(streams, requests: list[tuple[int, bytes]]) -> float:
     """Seconds per message of ``requests``' bytes on open streams (put the request, read the answer)."""
-    framed = [(seat, wire.session_act(wire_message(data))) for seat, data in requests]
+    framed = [(seat, wire.session_act(data)) for seat, data in requests]
     start = time.perf_counter()
     for seat, data in framed:
         sink, answers = streams[seat]
         sink.put(data)
         next(answers)
     return (time.perf_counter() - start) / len(requests)
-
-
-def wire_message(data: bytes):
-    """The ActRequest of ``data`` (for framing; done before the clock starts)."""
-    from kafana_kit.v1 import bot_pb2
-
-    return bot_pb2.ActRequest.FromString(data)
 
 
 async def main(game_id: str, rounds: int, bot: str) -> None:

@@ -7,6 +7,7 @@
 mod family;
 mod gaps;
 mod game;
+mod wire;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::ffi;
@@ -269,5 +270,7 @@ fn kafana_native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(playouts, module)?)?;
     module.add_function(wrap_pyfunction!(after_features, module)?)?;
     module.add("FEATURES", game::FEATURES)?;
+    module.add_class::<wire::WireClient>()?;
+    module.add_class::<wire::WireStream>()?;
     Ok(())
 }

@@ -13,6 +13,9 @@ the wire.
 A :class:`Stream` is one bidirectional call kept open (the ``Session`` RPC): a trio task hands it a request's
 bytes and waits for the one answer; grpcio sends from its own thread and a reader thread hands each answer to
 trio. An answer on an open stream costs less than a call (no call set up, no new server-side dispatch).
+
+Messages are bytes both ways (the referee serializes requests and reads answers strictly itself). This is the
+reference client, used when the native core is not installed; :mod:`.native_bridge` has the same contract.
 """
 
 from __future__ import annotations
@@ -29,11 +32,29 @@ _Finished = Callable[[Any, BaseException | None], None]
 _Job = tuple[Callable[..., Any], Any, dict[str, Any], _Finished]
 
 
-class Caller:
-    """Makes the blocking calls of one channel on a thread of its own, for trio tasks (:meth:`call`)."""
+def _channel_options(max_response: int, max_request: int) -> list[tuple[str, Any]]:
+    return [
+        ("grpc.max_receive_message_length", max_response),
+        ("grpc.max_send_message_length", max_request),
+        ("grpc.initial_reconnect_backoff_ms", 20),
+        ("grpc.min_reconnect_backoff_ms", 20),
+        ("grpc.max_reconnect_backoff_ms", 100),
+        ("grpc.enable_retries", 0),
+        # gRPC names a Unix socket's channel by its path, percent-encoded, in HTTP/2's :authority, which some
+        # servers (Rust's hyper, under tonic) refuse as malformed; any server accepts a plain host name.
+        ("grpc.default_authority", "localhost"),
+    ]
 
-    def __init__(self, channel: grpc.Channel, name: str = "kafana-caller") -> None:
-        self.channel = channel
+
+class Caller:
+    """A bot's client at ``address`` (``unix:PATH`` or ``HOST:PORT``): makes the blocking calls of one channel on a
+    thread of its own, for trio tasks (:meth:`call`), and opens its streams (:meth:`stream`). Answers longer than
+    ``max_response`` bytes fail with ``RESOURCE_EXHAUSTED``."""
+
+    def __init__(self, address: str, *, max_response: int, max_request: int, name: str = "kafana-caller") -> None:
+        self.channel = grpc.insecure_channel(address, options=_channel_options(max_response, max_request))
+        self._name = name
+        self._methods: dict[str, grpc.UnaryUnaryMultiCallable] = {}
         self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._serve, name=name, daemon=True)
         self._thread.start()
@@ -48,9 +69,9 @@ class Caller:
             else:
                 finished(response, None)
 
-    async def call(self, method: Callable[..., Any], request: Any, *, timeout: float, **options: Any) -> Any:
-        """Call ``method(request)`` (a multi-callable of this caller's channel) with a gRPC deadline of ``timeout``
-        seconds and return the response.
+    async def call(self, method: str, request: bytes, *, timeout: float, wait_for_ready: bool = False) -> bytes:
+        """Call ``method`` (``/package.Service/Method``) with ``request`` and a gRPC deadline of ``timeout`` seconds,
+        (with ``wait_for_ready``, waiting that long for the bot to listen) and return the answer's bytes.
 
         Raises:
             grpc.RpcError: the call failed (its ``code()`` tells how, e.g. ``DEADLINE_EXCEEDED``).
@@ -67,12 +88,18 @@ class Caller:
             except trio.RunFinishedError:  # the referee stopped waiting for good
                 pass
 
-        self._jobs.put((method, request, {"timeout": timeout, **options}, finished))
+        if (callable_ := self._methods.get(method)) is None:
+            callable_ = self._methods[method] = self.channel.unary_unary(method)
+        self._jobs.put((callable_, request, {"timeout": timeout, "wait_for_ready": wait_for_ready}, finished))
         await done.wait()
         response, error = result
         if error is not None:
             raise error
         return response
+
+    def stream(self, method: str) -> Stream:
+        """Open a bidirectional stream of ``method`` on this caller's channel."""
+        return Stream(self.channel.stream_stream(method), name=f"{self._name}-stream")
 
     def close(self) -> None:
         """Close the channel (cancelling any call still on the wire) and let the thread end."""

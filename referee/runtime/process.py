@@ -25,7 +25,8 @@ import referee
 from referee import wire
 from referee.games import GAMES
 
-from .bridge import Caller, Stream, StreamClosed, StreamTimeout
+from .bridge import StreamClosed, StreamTimeout
+from .calls import open_caller
 from .cgroups import BotCgroup, enter_command
 from .clock import TRANSPORT_GRACE
 from .faults import BotCrashed, BotError, BotNoHello, BotProtocolError, BotResourceLimit, BotTimeout
@@ -60,19 +61,6 @@ MAX_RESPONSE_BYTES = 1024 * 1024
 """Largest answer the referee accepts from a bot."""
 MAX_REQUEST_BYTES = 64 * 1024 * 1024
 """Largest request the referee sends."""
-
-_CHANNEL_OPTIONS = [
-    ("grpc.max_receive_message_length", MAX_RESPONSE_BYTES),
-    ("grpc.max_send_message_length", MAX_REQUEST_BYTES),
-    ("grpc.initial_reconnect_backoff_ms", 20),
-    ("grpc.min_reconnect_backoff_ms", 20),
-    ("grpc.max_reconnect_backoff_ms", 100),
-    ("grpc.enable_retries", 0),
-    # gRPC names a Unix socket's channel by its path, percent-encoded, in HTTP/2's :authority, which some servers
-    # (Rust's hyper, under tonic) refuse as malformed; any server accepts a plain host name.
-    ("grpc.default_authority", "localhost"),
-]
-
 
 def bot_address(transport: str, folder: Path, seat: int) -> str:
     """A fresh address for a bot: ``unix:…/seatN.sock`` or ``127.0.0.1:PORT`` (a free port)."""
@@ -160,9 +148,9 @@ class ProcessPlayer:
         self._process: Child | None = None
         self._stdout = OutputCapture(on_limit=self._output_limit)
         self._stderr = OutputCapture(on_limit=self._output_limit)
-        self._caller: Caller | None = None
-        self._stub: Any = None
-        self._session: Stream | None = None
+        self._caller: Any = None
+        """The bot's client (:mod:`.calls`), once its process runs."""
+        self._session: Any = None
         """The Session stream, for a bot whose Hello said it serves it (else its calls are unary)."""
         self._lifeline: int | None = None
         """The write end of the sandbox's lifeline (see :meth:`Sandbox.command`), held while the bot runs."""
@@ -180,7 +168,7 @@ class ProcessPlayer:
     def alive(self) -> bool:
         """Whether the process answered Hello, runs, and was not asked to stop."""
         process = self._process
-        return self._stub is not None and process is not None and process.returncode is None and not self._closed.is_set()
+        return self._caller is not None and process is not None and process.returncode is None and not self._closed.is_set()
 
     def new_game(self) -> None:
         """Start the captured output afresh for the next game of a kept process (:mod:`.seating`)."""
@@ -248,12 +236,15 @@ class ProcessPlayer:
                 if uid is not None:
                     self._sandbox_root = await self._sandbox_started(trio.lowlevel.FdStream(info_read))
                     self.address = f"unix:{self._sandbox_root}{SOCKET_PATH}"
-                channel = grpc.insecure_channel(self.address, options=_CHANNEL_OPTIONS)
-                self._caller = Caller(channel, name=f"kafana-seat{self.seat}")
-                self._stub = wire.strict_bot_stub(channel)
+                self._caller = open_caller(
+                    self.address,
+                    max_response=MAX_RESPONSE_BYTES,
+                    max_request=MAX_REQUEST_BYTES,
+                    name=f"kafana-seat{self.seat}",
+                )
                 self.info = await self._hello()
                 if self.info.session:
-                    self._session = Stream(self._stub.Session, name=f"kafana-seat{self.seat}-session")
+                    self._session = self._caller.stream(wire.SESSION)
                 if self.pause_off_turn:
                     self._pause = OffTurnPause(process.pid, self._freezer)
                     self._pause.pause()
@@ -314,9 +305,11 @@ class ProcessPlayer:
             if group is not None:
                 await trio.to_thread.run_sync(group.remove)
 
-    async def _call(self, method: Any, request: Any, *, timeout: float, **options: Any) -> Any:
+    async def _call(self, method: str, request: Any, *, timeout: float, wait_for_ready: bool = False) -> bytes:
         assert self._caller is not None
-        return await self._caller.call(method, request, timeout=timeout, **options)
+        return await self._caller.call(
+            method, request.SerializeToString(), timeout=timeout, wait_for_ready=wait_for_ready
+        )
 
     async def _hello(self) -> wire.BotInfo:
         process = self._process
@@ -326,7 +319,7 @@ class ProcessPlayer:
         async def call() -> None:
             try:
                 outcome["reply"] = await self._call(
-                    self._stub.Hello,
+                    wire.HELLO,
                     wire.hello_request(referee.__version__),
                     timeout=self.startup_timeout,
                     wait_for_ready=True,
@@ -411,14 +404,14 @@ class ProcessPlayer:
 
         The driver holds the trio cancel scope around this call.
         """
-        message = wire.act_request_to_proto(request, detail=not self.info.without_action_detail)
+        message = wire.act_request_bytes(request, detail=not self.info.without_action_detail)
         session = self._session
         with self._awake():
             try:
                 if session is not None:
                     reply = await session.call(wire.session_act(message), timeout=limit + TRANSPORT_GRACE)
                 else:
-                    reply = await self._call(self._stub.Act, message, timeout=limit + TRANSPORT_GRACE)
+                    reply = await self._caller.call(wire.ACT, message, timeout=limit + TRANSPORT_GRACE)
             except (grpc.RpcError, StreamClosed, StreamTimeout) as exc:
                 raise await self._failure(exc, limit) from None
         if (capped := self._cap_hit()) is not None:  # it answered, but its processes ran into a cap on the way
@@ -453,7 +446,7 @@ class ProcessPlayer:
         try:
             with self._awake(), trio.move_on_after(NOTIFY_TIMEOUT + TRANSPORT_GRACE):
                 if self._session is None:
-                    await self._call(self._stub.Notify, message, timeout=NOTIFY_TIMEOUT)
+                    await self._call(wire.NOTIFY, message, timeout=NOTIFY_TIMEOUT)
                 elif wire.session_reply_from_bytes(
                     await self._session.call(wire.session_notify(message), timeout=NOTIFY_TIMEOUT)
                 ) is not None:

@@ -5,8 +5,13 @@ the names re-exported here.
 """
 
 from ._convert import (
+    ACT,
     COMMENT_LIMIT,
+    HELLO,
+    NOTIFY,
+    SESSION,
     WireError,
+    act_request_bytes,
     act_request_from_proto,
     act_request_to_proto,
     act_response_from_bytes,
@@ -19,7 +24,6 @@ from ._convert import (
     hello_request,
     notification_from_proto,
     notification_to_proto,
-    strict_bot_stub,
 )
 from ._messages import (
     PROTOCOL,
@@ -35,7 +39,11 @@ from ._messages import (
 from ._session import session_act, session_notify, session_reply_from_bytes
 
 __all__ = [
+    "ACT",
     "COMMENT_LIMIT",
+    "HELLO",
+    "NOTIFY",
+    "SESSION",
     "PROTOCOL",
     "ActRequest",
     "ActResponse",
@@ -46,6 +54,7 @@ __all__ = [
     "MatchOver",
     "SeatResult",
     "WireError",
+    "act_request_bytes",
     "act_request_from_proto",
     "act_request_to_proto",
     "act_response_from_bytes",
@@ -61,5 +70,4 @@ __all__ = [
     "session_act",
     "session_notify",
     "session_reply_from_bytes",
-    "strict_bot_stub",
 ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from kafana_kit.v1 import bot_pb2 as pb
 
 from ._convert import WireError, act_response_from_bytes, read_strictly
+from ._encode import field
 from ._messages import ActResponse
 from ._strict import length_delimited_fields
 
@@ -17,28 +18,18 @@ _ACT, _NOTIFY = 1, 2
 """The field numbers of the oneof in SessionRequest and in SessionResponse (``act``; ``notify``/``notified``)."""
 
 
-def _framed(number: int, inner: bytes) -> bytes:
-    size = len(inner)
-    head = bytearray([number << 3 | 2])
-    while size > 0x7F:
-        head.append(size & 0x7F | 0x80)
-        size >>= 7
-    head.append(size)
-    return bytes(head) + inner
+def session_act(request: bytes) -> bytes:
+    """The bytes of ``SessionRequest{act: ActRequest}`` around the ActRequest's bytes.
 
-
-def session_act(message: pb.ActRequest) -> bytes:
-    """The bytes of ``SessionRequest{act: message}``.
-
-    >>> pb.SessionRequest.FromString(session_act(pb.ActRequest(match_id="m"))).act.match_id
+    >>> pb.SessionRequest.FromString(session_act(pb.ActRequest(match_id="m").SerializeToString())).act.match_id
     'm'
     """
-    return _framed(_ACT, message.SerializeToString())
+    return field(_ACT, request)
 
 
 def session_notify(message: pb.Notification) -> bytes:
     """The bytes of ``SessionRequest{notify: message}``."""
-    return _framed(_NOTIFY, message.SerializeToString())
+    return field(_NOTIFY, message.SerializeToString())
 
 
 def session_reply_from_bytes(data: bytes) -> ActResponse | None:

@@ -49,6 +49,7 @@ BY_CALLS = [
 """The faults of an answer again, for bots that ask for one call per request (garbage_bot serves calls only)."""
 
 
+@pytest.mark.usefixtures("wire_client")
 @pytest.mark.parametrize(
     ("bot", "kind", "words", "calls"),
     [(*case, False) for case in CASES] + [(*case, True) for case in BY_CALLS],
@@ -85,6 +86,7 @@ async def test_fault_is_a_recorded_loss(tmp_path, bot, kind, words, calls):
     assert again.faults == () and again.outcome.termination != "fault"
 
 
+@pytest.mark.usefixtures("wire_client")
 async def test_tcp_transport_plays_a_game(tmp_path):
     record = await run_game(
         make_game("tapa"),

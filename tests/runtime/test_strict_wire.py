@@ -19,6 +19,8 @@ from referee.runtime import Clock, probe_hello, resolve_bot, run_game
 HERE = Path(__file__).parent / "bots"
 ROOT = Path(__file__).resolve().parents[2]
 RANDOM = resolve_bot(ROOT / "bots" / "python" / "random_bot.py")
+pytestmark = pytest.mark.usefixtures("wire_client")
+"""Every case on each client the referee can speak with (:mod:`tests.runtime.conftest`)."""
 
 
 def raw(mode: str, session: bool = False):

@@ -1,0 +1,440 @@
+//! The referee's gRPC client, compiled: unary calls and one bidirectional stream per bot, made by tonic on a tokio
+//! thread of the core's own, with each result handed to Python through an eventfd that trio waits on
+//! (`referee.runtime.native_bridge`). Python never waits on a lock held by another Python thread: a decision costs
+//! the trio thread one wake-up, not the hand-overs between grpcio's threads and the GIL.
+//!
+//! Messages go both ways as bytes (the referee frames and reads them strictly in Python). Every outcome is posted
+//! to the caller's mailbox as an [`Event`] and its eventfd is bumped; Python drains the mailbox when the fd reads.
+
+use std::collections::VecDeque;
+use std::io;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use bytes::{Buf, BufMut, Bytes};
+use hyper_util::rt::TokioIo;
+use pyo3::exceptions::{PyOSError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use tokio::runtime::Runtime;
+use tokio::sync::mpsc;
+use tokio::task::AbortHandle;
+use tokio::time::Instant;
+use tonic::codec::{Codec, DecodeBuf, Decoder, EncodeBuf, Encoder};
+use tonic::transport::{Channel, Endpoint, Uri};
+use tonic::{Code, Status};
+
+/// The first and the longest wait between attempts to connect while a call waits for the bot to listen.
+const BACKOFF: (Duration, Duration) = (Duration::from_millis(20), Duration::from_millis(100));
+/// HTTP/2 flow-control windows: large enough that a request of the largest game goes out without waiting.
+const WINDOW: u32 = 16 << 20;
+
+/// The tokio runtime of this process (one worker thread), made again in a child process that forked after it.
+fn runtime() -> PyResult<Arc<Runtime>> {
+    static RUNTIME: Mutex<Option<(u32, Arc<Runtime>)>> = Mutex::new(None);
+    let mut slot = RUNTIME.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let pid = std::process::id();
+    if let Some((owner, runtime)) = slot.as_ref() {
+        if *owner == pid {
+            return Ok(runtime.clone());
+        }
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .thread_name("kafana-wire")
+        .enable_all()
+        .build()
+        .map_err(|error| PyOSError::new_err(format!("cannot start the wire's runtime: {error}")))?;
+    let runtime = Arc::new(runtime);
+    *slot = Some((pid, runtime.clone()));
+    Ok(runtime)
+}
+
+/// What a call or a stream ended with, or an answer on a stream.
+enum Event {
+    /// A unary call's answer, or the `number`th answer on the stream.
+    Answer { number: u64, payload: Bytes },
+    /// A call failed, or the stream ended (`code` 0: the bot closed it), with the status's message.
+    Ended { number: u64, code: i32, details: String },
+    /// The bot answered on the stream more often than it was asked: the stream was cancelled.
+    Unasked,
+}
+
+/// Where a caller's events wait for Python, and the eventfd that says there are some.
+struct Mailbox {
+    events: Mutex<VecDeque<Event>>,
+    fd: OwnedFd,
+}
+
+impl Mailbox {
+    fn new() -> PyResult<Arc<Self>> {
+        let fd = unsafe { libc::eventfd(0, libc::EFD_NONBLOCK | libc::EFD_CLOEXEC) };
+        if fd < 0 {
+            return Err(PyOSError::new_err(format!("eventfd: {}", io::Error::last_os_error())));
+        }
+        Ok(Arc::new(Mailbox { events: Mutex::new(VecDeque::new()), fd: unsafe { OwnedFd::from_raw_fd(fd) } }))
+    }
+
+    fn post(&self, event: Event) {
+        self.events.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push_back(event);
+        let one: u64 = 1;
+        // Never blocks (EFD_NONBLOCK); fails only when the counter would overflow, and then it is readable anyway.
+        unsafe { libc::write(self.fd.as_raw_fd(), (&one as *const u64).cast(), 8) };
+    }
+
+    /// Every event posted so far, the eventfd read back to zero first (so nothing posted after is missed).
+    fn take(&self) -> Vec<Event> {
+        let mut count: u64 = 0;
+        unsafe { libc::read(self.fd.as_raw_fd(), (&mut count as *mut u64).cast(), 8) };
+        self.events.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).drain(..).collect()
+    }
+
+    /// The events as Python tuples: ``(number, payload, None)`` for an answer, ``(number, code, details)`` for an
+    /// end, ``(0, None, None)`` for an unasked answer.
+    fn take_py<'py>(&self, py: Python<'py>) -> Vec<(u64, PyObject, PyObject)> {
+        self.take()
+            .into_iter()
+            .map(|event| match event {
+                Event::Answer { number, payload } => {
+                    (number, PyBytes::new(py, &payload).into_any().unbind(), py.None())
+                }
+                Event::Ended { number, code, details } => (
+                    number,
+                    code.into_pyobject(py).unwrap().into_any().unbind(),
+                    details.into_pyobject(py).unwrap().into_any().unbind(),
+                ),
+                Event::Unasked => (0, py.None(), py.None()),
+            })
+            .collect()
+    }
+}
+
+/// Messages as they are: bytes out, bytes in.
+#[derive(Clone, Copy)]
+struct Raw;
+
+impl Codec for Raw {
+    type Encode = Bytes;
+    type Decode = Bytes;
+    type Encoder = Raw;
+    type Decoder = Raw;
+    fn encoder(&mut self) -> Raw {
+        Raw
+    }
+    fn decoder(&mut self) -> Raw {
+        Raw
+    }
+}
+
+impl Encoder for Raw {
+    type Item = Bytes;
+    type Error = Status;
+    fn encode(&mut self, item: Bytes, dst: &mut EncodeBuf<'_>) -> Result<(), Status> {
+        dst.put(item);
+        Ok(())
+    }
+}
+
+impl Decoder for Raw {
+    type Item = Bytes;
+    type Error = Status;
+    fn decode(&mut self, src: &mut DecodeBuf<'_>) -> Result<Option<Bytes>, Status> {
+        Ok(Some(src.copy_to_bytes(src.remaining())))
+    }
+}
+
+/// Where the bot listens.
+#[derive(Clone)]
+enum Target {
+    Unix(String),
+    Tcp(String),
+}
+
+impl Target {
+    fn parse(address: &str) -> PyResult<Self> {
+        if let Some(path) = address.strip_prefix("unix:") {
+            return Ok(Target::Unix(path.to_owned()));
+        }
+        if address.contains(':') && !address.contains('/') {
+            return Ok(Target::Tcp(address.to_owned()));
+        }
+        Err(PyValueError::new_err(format!("bad address {address:?} (unix:PATH or HOST:PORT)")))
+    }
+
+    /// One attempt to connect, as an HTTP/2 channel whose authority is ``localhost`` for any address (a Unix
+    /// socket's path is no authority some servers accept).
+    async fn connect(&self) -> Result<Channel, tonic::transport::Error> {
+        let endpoint = Endpoint::from_static("http://localhost")
+            .initial_stream_window_size(WINDOW)
+            .initial_connection_window_size(WINDOW);
+        let target = self.clone();
+        endpoint
+            .connect_with_connector(tower::service_fn(move |_: Uri| {
+                let target = target.clone();
+                async move {
+                    match target {
+                        Target::Unix(path) => {
+                            Ok::<_, io::Error>(TokioIo::new(Box::new(tokio::net::UnixStream::connect(path).await?)
+                                as Box<dyn Socket>))
+                        }
+                        Target::Tcp(address) => {
+                            let stream = tokio::net::TcpStream::connect(address).await?;
+                            stream.set_nodelay(true)?;
+                            Ok(TokioIo::new(Box::new(stream) as Box<dyn Socket>))
+                        }
+                    }
+                }
+            }))
+            .await
+    }
+}
+
+/// A connected socket of either kind.
+trait Socket: tokio::io::AsyncRead + tokio::io::AsyncWrite + Send + Unpin {}
+impl<T: tokio::io::AsyncRead + tokio::io::AsyncWrite + Send + Unpin> Socket for T {}
+
+/// The connection to one bot, shared by its calls and its stream.
+struct Connection {
+    target: Target,
+    channel: tokio::sync::Mutex<Option<Channel>>,
+    max_response: usize,
+    max_request: usize,
+}
+
+impl Connection {
+    /// The channel, connecting first if need be: once, or (``wait``) until it works or ``deadline`` passes.
+    async fn channel(&self, wait: bool, deadline: Instant) -> Result<Channel, Status> {
+        let mut slot = self.channel.lock().await;
+        if let Some(channel) = slot.as_ref() {
+            return Ok(channel.clone());
+        }
+        let mut pause = BACKOFF.0;
+        loop {
+            match tokio::time::timeout_at(deadline, self.target.connect()).await {
+                Ok(Ok(channel)) => {
+                    *slot = Some(channel.clone());
+                    return Ok(channel);
+                }
+                Ok(Err(error)) if !wait => return Err(Status::unavailable(format!("cannot connect: {error}"))),
+                Err(_) => return Err(Status::deadline_exceeded("Deadline Exceeded")),
+                Ok(Err(_)) if Instant::now() + pause >= deadline => {
+                    tokio::time::sleep_until(deadline).await;
+                    return Err(Status::deadline_exceeded("Deadline Exceeded"));
+                }
+                Ok(Err(_)) => {
+                    tokio::time::sleep(pause).await;
+                    pause = (pause * 2).min(BACKOFF.1);
+                }
+            }
+        }
+    }
+
+    fn client(&self, channel: Channel) -> tonic::client::Grpc<Channel> {
+        tonic::client::Grpc::new(channel)
+            .max_decoding_message_size(self.max_response)
+            .max_encoding_message_size(self.max_request)
+    }
+
+    async fn unary(&self, path: Uri, request: Bytes, wait: bool, deadline: Instant) -> Result<Bytes, Status> {
+        let mut client = self.client(self.channel(wait, deadline).await?);
+        let path = path.path_and_query().cloned().expect("a path");
+        let call = async {
+            client.ready().await.map_err(|error| Status::unavailable(error.to_string()))?;
+            let mut request = tonic::Request::new(request);
+            request.set_timeout(deadline.saturating_duration_since(Instant::now()));
+            client.unary(request, path, Raw).await
+        };
+        match tokio::time::timeout_at(deadline, call).await {
+            Ok(Ok(response)) => Ok(response.into_inner()),
+            // tonic's own timer (it reads the deadline sent) calls the end CANCELLED: it is the deadline
+            Ok(Err(status)) if Instant::now() < deadline => Err(status),
+            _ => Err(Status::deadline_exceeded("Deadline Exceeded")),
+        }
+    }
+}
+
+/// A status as Python reads it: its code's number and its message. A message longer than the limit is
+/// `RESOURCE_EXHAUSTED`, as grpcio calls it.
+fn status_parts(status: &Status) -> (i32, String) {
+    let code = if status.code() == Code::OutOfRange && status.message().starts_with("Error, decoded message length too large")
+    {
+        Code::ResourceExhausted
+    } else {
+        status.code()
+    };
+    (code as i32, status.message().to_owned())
+}
+
+/// A path as the ``:path`` of a call, checked.
+fn method_path(method: &str) -> PyResult<Uri> {
+    let uri: Uri = method.parse().map_err(|_| PyValueError::new_err(format!("bad method {method:?}")))?;
+    if !method.starts_with('/') || uri.path_and_query().is_none() {
+        return Err(PyValueError::new_err(format!("bad method {method:?} (/package.Service/Method)")));
+    }
+    Ok(uri)
+}
+
+/// A bot's gRPC client: unary calls (:meth:`unary`), each answered by one event in its mailbox, and the streams
+/// it opens (:meth:`stream`). ``address`` is ``unix:PATH`` or ``HOST:PORT``; answers longer than
+/// ``max_response`` bytes and requests longer than ``max_request`` fail.
+#[pyclass(module = "kafana_native", frozen)]
+pub struct WireClient {
+    connection: Arc<Connection>,
+    mailbox: Arc<Mailbox>,
+    runtime: Arc<Runtime>,
+    numbers: AtomicU64,
+    calls: Mutex<Vec<AbortHandle>>,
+}
+
+#[pymethods]
+impl WireClient {
+    #[new]
+    fn new(address: &str, max_response: usize, max_request: usize) -> PyResult<Self> {
+        Ok(WireClient {
+            connection: Arc::new(Connection {
+                target: Target::parse(address)?,
+                channel: tokio::sync::Mutex::new(None),
+                max_response,
+                max_request,
+            }),
+            mailbox: Mailbox::new()?,
+            runtime: runtime()?,
+            numbers: AtomicU64::new(0),
+            calls: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// The eventfd that reads when events wait in the mailbox.
+    fn fileno(&self) -> i32 {
+        self.mailbox.fd.as_raw_fd()
+    }
+
+    /// Start a unary call of ``method`` with ``request``'s bytes and a deadline ``timeout`` seconds away (sent to
+    /// the bot too), connecting first, and with ``wait_for_ready`` until the bot listens; returns the call's
+    /// number, which its event carries.
+    #[pyo3(signature = (method, request, timeout, wait_for_ready = false))]
+    fn unary(&self, method: &str, request: &[u8], timeout: f64, wait_for_ready: bool) -> PyResult<u64> {
+        let path = method_path(method)?;
+        if !(timeout.is_finite() && timeout >= 0.0) {
+            return Err(PyValueError::new_err(format!("bad timeout {timeout}")));
+        }
+        let deadline = Instant::now() + Duration::from_secs_f64(timeout.min(1e6));
+        let number = self.numbers.fetch_add(1, Ordering::Relaxed) + 1;
+        let (connection, mailbox, request) = (self.connection.clone(), self.mailbox.clone(), Bytes::copy_from_slice(request));
+        let task = self.runtime.spawn(async move {
+            let event = match connection.unary(path, request, wait_for_ready, deadline).await {
+                Ok(payload) => Event::Answer { number, payload },
+                Err(status) => {
+                    let (code, details) = status_parts(&status);
+                    Event::Ended { number, code, details }
+                }
+            };
+            mailbox.post(event);
+        });
+        let mut calls = self.calls.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        calls.retain(|call| !call.is_finished());
+        calls.push(task.abort_handle());
+        Ok(number)
+    }
+
+    /// The events posted since the last take: ``(number, answer, None)`` or ``(number, code, details)``.
+    fn take(&self, py: Python<'_>) -> Vec<(u64, PyObject, PyObject)> {
+        self.mailbox.take_py(py)
+    }
+
+    /// Open a bidirectional stream of ``method`` on this client's connection (which must be up: a call answered).
+    fn stream(&self, method: &str) -> PyResult<WireStream> {
+        let path = method_path(method)?;
+        let path = path.path_and_query().cloned().expect("a path");
+        let mailbox = Mailbox::new()?;
+        let sent = Arc::new(AtomicU64::new(0));
+        let (sender, receiver) = mpsc::unbounded_channel::<Bytes>();
+        let (connection, posted, asked) = (self.connection.clone(), mailbox.clone(), sent.clone());
+        let task = self.runtime.spawn(async move {
+            let ended = |status: Status| {
+                let (code, details) = status_parts(&status);
+                Event::Ended { number: 0, code, details }
+            };
+            let far = Instant::now() + Duration::from_secs(1 << 30);
+            let channel = match connection.channel(false, far).await {
+                Ok(channel) => channel,
+                Err(status) => return posted.post(ended(status)),
+            };
+            let mut client = connection.client(channel);
+            if let Err(error) = client.ready().await {
+                return posted.post(ended(Status::unavailable(error.to_string())));
+            }
+            let requests = tokio_stream::wrappers::UnboundedReceiverStream::new(receiver);
+            let mut answers = match client.streaming(tonic::Request::new(requests), path, Raw).await {
+                Ok(response) => response.into_inner(),
+                Err(status) => return posted.post(ended(status)),
+            };
+            let mut number = 0;
+            loop {
+                match answers.message().await {
+                    Ok(Some(payload)) => {
+                        number += 1;
+                        if number > asked.load(Ordering::Acquire) {
+                            return posted.post(Event::Unasked); // dropping the stream cancels it
+                        }
+                        posted.post(Event::Answer { number, payload });
+                    }
+                    Ok(None) => return posted.post(Event::Ended { number: 0, code: 0, details: String::new() }),
+                    Err(status) => return posted.post(ended(status)),
+                }
+            }
+        });
+        Ok(WireStream { mailbox, sender: Mutex::new(Some(sender)), sent, task: task.abort_handle() })
+    }
+
+    /// Cancel every call still on the wire and close the connection (its streams go on until closed).
+    fn close(&self) {
+        for call in self.calls.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).drain(..) {
+            call.abort();
+        }
+        if let Ok(mut slot) = self.connection.channel.try_lock() {
+            slot.take();
+        }
+    }
+}
+
+/// One bidirectional stream: :meth:`send` a message, read answers and the end from the mailbox. An answer ahead
+/// of its request ends the stream with an ``Unasked`` event.
+#[pyclass(module = "kafana_native", frozen)]
+pub struct WireStream {
+    mailbox: Arc<Mailbox>,
+    sender: Mutex<Option<mpsc::UnboundedSender<Bytes>>>,
+    sent: Arc<AtomicU64>,
+    task: AbortHandle,
+}
+
+#[pymethods]
+impl WireStream {
+    /// The eventfd that reads when events wait in the mailbox.
+    fn fileno(&self) -> i32 {
+        self.mailbox.fd.as_raw_fd()
+    }
+
+    /// Send one message; returns its number (its answer's). False-free: a closed stream's end is in the mailbox.
+    fn send(&self, message: &[u8]) -> u64 {
+        let number = self.sent.fetch_add(1, Ordering::AcqRel) + 1;
+        if let Some(sender) = self.sender.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).as_ref() {
+            let _ = sender.send(Bytes::copy_from_slice(message)); // gone: the stream ended, and said so
+        }
+        number
+    }
+
+    /// The events posted since the last take: ``(number, answer, None)``, ``(0, code, details)`` for the end,
+    /// ``(0, None, None)`` for an unasked answer.
+    fn take(&self, py: Python<'_>) -> Vec<(u64, PyObject, PyObject)> {
+        self.mailbox.take_py(py)
+    }
+
+    /// End the stream from this side and cancel it.
+    fn close(&self) {
+        self.sender.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take();
+        self.task.abort();
+    }
+}

@@ -1,0 +1,45 @@
+"""Which client the referee speaks to bots with: the native core's (:mod:`.native_bridge`) or grpcio's
+(:mod:`.bridge`, the reference), chosen once at import by ``KAFANA_WIRE=native|grpcio`` (default: native when the
+native core is installed). Both keep the same contract, and the bridge and fault tests run on both.
+"""
+
+from __future__ import annotations
+
+import os
+
+from .bridge import Caller
+
+
+class WireChoiceError(RuntimeError):
+    """``KAFANA_WIRE`` names a client that is not there."""
+
+
+def _native_caller() -> type | None:
+    try:
+        from .native_bridge import NativeCaller
+    except ImportError:
+        return None
+    return NativeCaller
+
+
+def choose(wanted: str | None) -> tuple[str, type]:
+    """The client for ``wanted`` (the variable's value, None when unset): its name and its caller class.
+
+    Raises:
+        WireChoiceError: an unknown value, or ``native`` without the native core.
+    """
+    if wanted not in (None, "", "native", "grpcio"):
+        raise WireChoiceError(f"KAFANA_WIRE={wanted!r}: use native or grpcio")
+    native = _native_caller() if wanted != "grpcio" else None
+    if wanted == "native" and native is None:
+        raise WireChoiceError("KAFANA_WIRE=native, but the native core is not installed (pip install ./native)")
+    return ("native", native) if native is not None else ("grpcio", Caller)
+
+
+WIRE, CALLER = choose(os.environ.get("KAFANA_WIRE"))
+"""The client in use and its caller class (``Caller`` or ``NativeCaller``)."""
+
+
+def open_caller(address: str, *, max_response: int, max_request: int, name: str = "kafana-caller") -> Caller:
+    """A client of the bot at ``address`` (``unix:PATH`` or ``HOST:PORT``) of the chosen kind."""
+    return CALLER(address, max_response=max_response, max_request=max_request, name=name)

@@ -1,0 +1,18 @@
+"""The runtime's wire tests run on each client the referee can speak to bots with (:mod:`referee.runtime.calls`):
+grpcio's, the reference, and the native core's when it is installed."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee.runtime import calls
+from referee.runtime.bridge import Caller
+
+CLIENTS = {"grpcio": Caller} | ({"native": calls.CALLER} if calls.WIRE == "native" else {})
+
+
+@pytest.fixture(params=sorted(CLIENTS))
+def wire_client(request, monkeypatch) -> str:
+    """Each available client in turn, as the one the referee opens (this process only)."""
+    monkeypatch.setattr(calls, "CALLER", CLIENTS[request.param])
+    return request.param
