@@ -96,8 +96,9 @@ fn stage_ends(
     Ok((ints, used))
 }
 
-/// Every legal play of one stage with its steps, as ``{end: ((src, dst, die, hit), ...)}``, and how many dice
-/// they use: the same as ``Stage.plays`` of `referee.games.tabla_family._movegen` (the same steps for each end).
+/// Every legal play of one stage with its steps and its notation, as ``{end: (((src, dst, die, hit), ...),
+/// "24/18 18/13")}``, and how many dice they use: the same as `referee.games.tabla_family._ends.python_stage_plays`
+/// (the steps of ``Stage.plays`` for each end).
 #[pyfunction]
 #[pyo3(signature = (board, dice, closed, frozen, singles, can_bear_off, track_hits, rule))]
 #[allow(clippy::too_many_arguments)]
@@ -116,11 +117,36 @@ fn stage_plays<'py>(
     let start = position_of(board)?;
     let (found, used) = py.allow_threads(|| stage.plays(start));
     let plays = PyDict::new(py);
+    let mut text = String::new();
     for (end, steps) in found.plays {
+        notation(steps.as_slice(), &mut text);
         let steps = PyTuple::new(py, steps.as_slice().iter().copied())?;
-        plays.set_item(int_of(py, end)?, steps)?;
+        plays.set_item(int_of(py, end)?, (steps, text.as_str()))?;
     }
     Ok((plays, used))
+}
+
+/// A play's notation, as `referee.games.tabla_family._plays.Play.notation` writes it: ``13/10* bar/20 6/off``.
+fn notation(steps: &[family::Step], text: &mut String) {
+    use std::fmt::Write;
+    text.clear();
+    for (index, &(src, dst, _, hit)) in steps.iter().enumerate() {
+        if index > 0 {
+            text.push(' ');
+        }
+        match src {
+            25 => text.push_str("bar"),
+            _ => write!(text, "{src}").expect("a String takes any text"),
+        }
+        text.push('/');
+        match dst {
+            0 => text.push_str("off"),
+            _ => write!(text, "{dst}").expect("a String takes any text"),
+        }
+        if hit {
+            text.push('*');
+        }
+    }
 }
 
 /// A search of one Gaps round from ``grid`` (card integers, -1 for a gap) on a ``rows`` x ``columns`` grid whose

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 PROTOCOL = "kafana.v1"
 
@@ -33,9 +33,9 @@ class ClockInfo:
     move_limit_ms: int
 
 
-@dataclass(frozen=True)
-class LegalAction:
-    """One legal action: its id, notation and the engine's action object (for structured detail)."""
+class LegalAction(NamedTuple):
+    """One legal action: its id, notation and the engine's action object (for structured detail). A named tuple:
+    the referee makes one per legal action at every decision."""
 
     id: int
     notation: str

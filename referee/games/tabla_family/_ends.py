@@ -11,6 +11,10 @@ from __future__ import annotations
 
 from ..engine import NATIVE
 from ._movegen import Raw, Stage
+from ._plays import notation_of
+
+Listed = dict[int, tuple[tuple[Raw, ...], str]]
+"""A stage's plays as :func:`stage_plays` gives them: ``{end: (steps, notation)}``."""
 
 
 def python_stage_ends(stage: Stage, board: int) -> tuple[list[int], int]:
@@ -27,13 +31,15 @@ def native_stage_ends(stage: Stage, board: int) -> tuple[list[int], int]:
     )
 
 
-def python_stage_plays(stage: Stage, board: int) -> tuple[dict[int, tuple[Raw, ...]], int]:
-    """Every legal play with its steps, ``{end: steps}``, and the dice they use: ``stage.plays(board)``."""
-    return stage.plays(board)
+def python_stage_plays(stage: Stage, board: int) -> tuple[Listed, int]:
+    """Every legal play with its steps and notation, ``{end: (steps, notation)}`` (the steps of
+    ``stage.plays(board)``), and the dice they use."""
+    plays, used = stage.plays(board)
+    return {end: (steps, notation_of(steps)) for end, steps in plays.items()}, used
 
 
-def native_stage_plays(stage: Stage, board: int) -> tuple[dict[int, tuple[Raw, ...]], int]:
-    """:func:`python_stage_plays` computed by the native core (the same steps for each end)."""
+def native_stage_plays(stage: Stage, board: int) -> tuple[Listed, int]:
+    """:func:`python_stage_plays` computed by the native core (the same steps and notation for each end)."""
     return NATIVE.stage_plays(  # type: ignore[union-attr]
         board, stage.dice, stage.closed, stage.frozen, stage.singles, stage.can_bear_off, stage.track_hits, stage.rule
     )
@@ -43,4 +49,4 @@ stage_ends = native_stage_ends if NATIVE is not None else python_stage_ends
 """The engines' entry point: the native core when it runs (see :mod:`referee.games.engine`), else the Python
 generator."""
 stage_plays = native_stage_plays if NATIVE is not None else python_stage_plays
-"""The steps of the plays, when they are shown or sent: native or Python, as :data:`stage_ends`."""
+"""The steps and notations of the plays, when they are shown or sent: native or Python, as :data:`stage_ends`."""

@@ -23,7 +23,7 @@ from .._core import (
     resolve_options,
 )
 from ._dice import OPENING_OUTCOMES, ROLL_OUTCOMES, OpeningThrow, Roll, draw_roll, parse_dice
-from ._ends import stage_ends, stage_plays
+from ._ends import Listed, stage_ends, stage_plays
 from ._movegen import BAR_POINT, BOARD_MASK, Stage, count, pack
 from ._plays import Play, RawPlay, parse_steps
 from ._views import PIN_NONE, BackgammonView, MatchScore
@@ -132,13 +132,14 @@ class Plays(Sequence[Play]):
     positions and hand out this view of them (one per stage, however often it is asked for).
     """
 
-    __slots__ = ("_ends", "_stage", "_board", "_steps")
+    __slots__ = ("_ends", "_stage", "_board", "_plays")
 
     def __init__(self, ends: list[int], stage: Stage, board: int) -> None:
         self._ends = ends
         self._stage = stage
         self._board = board
-        self._steps: dict[int, RawPlay] | None = None
+        self._plays: Listed | None = None
+        """The plays' steps and notations, made the first time one is read."""
 
     def __len__(self) -> int:
         return len(self._ends)
@@ -169,18 +170,22 @@ class Plays(Sequence[Play]):
         """The end positions of the plays, sorted."""
         return self._ends
 
-    def _all_steps(self) -> dict[int, RawPlay]:
-        if self._steps is None:
-            self._steps = stage_plays(self._stage, self._board)[0]
-        return self._steps
+    def _listed(self) -> Listed:
+        if self._plays is None:
+            self._plays = stage_plays(self._stage, self._board)[0]
+        return self._plays
 
     def steps(self, end: int) -> RawPlay:
         """The steps of the legal play ending in ``end``."""
-        return self._all_steps()[end]
+        return self._listed()[end][0]
+
+    def notation(self, end: int) -> str:
+        """The notation of the legal play ending in ``end``."""
+        return self._listed()[end][1]
 
     def end_of(self, raw: RawPlay) -> int | None:
         """The end of the legal play with exactly these steps, if there is one."""
-        return next((end for end, steps in self._all_steps().items() if steps == raw), None)
+        return next((end for end, (steps, _) in self._listed().items() if steps == raw), None)
 
 
 class FamilyState(State):

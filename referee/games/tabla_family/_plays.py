@@ -40,10 +40,14 @@ RawPlay = tuple[tuple[int, int, int, bool], ...]
 
 
 class StepSource(Protocol):
-    """Where a play listed by end position finds its steps (the stage it was listed in)."""
+    """Where a play listed by end position finds its steps and notation (the stage it was listed in)."""
 
     def steps(self, end: int) -> RawPlay:
         """The steps of the play that ends in ``end``."""
+        ...
+
+    def notation(self, end: int) -> str:
+        """The notation of the play that ends in ``end``."""
         ...
 
 
@@ -77,12 +81,15 @@ class Play:
         return tuple(Step(*step) for step in self.raw)
 
     def notation(self) -> str:
-        """Steps separated by spaces, e.g. ``24/18 18/13``.
+        """Steps separated by spaces, e.g. ``24/18 18/13`` (:func:`notation_of`; a listed play's is made with its
+        stage's).
 
         >>> Play(((24, 18, 6, False), (18, 13, 5, False))).notation()
         '24/18 18/13'
         """
-        return " ".join(map(_STEP_TEXTS.__getitem__, self.raw))
+        if self._raw is None:
+            return self._source.notation(self.key)  # type: ignore[union-attr]
+        return notation_of(self._raw)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Play) and self.raw == other.raw
@@ -111,6 +118,15 @@ class _StepTexts(dict):
 
 
 _STEP_TEXTS = _StepTexts()
+
+
+def notation_of(raw: RawPlay) -> str:
+    """The notation of a play's steps: each step's, separated by spaces.
+
+    >>> notation_of(((25, 20, 5, False), (13, 10, 3, True), (6, 0, 6, False)))
+    'bar/20 13/10* 6/off'
+    """
+    return " ".join(map(_STEP_TEXTS.__getitem__, raw))
 
 
 _STEP_RE = re.compile(r"^(bar|\d{1,2})/(off|\d{1,2})(\*?)$")
