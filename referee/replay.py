@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from json.encoder import encode_basestring_ascii
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,11 @@ def games_json(outcome: Outcome) -> list[dict[str, Any]]:
     ]
 
 
+def _json_text(text: str) -> str:
+    """``text`` as a JSON string, as :func:`json.dumps` writes it."""
+    return encode_basestring_ascii(text)
+
+
 class ReplayWriter:
     """Writes one replay line by line into a hidden temporary file beside ``path`` (each line flushed, so a killed
     referee leaves a readable prefix there), which becomes ``path`` when the result is written: a replay file is
@@ -54,7 +60,10 @@ class ReplayWriter:
         self._temporary, self._file = open_temporary(path)
 
     def _write(self, record: dict[str, Any]) -> None:
-        self._file.write(json.dumps(record, separators=(",", ":")) + "\n")
+        self._line(json.dumps(record, separators=(",", ":")))
+
+    def _line(self, text: str) -> None:
+        self._file.write(text + "\n")
         self._file.flush()
 
     def header(self, **fields: Any) -> None:
@@ -62,15 +71,16 @@ class ReplayWriter:
         self._write({"type": "header", "format": FORMAT, **fields})
 
     def chance(self, notation: str) -> None:
-        """Write a chance step."""
-        self._write({"type": "chance", "notation": notation})
+        """Write a chance step (the line :meth:`_write` would write, put together directly: one per roll)."""
+        self._line(f'{{"type":"chance","notation":{_json_text(notation)}}}')
 
     def action(self, seat: int, action_id: int, notation: str, ms: float, comment: str = "") -> None:
-        """Write a decision."""
-        record: dict[str, Any] = {"type": "action", "seat": seat, "id": action_id, "notation": notation, "ms": round(ms, 3)}
-        if comment:
-            record["comment"] = comment
-        self._write(record)
+        """Write a decision (the line :meth:`_write` would write, put together directly: one per decision)."""
+        said = f',"comment":{_json_text(comment)}' if comment else ""
+        self._line(
+            f'{{"type":"action","seat":{int(seat)},"id":{int(action_id)},"notation":{_json_text(notation)},'
+            f'"ms":{float(round(ms, 3))!r}{said}}}'
+        )
 
     def result(self, **fields: Any) -> None:
         """Write the result line, close the file and give it its name."""

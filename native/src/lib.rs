@@ -298,5 +298,9 @@ fn kafana_native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("FEATURES", game::FEATURES)?;
     module.add_class::<wire::WireClient>()?;
     module.add_class::<wire::WireStream>()?;
+    module.add("ANSWER", wire::ANSWER)?;
+    module.add("ENDED", wire::ENDED)?;
+    module.add("UNASKED", wire::UNASKED)?;
+    module.add("LATE", wire::LATE)?;
     Ok(())
 }

@@ -60,7 +60,15 @@ enum Event {
     Ended { number: u64, code: i32, details: String },
     /// The bot answered on the stream more often than it was asked: the stream was cancelled.
     Unasked,
+    /// No answer to the stream's `number`th message within its time.
+    Late { number: u64 },
 }
+
+/// The kinds of events as Python reads them (``kafana_native.ANSWER`` …).
+pub const ANSWER: u8 = 0;
+pub const ENDED: u8 = 1;
+pub const UNASKED: u8 = 2;
+pub const LATE: u8 = 3;
 
 /// Where a caller's events wait for Python, and the eventfd that says there are some.
 struct Mailbox {
@@ -91,21 +99,20 @@ impl Mailbox {
         self.events.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).drain(..).collect()
     }
 
-    /// The events as Python tuples: ``(number, payload, None)`` for an answer, ``(number, code, details)`` for an
-    /// end, ``(0, None, None)`` for an unasked answer.
-    fn take_py<'py>(&self, py: Python<'py>) -> Vec<(u64, PyObject, PyObject)> {
+    /// The events as Python tuples ``(kind, number, detail)``: an answer's bytes, an end's ``(code, details)``,
+    /// None for an unasked or a late answer.
+    fn take_py(&self, py: Python<'_>) -> PyResult<Vec<(u8, u64, PyObject)>> {
         self.take()
             .into_iter()
-            .map(|event| match event {
-                Event::Answer { number, payload } => {
-                    (number, PyBytes::new(py, &payload).into_any().unbind(), py.None())
-                }
-                Event::Ended { number, code, details } => (
-                    number,
-                    code.into_pyobject(py).unwrap().into_any().unbind(),
-                    details.into_pyobject(py).unwrap().into_any().unbind(),
-                ),
-                Event::Unasked => (0, py.None(), py.None()),
+            .map(|event| {
+                Ok(match event {
+                    Event::Answer { number, payload } => (ANSWER, number, PyBytes::new(py, &payload).into_any().unbind()),
+                    Event::Ended { number, code, details } => {
+                        (ENDED, number, (code, details).into_pyobject(py)?.into_any().unbind())
+                    }
+                    Event::Unasked => (UNASKED, 0, py.None()),
+                    Event::Late { number } => (LATE, number, py.None()),
+                })
             })
             .collect()
     }
@@ -339,8 +346,9 @@ impl WireClient {
         Ok(number)
     }
 
-    /// The events posted since the last take: ``(number, answer, None)`` or ``(number, code, details)``.
-    fn take(&self, py: Python<'_>) -> Vec<(u64, PyObject, PyObject)> {
+    /// The events posted since the last take, as ``(kind, number, detail)``: ``ANSWER`` with the answer's bytes,
+    /// ``ENDED`` with ``(code, details)``.
+    fn take(&self, py: Python<'_>) -> PyResult<Vec<(u8, u64, PyObject)>> {
         self.mailbox.take_py(py)
     }
 
@@ -349,9 +357,9 @@ impl WireClient {
         let path = method_path(method)?;
         let path = path.path_and_query().cloned().expect("a path");
         let mailbox = Mailbox::new()?;
-        let sent = Arc::new(AtomicU64::new(0));
+        let waiting = Arc::new(Waiting::default());
         let (sender, receiver) = mpsc::unbounded_channel::<Bytes>();
-        let (connection, posted, asked) = (self.connection.clone(), mailbox.clone(), sent.clone());
+        let (connection, posted, asked) = (self.connection.clone(), mailbox.clone(), waiting.clone());
         let task = self.runtime.spawn(async move {
             let ended = |status: Status| {
                 let (code, details) = status_parts(&status);
@@ -376,9 +384,10 @@ impl WireClient {
                 match answers.message().await {
                     Ok(Some(payload)) => {
                         number += 1;
-                        if number > asked.load(Ordering::Acquire) {
+                        if number > asked.sent.load(Ordering::Acquire) {
                             return posted.post(Event::Unasked); // dropping the stream cancels it
                         }
+                        asked.answered(number);
                         posted.post(Event::Answer { number, payload });
                     }
                     Ok(None) => return posted.post(Event::Ended { number: 0, code: 0, details: String::new() }),
@@ -386,7 +395,29 @@ impl WireClient {
                 }
             }
         });
-        Ok(WireStream { mailbox, sender: Mutex::new(Some(sender)), sent, task: task.abort_handle() })
+        // The clock runs apart from the call: a bot's server may send nothing, not even its headers, until it
+        // answers.
+        let (posted, clock) = (mailbox.clone(), waiting.clone());
+        let timer = self.runtime.spawn(async move {
+            loop {
+                let awaited = clock.awaited();
+                tokio::select! {
+                    _ = tokio::time::sleep_until(awaited.map_or_else(Instant::now, |(_, at)| at)), if awaited.is_some() => {
+                        let number = awaited.expect("an awaited message").0;
+                        if clock.answered(number) {
+                            posted.post(Event::Late { number });
+                        }
+                    }
+                    _ = clock.changed.notified() => {}
+                }
+            }
+        });
+        Ok(WireStream {
+            mailbox,
+            sender: Mutex::new(Some(sender)),
+            waiting,
+            tasks: [task.abort_handle(), timer.abort_handle()],
+        })
     }
 
     /// Cancel every call still on the wire and close the connection (its streams go on until closed).
@@ -400,14 +431,44 @@ impl WireClient {
     }
 }
 
-/// One bidirectional stream: :meth:`send` a message, read answers and the end from the mailbox. An answer ahead
-/// of its request ends the stream with an ``Unasked`` event.
+/// The message on a stream whose answer is awaited, and until when.
+#[derive(Default)]
+struct Waiting {
+    /// How many messages were sent.
+    sent: AtomicU64,
+    /// The number of the message whose answer is awaited (0: none) and its deadline.
+    until: Mutex<(u64, Option<Instant>)>,
+    /// Told when a new message is awaited.
+    changed: tokio::sync::Notify,
+}
+
+impl Waiting {
+    /// The message whose answer is awaited, and its deadline.
+    fn awaited(&self) -> Option<(u64, Instant)> {
+        let until = *self.until.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        until.1.map(|at| (until.0, at))
+    }
+
+    /// Stop waiting for message `number`'s answer; whether it was awaited.
+    fn answered(&self, number: u64) -> bool {
+        let mut until = self.until.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let awaited = until.0 == number && until.1.is_some();
+        if awaited {
+            until.1 = None;
+        }
+        awaited
+    }
+}
+
+/// One bidirectional stream: :meth:`send` a message, read its answer (or that it is late), and the stream's end,
+/// from the mailbox. An answer ahead of its request ends the stream with an ``UNASKED`` event.
 #[pyclass(module = "kafana_native", frozen)]
 pub struct WireStream {
     mailbox: Arc<Mailbox>,
     sender: Mutex<Option<mpsc::UnboundedSender<Bytes>>>,
-    sent: Arc<AtomicU64>,
-    task: AbortHandle,
+    waiting: Arc<Waiting>,
+    /// The call's reader and the clock of the awaited answer.
+    tasks: [AbortHandle; 2],
 }
 
 #[pymethods]
@@ -417,24 +478,34 @@ impl WireStream {
         self.mailbox.fd.as_raw_fd()
     }
 
-    /// Send one message; returns its number (its answer's). False-free: a closed stream's end is in the mailbox.
-    fn send(&self, message: &[u8]) -> u64 {
-        let number = self.sent.fetch_add(1, Ordering::AcqRel) + 1;
+    /// Send one message whose answer is due within ``timeout`` seconds (else a ``LATE`` event comes, and the
+    /// answer, if it comes after all, is an ordinary ``ANSWER``); returns its number, which its events carry. On
+    /// a stream that ended, the end is in the mailbox.
+    fn send(&self, message: &[u8], timeout: f64) -> PyResult<u64> {
+        if !(timeout.is_finite() && timeout >= 0.0) {
+            return Err(PyValueError::new_err(format!("bad timeout {timeout}")));
+        }
+        let number = self.waiting.sent.fetch_add(1, Ordering::AcqRel) + 1;
+        *self.waiting.until.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) =
+            (number, Some(Instant::now() + Duration::from_secs_f64(timeout.min(1e6))));
         if let Some(sender) = self.sender.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).as_ref() {
             let _ = sender.send(Bytes::copy_from_slice(message)); // gone: the stream ended, and said so
         }
-        number
+        self.waiting.changed.notify_one();
+        Ok(number)
     }
 
-    /// The events posted since the last take: ``(number, answer, None)``, ``(0, code, details)`` for the end,
-    /// ``(0, None, None)`` for an unasked answer.
-    fn take(&self, py: Python<'_>) -> Vec<(u64, PyObject, PyObject)> {
+    /// The events posted since the last take, as ``(kind, number, detail)``: ``ANSWER`` with the answer's bytes,
+    /// ``LATE``, ``ENDED`` (number 0) with ``(code, details)``, ``UNASKED``.
+    fn take(&self, py: Python<'_>) -> PyResult<Vec<(u8, u64, PyObject)>> {
         self.mailbox.take_py(py)
     }
 
     /// End the stream from this side and cancel it.
     fn close(&self) {
         self.sender.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take();
-        self.task.abort();
+        for task in &self.tasks {
+            task.abort();
+        }
     }
 }

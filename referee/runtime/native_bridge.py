@@ -43,8 +43,9 @@ class CallError(grpc.RpcError):
         return self._details
 
 
-_Event = tuple[int, Any, Any]
-"""A mailbox event: ``(number, answer bytes, None)``, ``(number, code, details)`` or ``(0, None, None)``."""
+_Event = tuple[int, int, Any]
+"""A mailbox event: ``(kind, number, detail)`` (``kafana_native.ANSWER`` with the answer's bytes, ``ENDED`` with
+``(code, details)``, ``LATE`` or ``UNASKED`` with None)."""
 
 
 async def _events(native: Any) -> list[_Event]:
@@ -69,15 +70,21 @@ class NativeCaller:
             CallError: the call failed (its ``code()`` tells how, e.g. ``DEADLINE_EXCEEDED``).
             trio.Cancelled: the surrounding scope was cancelled (the call ends by its deadline or :meth:`close`).
         """
-        async with self._turn:
+        try:
+            self._turn.acquire_nowait()  # the usual case, without the checkpoint of ``async with``
+        except trio.WouldBlock:
+            await self._turn.acquire()
+        try:
             number = self._native.unary(method, request, timeout, wait_for_ready)
             while True:
-                for got, answer, details in await _events(self._native):
+                for kind, got, detail in await _events(self._native):
                     if got != number:
                         continue  # the end of a call whose caller stopped waiting
-                    if details is None:
-                        return answer
-                    raise CallError(answer, details)
+                    if kind == kafana_native.ANSWER:
+                        return detail
+                    raise CallError(*detail)
+        finally:
+            self._turn.release()
 
     def stream(self, method: str) -> NativeStream:
         """Open a bidirectional stream of ``method`` on this caller's connection (after a call has connected it)."""
@@ -89,23 +96,12 @@ class NativeCaller:
 
 
 class NativeStream:
-    """One bidirectional stream in the native core (the contract of :class:`.bridge.Stream`)."""
+    """One bidirectional stream in the native core (the contract of :class:`.bridge.Stream`). The core keeps the
+    time of the message awaited and says when it is up, so a call needs no cancel scope of its own."""
 
     def __init__(self, native: Any) -> None:
         self._native = native
         self._closed: StreamClosed | None = None
-
-    def _read(self, events: list[_Event], number: int) -> bytes | None:
-        answer = None
-        for got, payload, details in events:
-            if details is None and payload is not None:
-                if got == number:
-                    answer = payload
-            elif self._closed is None:
-                unasked = payload is None
-                error = None if unasked or payload == 0 else CallError(payload, details)
-                self._closed = StreamClosed(error, unasked=unasked)
-        return answer
 
     async def call(self, request: bytes, *, timeout: float) -> bytes:
         """Send ``request`` and return its answer within ``timeout`` seconds.
@@ -117,11 +113,20 @@ class NativeStream:
         """
         if self._closed is not None:
             raise self._closed
-        number = self._native.send(request)
-        answer = None
-        with trio.move_on_after(timeout):
-            while answer is None and self._closed is None:
-                answer = self._read(await _events(self._native), number)
+        number = self._native.send(request, timeout)
+        answer: bytes | None = None
+        late = False
+        while answer is None and not late and self._closed is None:
+            for kind, got, detail in await _events(self._native):
+                if kind == kafana_native.ANSWER:
+                    if got == number:
+                        answer = detail
+                elif kind == kafana_native.LATE:
+                    late = late or got == number
+                elif self._closed is None:
+                    unasked = kind == kafana_native.UNASKED
+                    code, details = (0, "") if unasked else detail
+                    self._closed = StreamClosed(None if unasked or code == 0 else CallError(code, details), unasked)
         if answer is not None:
             return answer
         if self._closed is not None:

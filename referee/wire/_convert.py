@@ -36,7 +36,7 @@ from referee.games.cards.gapa import action_from_words as gapa_action
 from referee.games.cards.gapa import action_words as gapa_words
 from referee.games.cards.gaps import END_ROUND
 
-from ._encode import field, int_field, packed_field, tag, varint
+from ._encode import field, int_field, packed_field, remembered, tag, varint
 from ._messages import (
     PROTOCOL,
     ActRequest,
@@ -110,6 +110,7 @@ def bot_info_from_bytes(data: bytes) -> BotInfo:
     return bot_info_from_proto(read_strictly(pb.HelloResponse, data))
 
 
+@remembered
 def act_response_from_bytes(data: bytes) -> ActResponse:
     """Read an ActResponse as the bot sent it (the comment cut to :data:`COMMENT_LIMIT` characters).
 
@@ -527,6 +528,7 @@ def _view_bytes(view: Any) -> bytes:
 
 _ID_RECORDS = [int_field(1, number) for number in range(1024)]
 _NOTATION_TAG = tag(2, 2)
+_ONE_BYTE = [varint(size) for size in range(128)]
 
 
 def _detail_bytes(action: Any) -> bytes:
@@ -544,20 +546,24 @@ def _card_detail_bytes(action: DurakAction | GapaAction | GapsMove) -> bytes:
 
 
 def _legal_records(actions: tuple[LegalAction, ...], detail: bool) -> list[bytes]:
-    """The records of ``actions`` in an ActRequest's ``legal_actions`` (the loop of every decision: kept flat)."""
+    """The records of ``actions`` in an ActRequest's ``legal_actions`` (the loop of every decision: kept flat, the
+    usual one-byte lengths looked up)."""
     records = []
+    small = _ONE_BYTE
     for legal in actions:
         notation = legal.notation.encode()
         number = legal.id
+        size = len(notation)
         body = (
             (_ID_RECORDS[number] if 0 <= number < 1024 else int_field(1, number))
             + _NOTATION_TAG
-            + varint(len(notation))
+            + (small[size] if size < 128 else varint(size))
             + notation
         )
         if detail and legal.action is not None:
             body += _detail_bytes(legal.action)
-        records.append(_LEGAL_TAG + varint(len(body)) + body)
+        size = len(body)
+        records.append(_LEGAL_TAG + (small[size] if size < 128 else varint(size)) + body)
     return records
 
 

@@ -6,6 +6,15 @@ object per legal action. Every function here is checked against the protobuf lib
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+from typing import TypeVar
+
+_Read = TypeVar("_Read")
+
+REMEMBERED = 32
+"""Answers up to this many bytes are read once and remembered (:func:`remembered`)."""
+
 _SMALL = [bytes([value]) for value in range(128)]
 
 
@@ -56,3 +65,17 @@ def packed_field(number: int, values: tuple[int, ...]) -> bytes:
     b':\\x02\\x03\\x05'
     """
     return field(number, b"".join([varint(value) for value in values])) if values else b""
+
+
+def remembered(read: Callable[[bytes], _Read]) -> Callable[[bytes], _Read]:
+    """``read`` (a strict reader of a bot's answer into an immutable value) remembering what it made of the answers
+    of up to :data:`REMEMBERED` bytes: most answers are a bare id, sent again and again. An answer it refuses
+    raises each time (exceptions are not remembered); the memory is bounded.
+    """
+    short = functools.lru_cache(maxsize=1024)(read)
+
+    @functools.wraps(read)
+    def reader(data: bytes) -> _Read:
+        return short(data) if len(data) <= REMEMBERED else read(data)
+
+    return reader

@@ -10,7 +10,7 @@ from __future__ import annotations
 from kafana_kit.v1 import bot_pb2 as pb
 
 from ._convert import WireError, act_response_from_bytes, read_strictly
-from ._encode import field
+from ._encode import field, remembered
 from ._messages import ActResponse
 from ._strict import length_delimited_fields
 
@@ -32,6 +32,7 @@ def session_notify(message: pb.Notification) -> bytes:
     return field(_NOTIFY, message.SerializeToString())
 
 
+@remembered
 def session_reply_from_bytes(data: bytes) -> ActResponse | None:
     """Read a SessionResponse as the bot sent it: the ActResponse of an ``act``, None for ``notified``.
 

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import functools
 import threading
 from concurrent import futures
 
@@ -62,11 +61,20 @@ def served(tmp_path, request):
     address = f"unix:{tmp_path / 'b.sock'}"
     server.add_insecure_port(address)
     server.start()
+    servicer.address = address
     caller = request.param(address, max_response=1 << 20, max_request=1 << 20)
     yield servicer, caller
     servicer.release.set()
     caller.close()
     server.stop(0)
+
+
+def _fill_the_servers_pool(address: str) -> None:
+    """Start every thread of the in-process server's pool (so that none starts during a test that counts them)."""
+    with grpc.insecure_channel(address) as channel:
+        hello = wire.bot_stub(channel).Hello
+        warm = [hello.future(wire.hello_request("x"), timeout=5) for _ in range(8)]
+        assert all(future.result().name == "echo" for future in warm)
 
 
 def _hello() -> bytes:
@@ -154,11 +162,9 @@ async def test_a_late_answer_is_not_taken_for_the_next_calls(served):
 
 
 async def test_no_thread_is_started_per_call(served, monkeypatch):
-    _, caller = served
-    async with trio.open_nursery() as nursery:  # the server's pool fills up
-        for _ in range(4):
-            nursery.start_soon(functools.partial(caller.call, wire.HELLO, _hello(), timeout=5))
-            await trio.sleep(0.05)
+    servicer, caller = served
+    _fill_the_servers_pool(servicer.address)
+    await caller.call(wire.HELLO, _hello(), timeout=5)
     started = []
     original = threading.Thread.start
     monkeypatch.setattr(threading.Thread, "start", lambda thread: (started.append(thread.name), original(thread)))
@@ -205,7 +211,7 @@ async def stream(served):
 
 
 def _act(match_id: str = "m", decision: int = 0) -> bytes:
-    return wire.session_act(bot_pb2.ActRequest(match_id=match_id, decision=decision))
+    return wire.session_act(bot_pb2.ActRequest(match_id=match_id, decision=decision).SerializeToString())
 
 
 async def test_a_stream_answers_each_request_in_turn(stream):
@@ -255,7 +261,8 @@ async def test_closing_a_stream_ends_it_on_the_bot_side(served, stream):
     assert await trio.to_thread.run_sync(servicer.session_ended.wait, 5)
 
 
-async def test_no_thread_is_started_per_message(stream, monkeypatch):
+async def test_no_thread_is_started_per_message(served, stream, monkeypatch):
+    _fill_the_servers_pool(served[0].address)
     await stream.call(_act(), timeout=5)
     started = []
     original = threading.Thread.start

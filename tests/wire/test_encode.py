@@ -64,3 +64,17 @@ def test_varints_and_fields_read_back(value):
     assert pb.ActResponse.FromString(int_field(1, value % 2**31)).action_id == value % 2**31
     assert pb.ActResponse.FromString(field(2, b"x" * (value % 300))).comment == "x" * (value % 300)
     assert len(varint(value)) == max(1, (value.bit_length() + 6) // 7)
+
+
+def test_short_answers_are_read_once_and_refused_every_time():
+    from kafana_kit.v1 import bot_pb2 as pb
+
+    good = pb.ActResponse(action_id=4).SerializeToString()
+    assert wire.act_response_from_bytes(good) is wire.act_response_from_bytes(good)
+    bad = b"\x18\x01"  # field 3: not in an ActResponse
+    for _ in range(2):
+        with pytest.raises(wire.WireError):
+            wire.act_response_from_bytes(bad)
+    long = pb.ActResponse(action_id=4, comment="x" * 100).SerializeToString()
+    assert wire.act_response_from_bytes(long) == wire.act_response_from_bytes(long)
+    assert wire.act_response_from_bytes(long) is not wire.act_response_from_bytes(long)
