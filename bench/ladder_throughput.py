@@ -4,7 +4,10 @@ session of the local executor; concurrency 1, 2 and 4) against a ``referee run-m
 against the same matches played without the ladder (this process's referee with kept bots, one after the
 other), in one run with the order alternated; and on a Dask cluster of two workers on this machine (``--dask``).
 
-Usage: python bench/ladder_throughput.py [--rounds 6] [--arena tapa] [--repeats 3] [--dask]
+Usage: python bench/ladder_throughput.py [--rounds 6] [--arena tapa] [--repeats 3] [--dask] [--workers-only]
+
+``--workers-only`` leaves out the process-per-match configurations (slow, and their figures do not move), so a run
+can afford enough rounds for the workers' start-up to weigh little.
 
 Each measurement is a fresh league database with the two bots submitted (not timed) and a round robin of
 ``--rounds`` duplicate units (2 matches each) played through ``run_units``, timed by wall clock from the first
@@ -77,8 +80,9 @@ async def alone(folder: Path, arena: str, rounds: int) -> tuple[int, float, int]
     return 2 * rounds, time.perf_counter() - start, pool.starts
 
 
-async def main(rounds: int, arena: str, repeats: int, dask: bool) -> None:
-    kinds = [(f"{'workers' if w else 'process per match'}, concurrency {c}", c, w) for c in (1, 2) for w in (False, True)]
+async def main(rounds: int, arena: str, repeats: int, dask: bool, workers_only: bool) -> None:
+    kinds = [(f"{'workers' if w else 'process per match'}, concurrency {c}", c, w) for c in (1, 2)
+             for w in ((True,) if workers_only else (False, True))]
     kinds.append(("workers, concurrency 4", 4, True))
     kinds.append(("the same matches without the ladder", 1, None))
     rates: dict[str, list[float]] = {label: [] for label, _, _ in kinds}
@@ -102,9 +106,11 @@ async def main(rounds: int, arena: str, repeats: int, dask: bool) -> None:
         for label, values in rates.items():
             print(f"  {label:<32} {statistics.median(values):6.1f} matches/min  ({min(values):.1f}-{max(values):.1f}),"
                   f" {starts[label]} bot starts")
-        base = statistics.median(rates["process per match, concurrency 1"])
-        for label, values in rates.items():
-            print(f"  ratio to a process per match at concurrency 1: {label:<32} {statistics.median(values) / base:.2f}")
+        if not workers_only:
+            base = statistics.median(rates["process per match, concurrency 1"])
+            for label, values in rates.items():
+                print(f"  ratio to a process per match at concurrency 1: {label:<32} "
+                      f"{statistics.median(values) / base:.2f}")
         alone_rate = statistics.median(rates["the same matches without the ladder"])
         single = statistics.median(rates["workers, concurrency 1"])
         for concurrency in (1, 2, 4):
@@ -131,5 +137,6 @@ if __name__ == "__main__":
     parser.add_argument("--arena", default="tapa")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--dask", action="store_true", help="also run the league on a 2-worker loopback cluster")
+    parser.add_argument("--workers-only", action="store_true", help="leave out the process-per-match runs")
     args = parser.parse_args()
-    trio.run(main, args.rounds, args.arena, args.repeats, args.dask)
+    trio.run(main, args.rounds, args.arena, args.repeats, args.dask, args.workers_only)
