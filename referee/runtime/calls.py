@@ -6,8 +6,37 @@ native core is installed). Both keep the same contract, and the bridge and fault
 from __future__ import annotations
 
 import os
+from typing import Protocol
 
 from .bridge import Caller
+
+
+class BotStream(Protocol):
+    """One ``Session`` stream to a bot (:class:`.bridge.Stream`, :class:`.native_bridge.NativeStream`)."""
+
+    async def call(self, request: bytes, *, timeout: float) -> bytes:
+        """Send ``request`` and return its answer within ``timeout`` seconds."""
+        ...
+
+    def close(self) -> None:
+        """End the stream."""
+        ...
+
+
+class BotClient(Protocol):
+    """A bot's client (:class:`.bridge.Caller`, :class:`.native_bridge.NativeCaller`)."""
+
+    async def call(self, method: str, request: bytes, *, timeout: float, wait_for_ready: bool = False) -> bytes:
+        """Call ``method`` with ``request`` and return the answer's bytes."""
+        ...
+
+    def stream(self, method: str) -> BotStream:
+        """Open a bidirectional stream of ``method``."""
+        ...
+
+    def close(self) -> None:
+        """Cancel the calls on the wire and drop the connection."""
+        ...
 
 
 class WireChoiceError(RuntimeError):
@@ -40,6 +69,6 @@ WIRE, CALLER = choose(os.environ.get("KAFANA_WIRE"))
 """The client in use and its caller class (``Caller`` or ``NativeCaller``)."""
 
 
-def open_caller(address: str, *, max_response: int, max_request: int, name: str = "kafana-caller") -> Caller:
+def open_caller(address: str, *, max_response: int, max_request: int, name: str = "kafana-caller") -> BotClient:
     """A client of the bot at ``address`` (``unix:PATH`` or ``HOST:PORT``) of the chosen kind."""
     return CALLER(address, max_response=max_response, max_request=max_request, name=name)

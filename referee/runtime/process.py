@@ -26,7 +26,7 @@ from referee import wire
 from referee.games import GAMES
 
 from .bridge import StreamClosed, StreamTimeout
-from .calls import open_caller
+from .calls import BotClient, BotStream, open_caller
 from .cgroups import BotCgroup, enter_command
 from .clock import TRANSPORT_GRACE
 from .faults import BotCrashed, BotError, BotNoHello, BotProtocolError, BotResourceLimit, BotTimeout
@@ -148,9 +148,9 @@ class ProcessPlayer:
         self._process: Child | None = None
         self._stdout = OutputCapture(on_limit=self._output_limit)
         self._stderr = OutputCapture(on_limit=self._output_limit)
-        self._caller: Any = None
+        self._caller: BotClient | None = None
         """The bot's client (:mod:`.calls`), once its process runs."""
-        self._session: Any = None
+        self._session: BotStream | None = None
         """The Session stream, for a bot whose Hello said it serves it (else its calls are unary)."""
         self._lifeline: int | None = None
         """The write end of the sandbox's lifeline (see :meth:`Sandbox.command`), held while the bot runs."""
@@ -168,7 +168,8 @@ class ProcessPlayer:
     def alive(self) -> bool:
         """Whether the process answered Hello, runs, and was not asked to stop."""
         process = self._process
-        return self._caller is not None and process is not None and process.returncode is None and not self._closed.is_set()
+        running = process is not None and process.returncode is None
+        return self._caller is not None and running and not self._closed.is_set()
 
     def new_game(self) -> None:
         """Start the captured output afresh for the next game of a kept process (:mod:`.seating`)."""

@@ -473,7 +473,9 @@ _CLOCK_FIELD = _number(pb.ActRequest, "clock")
 _LEGAL_TAG = tag(_number(pb.ActRequest, "legal_actions"), 2)
 _PLAY_FIELD = _number(pb.LegalAction, "backgammon")
 _POINT_RECORDS = {
-    (mine, theirs, pin): pb.BackgammonView(points=[pb.BackgammonPoint(mine=mine, theirs=theirs, pin=pin)]).SerializeToString()
+    (mine, theirs, pin): pb.BackgammonView(
+        points=[pb.BackgammonPoint(mine=mine, theirs=theirs, pin=pin)]
+    ).SerializeToString()
     for mine in range(16)
     for theirs in range(16)
     for pin in range(3)
