@@ -4,6 +4,7 @@ a trained policy played as a bot passes check-bot and enters a ladder."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import random
 import warnings
@@ -21,6 +22,7 @@ from referee.checkbot import check_bot
 from referee.envs import Choices, decide_with, encoding_for, env
 from referee.games import CHANCE, make_game
 from referee.runtime import resolve_bot
+from tests._requests import request_for
 
 FORMS = [
     ("tabla", {}),
@@ -52,7 +54,7 @@ def test_pettingzoos_api_and_seed_tests_pass(game_id, options):
 
 
 def _decisions(game_id: str, options: dict, seed: int, limit: int = 150):
-    """(state, seat) at each decision of a seeded random game."""
+    """(game, state) at each decision of a seeded random game."""
     game = make_game(game_id, options)
     state, stream, choose = game.new_state(), ChanceStream(str(seed)), random.Random(seed)
     for _ in range(10_000):
@@ -93,11 +95,8 @@ def test_a_bot_sees_from_its_bytes_what_the_environment_observed(game_id, option
     """The observation is made from the seat's view alone, and the view a bot reads from its request's bytes is
     that view: a policy plays in the ladder on exactly what it was trained on, and on nothing hidden."""
     for game, state in _decisions(game_id, options, seed=5, limit=60):
-        seat = state.current_player
-        legal = state.legal_actions()
-        request = wire.ActRequest("m", state.game_number, game.id, seat, dict(game.options), 0, state.view(seat),
-                                  wire.ClockInfo(1, 1, 1, 1),
-                                  tuple(wire.LegalAction(i, a.notation(), a) for i, a in enumerate(legal)))
+        seat, legal = state.current_player, state.legal_actions()
+        request = request_for(game, state)
         received = wire.act_request_from_proto(pb.ActRequest.FromString(wire.act_request_bytes(request)))
         encoding = encoding_for(game)
         assert np.array_equal(encoding.observe(received.view), encoding.observe(state.view(seat)))
@@ -116,11 +115,8 @@ def test_the_environment_and_the_bot_pick_the_same_actions(game_id):
     decisions = 0
     while not space.state_.is_terminal() and decisions < 60:
         state = space.state_
-        seat, legal = state.current_player, list(state.legal_actions())
-        request = wire.ActRequest("m", state.game_number, game.id, seat, dict(game.options), 0, state.view(seat),
-                                  wire.ClockInfo(1, 1, 1, 1),
-                                  tuple(wire.LegalAction(i, a.notation(), a) for i, a in enumerate(legal)))
-        expected = decide(request).action_id
+        legal = list(state.legal_actions())
+        expected = decide(request_for(game, state)).action_id
         picks = Choices(legal, encoding.tokens, len(encoding.vocabulary))
         chosen = None
         while chosen is None:
@@ -141,14 +137,11 @@ def test_a_token_not_offered_is_refused_by_the_environment_and_replaced_by_the_b
     with pytest.raises(ValueError, match="not offered"):
         space.step(refused)
     decide = decide_with(lambda observation, offered: refused)
-    state = space.state_
-    seat = state.current_player
-    legal = state.legal_actions()
-    request = wire.ActRequest("m", 1, "tapa", seat, {}, 0, state.view(seat), wire.ClockInfo(1, 1, 1, 1),
-                              tuple(wire.LegalAction(i, a.notation(), a) for i, a in enumerate(legal)))
-    assert 0 <= decide(request).action_id < len(legal)
-    terse = wire.ActRequest("m", 1, "tapa", seat, {}, 0, state.view(seat), wire.ClockInfo(1, 1, 1, 1),
-                            tuple(wire.LegalAction(i, a.notation()) for i, a in enumerate(legal)))
+    request = request_for(space.game, space.state_)
+    assert 0 <= decide(request).action_id < len(request.legal_actions)
+    terse = dataclasses.replace(
+        request, legal_actions=tuple(legal._replace(action=None) for legal in request.legal_actions)
+    )
     with pytest.raises(ValueError, match="action_detail=True"):
         decide(terse)
 

@@ -14,7 +14,7 @@ from referee.games import CHANCE, NO_CARD, make_game
 from referee.games.cards._cards import card_text
 from referee.games.cards.durak import HAND, _points
 from referee.playouts import random_decisions
-from referee.wire import ActRequest, ClockInfo, LegalAction
+from tests._requests import request_for
 
 GAMES_PER_COMBINATION = 100
 DECISION_LIMIT = 3000
@@ -80,21 +80,6 @@ def cards_in_message(message):
     return found
 
 
-def request_for(game, state, seat, decision):
-    legal = state.legal_actions()
-    return ActRequest(
-        match_id="leak",
-        game_number=1,
-        game="durak",
-        seat=seat,
-        options=dict(game.options),
-        decision=decision,
-        view=state.view(seat),
-        clock=ClockInfo(1000, 0, 1000, 1000),
-        legal_actions=tuple(LegalAction(i, a.notation(), a) for i, a in enumerate(legal)),
-    )
-
-
 @pytest.mark.parametrize("combination", COMBINATIONS, ids=lambda c: "-".join(map(str, c)))
 def test_random_games_keep_every_invariant(combination):
     game = make_game("durak", options(*combination))
@@ -112,7 +97,7 @@ def test_random_games_keep_every_invariant(combination):
             legal = state.legal_actions()
             assert legal == sorted(legal) and len(set(legal)) == len(legal)
             if number < 3:  # the leak test, on the wire form of every request of the first games
-                message = wire.act_request_to_proto(request_for(game, state, seat, decisions))
+                message = wire.act_request_to_proto(request_for(game, state, decisions, seat))
                 leaked = cards_in_message(message) - allowed_cards(state, seat)
                 assert not leaked, f"seat {seat} was sent {leaked}"
             state.apply(legal[rng.randrange(len(legal))])

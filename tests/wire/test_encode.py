@@ -13,6 +13,7 @@ from referee import wire
 from referee.chance import Chance
 from referee.games import CHANCE, GAMES, make_game
 from referee.wire._encode import field, int_field, varint
+from tests._requests import request_for
 
 FORMS = [(game_id, {}) for game_id in sorted(GAMES)] + [
     ("durak", {"variant": "perevodnoy", "seats": "4"}),
@@ -29,18 +30,8 @@ def _requests(game_id: str, options: dict[str, str], seed: int):
         if state.current_player == CHANCE:
             state.apply(state.sample_chance(stream))
             continue
-        seat, legal = state.current_player, state.legal_actions()
-        yield wire.ActRequest(
-            match_id=f"m-{seed}",
-            game_number=state.game_number,
-            game=game.id,
-            seat=seat,
-            options=dict(game.options),
-            decision=decision,
-            view=state.view(seat),
-            clock=wire.ClockInfo(120_000, 3_000, 30_000, 30_000 - decision),
-            legal_actions=tuple(wire.LegalAction(i, a.notation(), a) for i, a in enumerate(legal)),
-        )
+        yield request_for(game, state, decision)
+        legal = state.legal_actions()
         state.apply(legal[choose.randrange(len(legal))])
         decision += 1
 
