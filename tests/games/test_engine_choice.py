@@ -37,3 +37,20 @@ def test_without_the_native_core_it_says_so_once():
     child = subprocess.run([sys.executable, "-c", hide], capture_output=True, text=True, check=True,
                            env={**env, engine.NOTED: "1"})  # a child of a process that said so already
     assert child.stdout == "python\n" and child.stderr == ""
+
+
+@pytest.mark.timeout(900)
+def test_the_games_suite_passes_on_the_python_engines():
+    """The Python engines are the reference the native core is measured against: every test of the games (the
+    scenarios, properties, oracles and conformance, and the engines' doctests) runs on them too, in a process of
+    their own."""
+    if os.environ.get("KAFANA_ENGINE") == "python":
+        pytest.skip("this run is on the Python engines already")
+    here = os.path.dirname(os.path.abspath(__file__))
+    root = os.path.dirname(os.path.dirname(here))
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-x", here, os.path.join(root, "referee", "games")],
+        capture_output=True, text=True, env={**os.environ, "KAFANA_ENGINE": "python"}, cwd=root,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert " passed" in done.stdout.splitlines()[-1]
