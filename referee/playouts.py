@@ -1,5 +1,5 @@
 """Seeded random playouts: through the public State API (tests, benchmarks, ``referee check-bot``), and whole
-Tabla-family games played inside the native core (search bots' rollouts, training).
+Tabla-family games and Durak deals played inside the native core (search bots' rollouts, training).
 
 :func:`playouts` runs in the core when it is installed and is exactly :func:`python_playouts` otherwise: the
 same games from the same seed. Both draw from one :class:`SplitMix64` stream, a fast generator for simulation
@@ -12,7 +12,7 @@ import random
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-from referee.games import CHANCE, Game, State
+from referee.games import CHANCE, Durak, Game, State
 from referee.games.engine import NATIVE
 from referee.games.tabla_family.gjul_bara import GjulBara
 from referee.games.tabla_family.tabla import Tabla
@@ -76,21 +76,22 @@ class SplitMix64:
 
 
 class Playout(NamedTuple):
-    """One finished random game (or match): how it ended, the points of each seat and the plays made."""
+    """One finished random game (or match): how it ended, the points of each seat and the decisions made."""
 
     termination: str
-    points: tuple[int, int]
+    points: tuple[int, ...]
     decisions: int
 
 
-PLAYOUT_GAMES = ("tabla", "gjul-bara", "tapa", "tabla-match")
-"""The games :func:`playouts` plays."""
+PLAYOUT_GAMES = ("tabla", "gjul-bara", "tapa", "tabla-match", "durak")
+"""The games :func:`playouts` plays (Durak: single deals, not sessions)."""
 
 
 def python_playouts(game: Game, count: int, seed: int) -> list[Playout]:
-    """``count`` games of ``game`` (one of :data:`PLAYOUT_GAMES`) from the opening throw, every play chosen
-    uniformly among the legal ones and every die drawn from one :class:`SplitMix64` seeded with ``seed``: the
-    Python engines through the public State API, the reference the native core is checked against.
+    """``count`` games of ``game`` (one of :data:`PLAYOUT_GAMES`) from the start, every decision chosen uniformly
+    among the legal ones and all chance drawn from one :class:`SplitMix64` seeded with ``seed`` (two dice from one
+    draw of 36; a card of the shuffle or a seat of Durak's lot uniformly among those listed): the Python engines
+    through the public State API, the reference the native core is checked against.
 
     >>> python_playouts(Tapa(), 2, seed=3) == python_playouts(Tapa(), 2, seed=3)
     True
@@ -107,13 +108,17 @@ def python_playouts(game: Game, count: int, seed: int) -> list[Playout]:
                 state.apply(legal[rng.below(len(legal))])
                 decisions += 1
                 continue
+            if isinstance(game, Durak):
+                outcomes = state.chance_outcomes()
+                state.apply(outcomes[rng.below(len(outcomes))][0])
+                continue
             first, second = rng.dice()
             if isinstance(state.chance_outcomes()[0][0], OpeningThrow):
                 state.apply(OpeningThrow((first, second)))
             else:
                 state.apply(Roll(max(first, second), min(first, second)))
         outcome = state.outcome()
-        played.append(Playout(outcome.termination, (outcome.points[0], outcome.points[1]), decisions))
+        played.append(Playout(outcome.termination, tuple(outcome.points), decisions))
     return played
 
 
@@ -122,6 +127,13 @@ def native_playouts(game: Game, count: int, seed: int) -> list[Playout]:
     _check(game)
     if NATIVE is None:
         raise RuntimeError("the native core is not installed (pip install ./native)")
+    if isinstance(game, Durak):
+        return [Playout(word, tuple(points), decisions) for word, points, decisions in NATIVE.durak_playouts(
+            count, seed, seats=game.seats, teams=game.teams, transfers=game.transfers,
+            lowest_rank=game.deck[0] % 13 + 2, bout_limit=game.bout_limit, first_bout_limit=game.first_bout_limit,
+            multi_card_lead=game.multi_card_lead, transfer_in_first_bout=game.transfer_in_first_bout,
+            show_trump=game.show_trump, redeal=game.redeal,
+        )]
     games = game.games if isinstance(game, TablaMatch) else {game.id: game}
     options: dict[str, Any] = {}
     for one in games.values():
@@ -140,10 +152,12 @@ def native_playouts(game: Game, count: int, seed: int) -> list[Playout]:
 
 
 def _check(game: Game) -> None:
-    if not isinstance(game, (Tabla, GjulBara, Tapa, TablaMatch)):
+    if not isinstance(game, (Tabla, GjulBara, Tapa, TablaMatch, Durak)):
         raise ValueError(f"playouts are for {', '.join(PLAYOUT_GAMES)}, not {game.id}")
+    if isinstance(game, Durak) and game.options["deals"] != "1":
+        raise ValueError("Durak playouts are single deals: deals=1, not a session")
 
 
 playouts = native_playouts if NATIVE is not None else python_playouts
-"""Seeded random playouts of a Tabla-family game: in the native core when it runs, else in Python (the same
-games either way)."""
+"""Seeded random playouts of a Tabla-family game or a Durak deal: in the native core when it runs, else in Python
+(the same games either way)."""

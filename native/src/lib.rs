@@ -4,6 +4,7 @@
 //! `bots/python/gaps_solver.py`). The Python code stays the reference; every function here gives exactly what its
 //! Python twin gives.
 
+mod durak;
 mod family;
 mod gaps;
 mod game;
@@ -249,6 +250,52 @@ fn playouts(
         .collect())
 }
 
+/// `count` deals of Durak played to their end with uniformly random decisions and chance, all from one SplitMix64
+/// stream seeded with `seed`, with the game's resolved options (a single deal: sessions are not played here).
+/// Returns ``(termination, points per seat, decisions)`` per deal. The twin of
+/// ``referee.playouts.python_playouts`` for Durak.
+#[pyfunction]
+#[pyo3(signature = (count, seed, *, seats, teams, transfers, lowest_rank, bout_limit, first_bout_limit,
+    multi_card_lead, transfer_in_first_bout, show_trump, redeal))]
+#[allow(clippy::too_many_arguments)]
+fn durak_playouts(
+    py: Python<'_>,
+    count: usize,
+    seed: u64,
+    seats: usize,
+    teams: bool,
+    transfers: bool,
+    lowest_rank: u32,
+    bout_limit: usize,
+    first_bout_limit: usize,
+    multi_card_lead: bool,
+    transfer_in_first_bout: bool,
+    show_trump: bool,
+    redeal: bool,
+) -> PyResult<Vec<(&'static str, Vec<u32>, u32)>> {
+    let enough = (seats as u32) * 6 <= 4 * (15 - lowest_rank.clamp(2, 14));
+    if !(2..=6).contains(&seats) || ![2, 6, 9].contains(&lowest_rank) || !enough || (teams && seats != 4) {
+        return Err(PyValueError::new_err(format!("no Durak deal of {seats} seats from rank {lowest_rank}")));
+    }
+    if !(1..=6).contains(&bout_limit) || !(1..=bout_limit).contains(&first_bout_limit) {
+        return Err(PyValueError::new_err("bout limits must be 1..6, the first at most the others'"));
+    }
+    let rules = durak::Rules {
+        seats,
+        teams,
+        transfers,
+        lowest_rank,
+        bout_limit,
+        first_bout_limit,
+        multi_card_lead,
+        transfer_in_first_bout,
+        show_trump,
+        redeal,
+    };
+    let played = py.allow_threads(|| durak::playouts(rules, count, seed));
+    Ok(played.into_iter().map(|p| (p.ending.termination, p.ending.points, p.decisions)).collect())
+}
+
 /// The points of a play that ends the game (the mover's first), or None.
 type EndPoints = Option<(u32, u32)>;
 
@@ -294,6 +341,7 @@ fn kafana_native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(stage_plays, module)?)?;
     module.add_function(wrap_pyfunction!(gaps_solve, module)?)?;
     module.add_function(wrap_pyfunction!(playouts, module)?)?;
+    module.add_function(wrap_pyfunction!(durak_playouts, module)?)?;
     module.add_function(wrap_pyfunction!(after_features, module)?)?;
     module.add("FEATURES", game::FEATURES)?;
     module.add_class::<wire::WireClient>()?;
