@@ -128,12 +128,8 @@ def native_playouts(game: Game, count: int, seed: int) -> list[Playout]:
     if NATIVE is None:
         raise RuntimeError("the native core is not installed (pip install ./native)")
     if isinstance(game, Durak):
-        return [Playout(word, tuple(points), decisions) for word, points, decisions in NATIVE.durak_playouts(
-            count, seed, seats=game.seats, teams=game.teams, transfers=game.transfers,
-            lowest_rank=game.deck[0] % 13 + 2, bout_limit=game.bout_limit, first_bout_limit=game.first_bout_limit,
-            multi_card_lead=game.multi_card_lead, transfer_in_first_bout=game.transfer_in_first_bout,
-            show_trump=game.show_trump, redeal=game.redeal,
-        )]
+        return [Playout(word, tuple(points), decisions)
+                for word, points, decisions in NATIVE.durak_playouts(durak_rules(game), count, seed)]
     games = game.games if isinstance(game, TablaMatch) else {game.id: game}
     options: dict[str, Any] = {}
     for one in games.values():
@@ -149,6 +145,13 @@ def native_playouts(game: Game, count: int, seed: int) -> list[Playout]:
     if isinstance(game, TablaMatch):
         options.update(target=game.target, every_game_opens=game.every_game_opens)
     return [Playout(*one) for one in NATIVE.playouts(game.id, count, seed, **options)]
+
+
+def durak_rules(game: Durak) -> tuple:
+    """A Durak deal's options as the native core takes them: (seats, teams, transfers, lowest rank, bout limit,
+    first bout limit, multi-card lead, transfer in the first bout, show-trump transfer, redeal)."""
+    return (game.seats, game.teams, game.transfers, game.deck[0] % 13 + 2, game.bout_limit, game.first_bout_limit,
+            game.multi_card_lead, game.transfer_in_first_bout, game.show_trump, game.redeal)
 
 
 def _check(game: Game) -> None:

@@ -101,6 +101,7 @@ fn cards_of(mut mask: u64) -> impl Iterator<Item = u8> {
 }
 
 /// One deal of Durak.
+#[derive(Clone)]
 pub struct State {
     rules: Rules,
     order: Vec<u8>,
@@ -618,6 +619,139 @@ impl State {
         let points = places.iter().map(|mine| places.iter().filter(|other| *other > mine).count() as u32).collect();
         Ending { termination: self.termination, points }
     }
+}
+
+/// A position as a search bot guesses it: the public state of a seat's view and one guess of the hidden cards
+/// (the twin of `Durak.from_view`).
+pub struct Guess<'a> {
+    pub hands: &'a [u64],
+    pub known: &'a [u64],
+    pub places: &'a [u32],
+    pub stock: &'a [u8],
+    pub trump_card: i8,
+    pub table: &'a [(u8, i8)],
+    pub discard: u64,
+    pub shown: u64,
+    /// ``lead``, ``defend``, ``throw_in`` or ``take_throw``.
+    pub phase: &'a str,
+    pub bout: u32,
+    pub attacker: usize,
+    pub defender: usize,
+    pub throw_room: usize,
+    pub to_act: usize,
+}
+
+impl State {
+    /// The state of a guess; None when the guess is not a position of this game (a phase outside a bout, a seat
+    /// to act that is not polled).
+    pub fn from_guess(rules: Rules, guess: &Guess) -> Option<State> {
+        let n = rules.seats;
+        if guess.hands.len() != n || guess.known.len() != n || guess.places.len() != n || guess.attacker >= n
+            || guess.defender >= n
+        {
+            return None;
+        }
+        let mut state = State::new(rules);
+        state.unplaced.clear();
+        state.order = rules.deck();
+        state.hands[..n].copy_from_slice(guess.hands);
+        state.known[..n].copy_from_slice(guess.known);
+        state.places[..n].copy_from_slice(guess.places);
+        state.stock = guess.stock.iter().copied().collect();
+        state.trump_card = guess.trump_card;
+        state.trump = guess.trump_card as i32 / 13;
+        state.table = guess.table.to_vec();
+        state.discard = guess.discard;
+        state.shown = guess.shown;
+        state.phase = match guess.phase {
+            "lead" => Phase::Lead,
+            "defend" => Phase::Defend,
+            "throw_in" => Phase::ThrowIn,
+            "take_throw" => Phase::TakeThrow,
+            _ => return None,
+        };
+        state.bout = guess.bout;
+        state.attacker = guess.attacker;
+        state.leader = guess.attacker;
+        state.virtual_seat = guess.attacker;
+        state.defender = guess.defender;
+        state.h0 = guess.throw_room + guess.table.len();
+        if matches!(state.phase, Phase::ThrowIn | Phase::TakeThrow) {
+            (state.poll, state.polled) = state.throwers();
+            state.poll_at = state.poll[..state.polled].iter().position(|&seat| seat == guess.to_act)?;
+        }
+        Some(state)
+    }
+
+    /// The seat to decide (the state must be at a decision).
+    pub fn to_act(&self) -> usize {
+        self.current()
+    }
+}
+
+/// The actions as the Python engine writes them: (kind, cards).
+pub fn words(action: Action) -> (u8, Vec<u8>) {
+    (action.kind(), action.cards().collect())
+}
+
+fn cost(card: u8, trump: i32) -> i32 {
+    card as i32 % 13 + if card as i32 / 13 == trump { 13 } else { 0 }
+}
+
+/// The search bot's playout policy (`bots.python.durak_search_bot.greedy`): shed or spend the cheapest card, take
+/// rather than spend a high trump, pass otherwise; a random action with probability `explore`.
+fn greedy(state: &State, legal: &[Action], explore: f64, rng: &mut SplitMix64) -> Action {
+    if legal.len() == 1 || (rng.below(1 << 30) as f64) < explore * (1u64 << 30) as f64 {
+        return legal[rng.below(legal.len() as u64) as usize];
+    }
+    let trump = state.trump;
+    let mut best = legal[0];
+    let mut best_value = f64::NEG_INFINITY;
+    for &action in legal {
+        let value = match action.kind() {
+            LEAD => 30.0 - cost(action.card(0), trump) as f64 + action.cards().count() as f64,
+            BEAT => 20.0 - cost(action.card(1), trump) as f64,
+            TRANSFER | SHOW => 25.0 - cost(action.card(0), trump) as f64 / 2.0,
+            THROW => 12.0 - cost(action.card(0), trump) as f64,
+            TAKE => -8.0,
+            _ => 0.0,
+        };
+        if value > best_value {
+            best = action;
+            best_value = value;
+        }
+    }
+    best
+}
+
+/// The legal actions of `root` and, for each, the sum over `rollouts` greedy playouts after it of seat `me`'s
+/// points minus the mean of the others'.
+pub fn rollout_totals(root: &State, me: usize, rollouts: usize, explore: f64, seed: u64) -> (Vec<Action>, Vec<f64>) {
+    let mut rng = SplitMix64::new(seed);
+    let mut legal = Vec::new();
+    root.legal(&mut legal);
+    let mut scratch = Vec::with_capacity(64);
+    let n = root.rules.seats as f64;
+    let totals = legal
+        .iter()
+        .map(|&first| {
+            (0..rollouts)
+                .map(|_| {
+                    let mut state = root.clone();
+                    state.apply(first);
+                    while !state.is_over() {
+                        state.legal(&mut scratch);
+                        let pick = greedy(&state, &scratch, explore, &mut rng);
+                        state.apply(pick);
+                    }
+                    let points = state.ending().points;
+                    let others: u32 = points.iter().sum::<u32>() - points[me];
+                    points[me] as f64 - others as f64 / (n - 1.0)
+                })
+                .sum()
+        })
+        .collect();
+    (legal, totals)
 }
 
 /// One finished random deal: how it ended, each seat's points, the decisions made.

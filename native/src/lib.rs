@@ -250,29 +250,13 @@ fn playouts(
         .collect())
 }
 
-/// `count` deals of Durak played to their end with uniformly random decisions and chance, all from one SplitMix64
-/// stream seeded with `seed`, with the game's resolved options (a single deal: sessions are not played here).
-/// Returns ``(termination, points per seat, decisions)`` per deal. The twin of
-/// ``referee.playouts.python_playouts`` for Durak.
-#[pyfunction]
-#[pyo3(signature = (count, seed, *, seats, teams, transfers, lowest_rank, bout_limit, first_bout_limit,
-    multi_card_lead, transfer_in_first_bout, show_trump, redeal))]
-#[allow(clippy::too_many_arguments)]
-fn durak_playouts(
-    py: Python<'_>,
-    count: usize,
-    seed: u64,
-    seats: usize,
-    teams: bool,
-    transfers: bool,
-    lowest_rank: u32,
-    bout_limit: usize,
-    first_bout_limit: usize,
-    multi_card_lead: bool,
-    transfer_in_first_bout: bool,
-    show_trump: bool,
-    redeal: bool,
-) -> PyResult<Vec<(&'static str, Vec<u32>, u32)>> {
+/// A single Durak deal's options, as Python gives them: ``(seats, teams, transfers, lowest_rank, bout_limit,
+/// first_bout_limit, multi_card_lead, transfer_in_first_bout, show_trump, redeal)`` (``referee.playouts.durak_rules``).
+type DurakOptions = (usize, bool, bool, u32, usize, usize, bool, bool, bool, bool);
+
+fn durak_rules(options: DurakOptions) -> PyResult<durak::Rules> {
+    let (seats, teams, transfers, lowest_rank, bout_limit, first_bout_limit, multi, first_transfer, show, redeal) =
+        options;
     let enough = (seats as u32) * 6 <= 4 * (15 - lowest_rank.clamp(2, 14));
     if !(2..=6).contains(&seats) || ![2, 6, 9].contains(&lowest_rank) || !enough || (teams && seats != 4) {
         return Err(PyValueError::new_err(format!("no Durak deal of {seats} seats from rank {lowest_rank}")));
@@ -280,20 +264,92 @@ fn durak_playouts(
     if !(1..=6).contains(&bout_limit) || !(1..=bout_limit).contains(&first_bout_limit) {
         return Err(PyValueError::new_err("bout limits must be 1..6, the first at most the others'"));
     }
-    let rules = durak::Rules {
+    Ok(durak::Rules {
         seats,
         teams,
         transfers,
         lowest_rank,
         bout_limit,
         first_bout_limit,
-        multi_card_lead,
-        transfer_in_first_bout,
-        show_trump,
+        multi_card_lead: multi,
+        transfer_in_first_bout: first_transfer,
+        show_trump: show,
         redeal,
-    };
+    })
+}
+
+/// `count` deals of Durak (a single deal's `rules`) played to their end with uniformly random decisions and
+/// chance, all from one SplitMix64 stream seeded with `seed`. Returns ``(termination, points per seat,
+/// decisions)`` per deal. The twin of ``referee.playouts.python_playouts`` for Durak.
+#[pyfunction]
+fn durak_playouts(
+    py: Python<'_>,
+    rules: DurakOptions,
+    count: usize,
+    seed: u64,
+) -> PyResult<Vec<(&'static str, Vec<u32>, u32)>> {
+    let rules = durak_rules(rules)?;
     let played = py.allow_threads(|| durak::playouts(rules, count, seed));
     Ok(played.into_iter().map(|p| (p.ending.termination, p.ending.points, p.decisions)).collect())
+}
+
+/// A legal action as Python reads it: (kind, cards).
+type DurakWords = (u8, Vec<u8>);
+
+/// A determinized search step of `bots.python.durak_mc_bot`: the position of a guess (the public state of a seat's
+/// view and guessed hands and stock, as `Durak.from_view` builds it), then, for each legal action of the seat to
+/// act (in the engine's order), the sum over `rollouts` playouts with the search bot's greedy policy of seat
+/// `me`'s points minus the mean of the others'. Returns the actions and their sums.
+#[pyfunction]
+#[pyo3(signature = (rules, hands, known, places, stock, trump_card, table, discard, shown, phase, bout, attacker,
+    defender, throw_room, to_act, *, me, rollouts, explore, seed))]
+#[allow(clippy::too_many_arguments)]
+fn durak_rollouts(
+    py: Python<'_>,
+    rules: DurakOptions,
+    hands: Vec<u64>,
+    known: Vec<u64>,
+    places: Vec<u32>,
+    stock: Vec<u8>,
+    trump_card: i8,
+    table: Vec<(u8, i8)>,
+    discard: u64,
+    shown: u64,
+    phase: &str,
+    bout: u32,
+    attacker: usize,
+    defender: usize,
+    throw_room: usize,
+    to_act: usize,
+    me: usize,
+    rollouts: usize,
+    explore: f64,
+    seed: u64,
+) -> PyResult<(Vec<DurakWords>, Vec<f64>)> {
+    let rules = durak_rules(rules)?;
+    let guess = durak::Guess {
+        hands: &hands,
+        known: &known,
+        places: &places,
+        stock: &stock,
+        trump_card,
+        table: &table,
+        discard,
+        shown,
+        phase,
+        bout,
+        attacker,
+        defender,
+        throw_room,
+        to_act,
+    };
+    let root = durak::State::from_guess(rules, &guess)
+        .ok_or_else(|| PyValueError::new_err(format!("not a position of this deal: phase {phase:?}, seat {to_act}")))?;
+    if me >= rules.seats || root.to_act() != to_act {
+        return Err(PyValueError::new_err(format!("seat {to_act} does not act here")));
+    }
+    let (legal, totals) = py.allow_threads(|| durak::rollout_totals(&root, me, rollouts, explore, seed));
+    Ok((legal.into_iter().map(durak::words).collect(), totals))
 }
 
 /// The points of a play that ends the game (the mover's first), or None.
@@ -342,6 +398,7 @@ fn kafana_native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(gaps_solve, module)?)?;
     module.add_function(wrap_pyfunction!(playouts, module)?)?;
     module.add_function(wrap_pyfunction!(durak_playouts, module)?)?;
+    module.add_function(wrap_pyfunction!(durak_rollouts, module)?)?;
     module.add_function(wrap_pyfunction!(after_features, module)?)?;
     module.add("FEATURES", game::FEATURES)?;
     module.add_class::<wire::WireClient>()?;

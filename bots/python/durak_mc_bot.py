@@ -1,0 +1,96 @@
+"""A Durak bot that searches in the native core: the determinized search of :mod:`.durak_search_bot` (guesses of
+the hidden cards consistent with the seat's view, every legal action played out in each guess with the same greedy
+policy), with a hundred times the playouts, which the core plays (``kafana_native.durak_rollouts``): each guess
+plays every action :data:`ROLLOUTS` times, and the action with the best average result over all guesses is chosen.
+
+Only the request is read (the seat's view and the legal actions); the guesses come from a generator seeded by the
+decision, so equal requests get equal answers. Without the native core it plays as :mod:`.durak_search_bot`.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script: make the repository importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from bots.python import durak_search_bot  # noqa: E402
+from bots.python.kit import serve  # noqa: E402
+from referee.games import NO_CARD, DurakView, make_game  # noqa: E402
+from referee.games.cards._cards import mask_of  # noqa: E402
+from referee.games.engine import NATIVE  # noqa: E402
+from referee.playouts import durak_rules  # noqa: E402
+from referee.wire import ActRequest, ActResponse  # noqa: E402
+
+WORLDS = 64
+"""Guesses per decision (fewer only when the clock runs short)."""
+ROLLOUTS = 24
+"""Playouts of each action in each guess."""
+EXPLORE = 0.15
+"""How often the playout policy picks a random action instead of the greedy one."""
+BUDGET = 0.08
+"""Seconds of search per decision at most (less when the clock is short)."""
+
+
+def position(view: DurakView, hands: list[list[int]], stock: list[int]) -> tuple:
+    """The core's arguments for a guess: the public state of ``view`` with the guessed hands and stock."""
+    return (
+        [mask_of(hand) for hand in hands],
+        [mask_of(seat.known) for seat in view.seats],
+        [seat.place for seat in view.seats],
+        stock,
+        view.trump_card,
+        [(attack, defence if defence != NO_CARD else -1) for attack, defence in view.table],
+        mask_of(view.discard),
+        mask_of(view.shown),
+        view.phase,
+        view.bout,
+        view.attacker,
+        view.defender,
+        view.throw_room,
+        view.to_act,
+    )
+
+
+def search(request: ActRequest, rng: random.Random, worlds_at_most: int = WORLDS) -> tuple[int, str]:
+    """The chosen action id and a comment, over at most ``worlds_at_most`` guesses."""
+    view = request.view
+    legal = request.legal_actions
+    if len(legal) == 1:
+        return legal[0].id, "forced"
+    game = make_game("durak", request.options)
+    rules = durak_rules(game)
+    ids = {(action.kind, action.cards): number for number, _, action in legal}
+    totals = dict.fromkeys(ids, 0.0)
+    deadline = time.perf_counter() + min(BUDGET, request.clock.move_limit_ms / 1000 / 5)
+    worlds = 0
+    while worlds < worlds_at_most and (worlds == 0 or time.perf_counter() < deadline):
+        hands, stock = durak_search_bot.guess(view, game.deck, rng)
+        actions, sums = NATIVE.durak_rollouts(  # type: ignore[union-attr]
+            rules, *position(view, hands, stock), me=view.seat, rollouts=ROLLOUTS, explore=EXPLORE,
+            seed=rng.getrandbits(64),
+        )
+        for (kind, cards), total in zip(actions, sums, strict=True):
+            key = (kind, tuple(cards))
+            if key in totals:  # a guess that cannot tell the whole state (team games) may list more
+                totals[key] += total
+        worlds += 1
+    best = max(totals, key=lambda key: (totals[key], -ids[key]))
+    mean = totals[best] / (worlds * ROLLOUTS)
+    return ids[best], f"{mean:+.2f} over {worlds} guesses x {ROLLOUTS} playouts"
+
+
+def choose(request: ActRequest) -> ActResponse:
+    """Search in the core, seeded by the decision (the Python search bot's choice without the core)."""
+    if NATIVE is None:
+        return durak_search_bot.choose(request)
+    rng = random.Random(f"{request.match_id}/{request.game_number}/{request.seat}/{request.decision}")
+    action_id, comment = search(request, rng)
+    return ActResponse(action_id, comment)
+
+
+if __name__ == "__main__":
+    serve(choose, name="durak-mc", version="1.0", author="Kafana", games=["durak"])
