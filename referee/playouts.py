@@ -14,11 +14,11 @@ from typing import Any, NamedTuple
 
 from referee.games import CHANCE, Durak, Game, State
 from referee.games.engine import NATIVE
+from referee.games.tabla_family._dice import OpeningThrow, Roll
 from referee.games.tabla_family.gjul_bara import GjulBara
 from referee.games.tabla_family.tabla import Tabla
 from referee.games.tabla_family.tabla_match import TablaMatch
 from referee.games.tabla_family.tapa import Tapa
-from referee.games.tabla_family._dice import OpeningThrow, Roll
 
 
 def random_decisions(game: Game, count: int, seed: int) -> Iterator[tuple[State, list[Any] | None]]:
@@ -91,12 +91,15 @@ def python_playouts(game: Game, count: int, seed: int) -> list[Playout]:
     """``count`` games of ``game`` (one of :data:`PLAYOUT_GAMES`) from the start, every decision chosen uniformly
     among the legal ones and all chance drawn from one :class:`SplitMix64` seeded with ``seed`` (two dice from one
     draw of 36; a card of the shuffle or a seat of Durak's lot uniformly among those listed): the Python engines
-    through the public State API, the reference the native core is checked against.
+    through the public State API (the Python states of the Tabla family, never the native core's), the reference
+    the native core is checked against.
 
     >>> python_playouts(Tapa(), 2, seed=3) == python_playouts(Tapa(), 2, seed=3)
     True
     """
     _check(game)
+    if isinstance(game, (Tabla, GjulBara, Tapa, TablaMatch)):
+        game = game.reference()
     rng = SplitMix64(seed)
     played = []
     for _ in range(count):
@@ -133,15 +136,7 @@ def native_playouts(game: Game, count: int, seed: int) -> list[Playout]:
     games = game.games if isinstance(game, TablaMatch) else {game.id: game}
     options: dict[str, Any] = {}
     for one in games.values():
-        options["stuck_limit"] = one.stuck_limit  # a match passes one stuck_limit to its three games
-        if isinstance(one, GjulBara):
-            options.update(
-                ladder_from=one.ladder_from,
-                count_global=one.count_global,
-                remainder_to_opponent=one.remainder_to_opponent,
-            )
-        elif isinstance(one, Tapa):
-            options.update(blocks_all=one.blocks_all, both_mothers_points=one.both_mothers_points)
+        options.update(one.core_options())  # a match passes one stuck_limit to its three games
     if isinstance(game, TablaMatch):
         options.update(target=game.target, every_game_opens=game.every_game_opens)
     return [Playout(*one) for one in NATIVE.playouts(game.id, count, seed, **options)]

@@ -81,6 +81,7 @@ impl Terminal {
 }
 
 /// The constant facts of one stage (see `Stage` in `_movegen.py`).
+#[derive(Clone, Copy)]
 pub struct Stage {
     dice: [u32; 4],
     dice_count: usize,
@@ -425,13 +426,19 @@ impl Stage {
     }
 }
 
-/// Reusable buffers for `Stage::ends_into`.
-#[derive(Default, Clone)]
+/// Reusable buffers for `Stage::ends_into` (scratch space: a copy starts empty).
+#[derive(Default)]
 pub struct Buffers {
     ones: Vec<Position>,
     layer: Vec<Position>,
     only: [Vec<Position>; 2],
     seen: Seen,
+}
+
+impl Clone for Buffers {
+    fn clone(&self) -> Buffers {
+        Buffers::default()
+    }
 }
 
 /// Sort positions in the engines' order and drop repeats.
@@ -442,8 +449,7 @@ fn sort_unique(positions: &mut Vec<Position>, seen: &mut Seen) {
 }
 
 /// A set of keys that is emptied in constant time: open addressing, each slot stamped with the round that
-/// filled it, doubled when half full.
-#[derive(Clone)]
+/// filled it, doubled when half full (256 slots at the first key).
 struct Seen {
     slots: Vec<(u32, u128)>,
     round: u32,
@@ -452,7 +458,7 @@ struct Seen {
 
 impl Default for Seen {
     fn default() -> Seen {
-        Seen { slots: vec![(0, 0); 256], round: 1, filled: 0 }
+        Seen { slots: Vec::new(), round: 1, filled: 0 }
     }
 }
 
@@ -492,7 +498,7 @@ impl Seen {
     fn grow(&mut self) {
         let round = self.round;
         let kept: Vec<u128> = self.slots.iter().filter(|slot| slot.0 == round).map(|slot| slot.1).collect();
-        self.slots = vec![(0, 0); 2 * self.slots.len()];
+        self.slots = vec![(0, 0); (2 * self.slots.len()).max(256)];
         self.round = 1;
         self.filled = 0;
         for key in kept {

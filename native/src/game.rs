@@ -213,6 +213,65 @@ impl State {
         }
     }
 
+    /// The seat to move plays the legal play ending in `end` (a position of `ends`); false when none does.
+    pub fn play_end(&mut self, end: Position) -> bool {
+        match self.ends.binary_search(&end) {
+            Ok(index) => {
+                self.play(index);
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    /// Set both sides' boards and pins and the rolls made (a position for tests and analysis; the state must be
+    /// waiting for a roll).
+    pub fn place(&mut self, boards: [u128; 2], pins: [u128; 2], rolls: [u32; 2]) {
+        self.boards = boards;
+        self.pins = pins;
+        self.rolls = rolls;
+    }
+
+    /// Each seat's board (own numbering).
+    pub fn boards(&self) -> [u128; 2] {
+        self.boards
+    }
+
+    /// Each seat's pinned checkers (Tapa; bit 4p: that seat's checker on its point p is pinned).
+    pub fn pins(&self) -> [u128; 2] {
+        self.pins
+    }
+
+    /// The seat whose turn it is.
+    pub fn turn(&self) -> usize {
+        self.turn
+    }
+
+    /// The rolls each seat has made.
+    pub fn rolls(&self) -> [u32; 2] {
+        self.rolls
+    }
+
+    /// The dice of the stage to play (empty unless a seat is to move).
+    pub fn dice(&self) -> &[u32] {
+        match (self.phase, self.stages.first()) {
+            (Phase::Move, Some(dice)) => dice.as_slice(),
+            _ => &[],
+        }
+    }
+
+    /// The die of each stage queued after the current one (Gjul Bara's ladder) and whether the seat to move plays
+    /// the opponent's remainder.
+    pub fn ladder(&self) -> (Vec<u32>, bool) {
+        let later = self.stages.iter().skip(1).map(|dice| dice.values[0]).collect();
+        (later, self.remainder)
+    }
+
+    /// The stage to play and the mover's board (a seat must be to move).
+    pub fn current_stage(&self) -> (Stage, u128) {
+        self.stage(*self.stages.first().expect("a seat to move has a stage"))
+    }
+
     fn queue_roll(&mut self, high: u32, low: u32) {
         self.stages.clear();
         self.chain = false;

@@ -6,6 +6,7 @@
 
 mod durak;
 mod family;
+mod family_core;
 mod gaps;
 mod game;
 mod wire;
@@ -20,7 +21,7 @@ use family::{hit_points, position, Position, Stage, Terminal, BOARD_MASK};
 const BOARD_BYTES: usize = 13;
 
 /// A Python int (a packed board, perhaps with hit bits above bit 104) as a position.
-fn position_of(value: &Bound<PyAny>) -> PyResult<Position> {
+pub(crate) fn position_of(value: &Bound<PyAny>) -> PyResult<Position> {
     let mut bytes = [0u8; 2 * BOARD_BYTES + 6];
     let long = value.downcast::<pyo3::types::PyInt>()?;
     let status = unsafe {
@@ -37,7 +38,7 @@ fn position_of(value: &Bound<PyAny>) -> PyResult<Position> {
 }
 
 /// A position as the Python int the engines key plays by: the board, hits above bit 104.
-fn int_of(py: Python<'_>, end: Position) -> PyResult<PyObject> {
+pub(crate) fn int_of(py: Python<'_>, end: Position) -> PyResult<PyObject> {
     let (board, hits) = (end & BOARD_MASK, hit_points(end));
     let mut bytes = [0u8; 2 * BOARD_BYTES];
     bytes[..BOARD_BYTES].copy_from_slice(&board.to_le_bytes()[..BOARD_BYTES]);
@@ -115,7 +116,11 @@ fn stage_plays<'py>(
     rule: i8,
 ) -> PyResult<(Bound<'py, PyDict>, u32)> {
     let stage = stage_of(dice, closed, frozen, singles, can_bear_off, track_hits, rule)?;
-    let start = position_of(board)?;
+    plays_of(py, &stage, position_of(board)?)
+}
+
+/// The plays of `stage` from `start` as `stage_plays` gives them.
+fn plays_of<'py>(py: Python<'py>, stage: &Stage, start: Position) -> PyResult<(Bound<'py, PyDict>, u32)> {
     let (found, used) = py.allow_threads(|| stage.plays(start));
     let plays = PyDict::new(py);
     let mut text = String::new();
@@ -217,25 +222,22 @@ fn playouts(
     target: u32,
     every_game_opens: bool,
 ) -> PyResult<Vec<PlayoutRow>> {
-    if stuck_limit == 0 || target == 0 {
-        return Err(PyValueError::new_err("stuck_limit and target must be positive"));
+    if target == 0 {
+        return Err(PyValueError::new_err("target must be positive"));
     }
-    let tabla = game::Game { variant: game::Variant::Tabla, stuck_limit };
-    let gjul_bara = game::Game {
-        variant: game::Variant::GjulBara { ladder_from, count_global, remainder_to_opponent },
-        stuck_limit,
+    let one = |id| {
+        family_core::family_game(id, stuck_limit, ladder_from, count_global, remainder_to_opponent, blocks_all,
+            both_mothers_points)
     };
-    let tapa = game::Game { variant: game::Variant::Tapa { blocks_all, both_mothers_points }, stuck_limit };
     let (played, word) = match game {
         "tabla-match" => {
-            let spec = game::Match { games: [tabla, gjul_bara, tapa], target, every_game_opens };
+            let games = [one("tabla")?, one("gjul-bara")?, one("tapa")?];
+            let spec = game::Match { games, target, every_game_opens };
             (py.allow_threads(|| game::match_playouts(spec, count, seed)), Some("match"))
         }
         _ => {
             let one = match game {
-                "tabla" => tabla,
-                "gjul-bara" => gjul_bara,
-                "tapa" => tapa,
+                "tabla" | "gjul-bara" | "tapa" => one(game)?,
                 _ => return Err(PyValueError::new_err(format!("no native playouts for {game:?}"))),
             };
             (py.allow_threads(|| game::game_playouts(one, count, seed)), None)
@@ -401,6 +403,8 @@ fn kafana_native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(durak_rollouts, module)?)?;
     module.add_function(wrap_pyfunction!(after_features, module)?)?;
     module.add("FEATURES", game::FEATURES)?;
+    module.add_class::<family_core::FamilyCore>()?;
+    module.add_class::<family_core::FamilyStage>()?;
     module.add_class::<wire::WireClient>()?;
     module.add_class::<wire::WireStream>()?;
     module.add("ANSWER", wire::ANSWER)?;

@@ -9,6 +9,8 @@ two on every dice of random positions, and the step generator with an independen
 
 from __future__ import annotations
 
+from typing import NamedTuple, Protocol
+
 from ..engine import NATIVE
 from ._movegen import Raw, Stage
 from ._plays import notation_of
@@ -50,3 +52,22 @@ stage_ends = native_stage_ends if NATIVE is not None else python_stage_ends
 generator."""
 stage_plays = native_stage_plays if NATIVE is not None else python_stage_plays
 """The steps and notations of the plays, when they are shown or sent: native or Python, as :data:`stage_ends`."""
+
+
+class StagePlays(Protocol):
+    """Where a stage's listed plays find their steps and notations when one is first shown."""
+
+    def plays(self) -> Listed:
+        """Every play of the stage, ``{end: (steps, notation)}``."""
+        ...
+
+
+class PythonStage(NamedTuple):
+    """A stage of the Python engines and the mover's board: :class:`StagePlays` by :data:`stage_plays`."""
+
+    stage: Stage
+    board: int
+
+    def plays(self) -> Listed:
+        """Every play of the stage, ``{end: (steps, notation)}``."""
+        return stage_plays(self.stage, self.board)[0]

@@ -7,6 +7,7 @@ and how stages follow one another (``_roll`` and ``_stage_done``).
 
 from __future__ import annotations
 
+import copy
 import random
 from abc import abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
@@ -22,8 +23,9 @@ from .._core import (
     State,
     resolve_options,
 )
+from ..engine import NATIVE
 from ._dice import OPENING_OUTCOMES, ROLL_OUTCOMES, OpeningThrow, Roll, draw_roll, parse_dice
-from ._ends import Listed, stage_ends, stage_plays
+from ._ends import Listed, PythonStage, StagePlays, stage_ends
 from ._movegen import BAR_POINT, BOARD_MASK, Stage, count, pack
 from ._plays import Play, RawPlay, parse_steps
 from ._views import PIN_NONE, BackgammonView, MatchScore
@@ -40,9 +42,26 @@ class FamilyGame(Game):
     OPTIONS: tuple[GameOption, ...] = (STUCK_OPTION,)
     max_points = 2
 
+    reference_state: type[FamilyState]
+    """The game's state in Python: the reference, and the state used without the native core."""
+    native_state: type[FamilyState]
+    """The same state run by the native core's state machine (:mod:`._native`)."""
+
     def __init__(self, options: Mapping[str, str] | None = None) -> None:
         self.options = resolve_options(self.id, self.OPTIONS, options)
         self.stuck_limit = int(self.options["stuck_limit"])
+        self.native = NATIVE is not None
+        """Whether new states run in the native core (see :mod:`referee.games.engine`)."""
+
+    def reference(self) -> FamilyGame:
+        """This game with states run by the Python engine (the reference the native core is checked against)."""
+        other = copy.copy(self)
+        other.native = False
+        return other
+
+    def core_options(self) -> dict[str, int | bool]:
+        """The resolved options as the native core's ``FamilyCore`` and ``playouts`` take them."""
+        return {"stuck_limit": self.stuck_limit}
 
     @property
     def num_seats(self) -> int:
@@ -58,7 +77,6 @@ class FamilyGame(Game):
     def start(self) -> dict[int, int]:
         """Each side's starting checkers, {own point: count}."""
 
-    @abstractmethod
     def new_state(
         self, starter: int | None = None, match: MatchScore | None = None, opening_dice_play: bool = False
     ) -> FamilyState:
@@ -66,6 +84,8 @@ class FamilyGame(Game):
 
         With ``opening_dice_play`` the two opening dice are the starter's first roll (backgammon style).
         """
+        kind = self.native_state if self.native else self.reference_state
+        return kind(self, starter, match or MatchScore(current_game=self.id), opening_dice_play)
 
     def position(
         self,
@@ -93,11 +113,11 @@ class FamilyGame(Game):
             board[0] = 15 - sum(board.values())
             if board[0] < 0:
                 raise ValueError("more than 15 checkers on one side")
-        state._boards[mover] = pack(placed_mine)
-        state._boards[other] = pack(placed_theirs)
-        state._pins[mover] = sum(1 << (p << 2) for p in pinned_mine)
-        state._pins[other] = sum(1 << (self.theirs_to_mine(p) << 2) for p in pinned_theirs)
-        state._rolls = list(rolls)
+        boards, pins = [0, 0], [0, 0]
+        boards[mover], boards[other] = pack(placed_mine), pack(placed_theirs)
+        pins[mover] = sum(1 << (p << 2) for p in pinned_mine)
+        pins[other] = sum(1 << (self.theirs_to_mine(p) << 2) for p in pinned_theirs)
+        state._place(boards, pins, list(rolls))
         if dice is not None:
             state.apply(Roll(max(dice), min(dice)))
         return state
@@ -132,12 +152,11 @@ class Plays(Sequence[Play]):
     positions and hand out this view of them (one per stage, however often it is asked for).
     """
 
-    __slots__ = ("_ends", "_stage", "_board", "_plays")
+    __slots__ = ("_ends", "_source", "_plays")
 
-    def __init__(self, ends: list[int], stage: Stage, board: int) -> None:
+    def __init__(self, ends: Sequence[int], source: StagePlays) -> None:
         self._ends = ends
-        self._stage = stage
-        self._board = board
+        self._source = source
         self._plays: Listed | None = None
         """The plays' steps and notations, made the first time one is read."""
 
@@ -153,7 +172,7 @@ class Plays(Sequence[Play]):
     def __getitem__(self, index: int | slice) -> Play | list[Play]:
         end = self._ends[index]
         if end.__class__ is list:  # a slice
-            return [Play(None, one, self) for one in end]  # type: ignore[union-attr]
+            return [Play(None, one, self) for one in end]  # type: ignore[attr-defined]
         return Play(None, end, self)  # type: ignore[arg-type]
 
     def __iter__(self) -> Iterator[Play]:
@@ -168,11 +187,11 @@ class Plays(Sequence[Play]):
     @property
     def ends(self) -> list[int]:
         """The end positions of the plays, sorted."""
-        return self._ends
+        return list(self._ends)
 
     def _listed(self) -> Listed:
         if self._plays is None:
-            self._plays = stage_plays(self._stage, self._board)[0]
+            self._plays = self._source.plays()
         return self._plays
 
     def steps(self, end: int) -> RawPlay:
@@ -305,7 +324,7 @@ class FamilyState(State):
                 self._phase = MOVE
                 self.current_player = self._turn
                 self._used = used
-                self._plays = Plays(ends, stage, board)
+                self._plays = Plays(ends, PythonStage(stage, board))
                 return
             self._stage_done(0)
         self._end_turn()
@@ -345,6 +364,10 @@ class FamilyState(State):
         if self._outcome is None:
             raise ValueError("the game is not over")
         return self._outcome
+
+    def _place(self, boards: list[int], pins: list[int], rolls: list[int]) -> None:
+        """Set both sides' boards and pins and the rolls made (:meth:`FamilyGame.position`)."""
+        self._boards, self._pins, self._rolls = boards, pins, rolls
 
     def _pin_markers(self, seat: int) -> tuple[int, ...]:
         return (PIN_NONE,) * 24

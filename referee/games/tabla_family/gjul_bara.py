@@ -37,6 +37,7 @@ from .._core import GameOption
 from ._dice import Roll
 from ._family import STUCK_OPTION, FamilyGame, FamilyState
 from ._movegen import POINTS, Stage, occupied
+from ._native import native_state
 from ._views import MatchScore
 
 
@@ -58,6 +59,15 @@ class GjulBara(FamilyGame):
         self.count_global = self.options["gjul.ladder_count"] == "global"
         self.remainder_to_opponent = self.options["gjul.remainder"] == "to_opponent"
 
+    def core_options(self) -> dict[str, int | bool]:
+        """The resolved options as the native core takes them."""
+        return {
+            **super().core_options(),
+            "ladder_from": self.ladder_from,
+            "count_global": self.count_global,
+            "remainder_to_opponent": self.remainder_to_opponent,
+        }
+
     @staticmethod
     def theirs_to_mine(point: int) -> int:
         """Same direction, diagonal starts: the opponent's q is my q + 12 (q ≤ 12) or q − 12."""
@@ -66,12 +76,6 @@ class GjulBara(FamilyGame):
     def start(self) -> dict[int, int]:
         """All 15 on the own 24."""
         return {24: 15}
-
-    def new_state(
-        self, starter: int | None = None, match: MatchScore | None = None, opening_dice_play: bool = False
-    ) -> GjulBaraState:
-        """A new game: an opening throw, or ``starter`` rolls first (a match's previous winner)."""
-        return GjulBaraState(self, starter, match or MatchScore(current_game=self.id), opening_dice_play)
 
 
 _FIRST_HALF = sum(1 << (point << 2) for point in range(1, 13))
@@ -156,3 +160,7 @@ class GjulBaraState(FamilyState):
 
     def _ladder(self) -> tuple[tuple[int, ...], bool]:
         return tuple(stage[0] for stage in self._stages[1:]), self._remainder
+
+
+GjulBara.reference_state = GjulBaraState
+GjulBara.native_state = native_state(GjulBaraState)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from ._family import FamilyGame, FamilyState
 from ._movegen import BAR_POINT, BOARD_BITS, POINT_BITS, SWAP_NIBBLES, Stage, mirror
-from ._views import MatchScore
+from ._native import native_state
 
 _BAR = 1 << (BAR_POINT << 2)
 
@@ -38,12 +38,6 @@ class Tabla(FamilyGame):
     def start(self) -> dict[int, int]:
         """The backgammon start."""
         return {24: 2, 13: 5, 8: 3, 6: 5}
-
-    def new_state(
-        self, starter: int | None = None, match: MatchScore | None = None, opening_dice_play: bool = False
-    ) -> TablaState:
-        """A new game: an opening throw, or ``starter`` rolls first (a match's previous winner)."""
-        return TablaState(self, starter, match or MatchScore(current_game=self.id), opening_dice_play)
 
 
 def _terminal(board: int) -> bool:
@@ -66,3 +60,7 @@ class TablaState(FamilyState):
             self._boards[other] += hits.bit_count() * _BAR - mirror(hits)
         if end & 15 == 15:
             self._win(mover)
+
+
+Tabla.reference_state = TablaState
+Tabla.native_state = native_state(TablaState)

@@ -18,6 +18,7 @@ an opening throw before every game whose dice are the first roll), and every opt
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from typing import Any
 
@@ -67,6 +68,12 @@ class TablaMatch(Game):
     def num_seats(self) -> int:
         """Two seats."""
         return 2
+
+    def reference(self) -> TablaMatch:
+        """This match with its games' states run by the Python engine (see :meth:`FamilyGame.reference`)."""
+        other = copy.copy(self)
+        other.games = {game_id: game.reference() for game_id, game in self.games.items()}
+        return other
 
     def new_state(self) -> TablaMatchState:
         """A new match at 0:0, game 1 (Tabla) about to open."""

@@ -34,7 +34,8 @@ from .._core import GameOption, Outcome
 from ._dice import OpeningThrow, Roll  # noqa: F401 (used by the doctest)
 from ._family import STUCK_OPTION, FamilyGame, FamilyState
 from ._movegen import POINTS, Stage, count, mirror, occupied, stacked
-from ._views import PIN_MINE, PIN_NONE, PIN_THEIRS, MatchScore
+from ._native import native_state
+from ._views import PIN_MINE, PIN_NONE, PIN_THEIRS
 
 
 class Tapa(FamilyGame):
@@ -53,6 +54,11 @@ class Tapa(FamilyGame):
         self.blocks_all = self.options["tapa.pinned_home_blocks_all"] == "true"
         self.both_mothers_points = 1 if self.options["tapa.both_mothers"] == "draw_1_1" else 0
 
+    def core_options(self) -> dict[str, int | bool]:
+        """The resolved options as the native core takes them."""
+        options = super().core_options()
+        return {**options, "blocks_all": self.blocks_all, "both_mothers_points": self.both_mothers_points}
+
     @staticmethod
     def theirs_to_mine(point: int) -> int:
         """Opposite directions: the opponent's point q is my 25 − q."""
@@ -61,12 +67,6 @@ class Tapa(FamilyGame):
     def start(self) -> dict[int, int]:
         """All 15 on the own 24."""
         return {24: 15}
-
-    def new_state(
-        self, starter: int | None = None, match: MatchScore | None = None, opening_dice_play: bool = False
-    ) -> TapaState:
-        """A new game: an opening throw, or ``starter`` rolls first (a match's previous winner)."""
-        return TapaState(self, starter, match or MatchScore(current_game=self.id), opening_dice_play)
 
 
 def _all_off(board: int) -> bool:
@@ -138,3 +138,7 @@ class TapaState(FamilyState):
             PIN_MINE if (mine >> (p << 2)) & 1 else PIN_THEIRS if (theirs >> ((25 - p) << 2)) & 1 else PIN_NONE
             for p in range(1, 25)
         )
+
+
+Tapa.reference_state = TapaState
+Tapa.native_state = native_state(TapaState)

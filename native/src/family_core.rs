@@ -1,0 +1,217 @@
+//! The Tabla family's state machine (`game::State`) behind the Python State API: `FamilyCore` is what a native
+//! `referee.games.tabla_family` state holds (`_native.py`), so that a roll, a play and the next stage's plays cost
+//! one call into the core. The Python engines are the reference; `tests/games/test_native_state.py` plays seeded
+//! games through both and compares every step.
+
+use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PySlice};
+
+use crate::family::{Position, Stage};
+use crate::game::{Game, Phase, State, Variant};
+use crate::{int_of, plays_of, position_of};
+
+/// `current_player` while a chance step is due, and once the game is over (`referee.games._core`).
+const CHANCE: i32 = -1;
+const TERMINAL: i32 = -2;
+
+/// A game of the family from its id and resolved options.
+#[allow(clippy::too_many_arguments)]
+pub fn family_game(
+    game: &str,
+    stuck_limit: u32,
+    ladder_from: u32,
+    count_global: bool,
+    remainder_to_opponent: bool,
+    blocks_all: bool,
+    both_mothers_points: u32,
+) -> PyResult<Game> {
+    if stuck_limit == 0 {
+        return Err(PyValueError::new_err("stuck_limit must be positive"));
+    }
+    let variant = match game {
+        "tabla" => Variant::Tabla,
+        "gjul-bara" => Variant::GjulBara { ladder_from, count_global, remainder_to_opponent },
+        "tapa" => Variant::Tapa { blocks_all, both_mothers_points },
+        _ => return Err(PyValueError::new_err(format!("{game:?} is not a game of the Tabla family"))),
+    };
+    Ok(Game { variant, stuck_limit })
+}
+
+/// Both boards, both pins, both seats' rolls, the seat whose turn it is, the dice of the stage to play.
+type Snapshot = ((u128, u128), (u128, u128), (u32, u32), usize, Vec<u32>);
+
+/// One game of the Tabla family in progress (`FamilyState`'s twin).
+#[pyclass(module = "kafana_native")]
+#[derive(Clone)]
+pub struct FamilyCore {
+    state: State,
+}
+
+/// One stage's legal plays: a sequence of their end positions (sorted; each made a Python int only when it is
+/// read), with the stage's constant facts and the mover's board for their steps (made only when one is shown).
+#[pyclass(module = "kafana_native", frozen, sequence)]
+pub struct FamilyStage {
+    ends: Vec<Position>,
+    stage: Stage,
+    board: Position,
+}
+
+#[pymethods]
+impl FamilyStage {
+    fn __len__(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// The end of play ``index`` (negative from the end), or a list of them for a slice.
+    fn __getitem__(&self, py: Python<'_>, index: &Bound<PyAny>) -> PyResult<PyObject> {
+        if let Ok(slice) = index.downcast::<PySlice>() {
+            let range = slice.indices(self.ends.len() as isize)?;
+            let mut ends = Vec::with_capacity(range.slicelength);
+            let mut at = range.start;
+            for _ in 0..range.slicelength {
+                ends.push(int_of(py, self.ends[at as usize])?);
+                at += range.step;
+            }
+            return Ok(PyList::new(py, ends)?.into_any().unbind());
+        }
+        let index: isize = index.extract()?;
+        let at = if index < 0 { index + self.ends.len() as isize } else { index };
+        match usize::try_from(at).ok().and_then(|at| self.ends.get(at)) {
+            Some(&end) => int_of(py, end),
+            None => Err(PyIndexError::new_err("play index out of range")),
+        }
+    }
+
+    /// Every end, in order, as Python ints.
+    fn ends(&self, py: Python<'_>) -> PyResult<Vec<PyObject>> {
+        self.ends.iter().map(|&end| int_of(py, end)).collect()
+    }
+
+    /// The stage's plays with their steps and notations, ``{end: (steps, notation)}`` (``stage_plays``).
+    fn plays<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        Ok(plays_of(py, &self.stage, self.board)?.0)
+    }
+}
+
+impl FamilyCore {
+    fn current(&self) -> i32 {
+        match self.state.phase {
+            Phase::Opening | Phase::Roll => CHANCE,
+            Phase::Move => self.state.turn() as i32,
+            Phase::Over => TERMINAL,
+        }
+    }
+}
+
+#[pymethods]
+impl FamilyCore {
+    /// A new game of ``game`` (``tabla``, ``gjul-bara``, ``tapa``) with its resolved options: an opening throw, or
+    /// ``starter`` rolls first; with ``opening_dice_play`` the opening dice are the first roll.
+    #[new]
+    #[pyo3(signature = (game, starter, opening_dice_play, *, stuck_limit=100, ladder_from=4, count_global=false,
+        remainder_to_opponent=true, blocks_all=false, both_mothers_points=0))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        game: &str,
+        starter: Option<usize>,
+        opening_dice_play: bool,
+        stuck_limit: u32,
+        ladder_from: u32,
+        count_global: bool,
+        remainder_to_opponent: bool,
+        blocks_all: bool,
+        both_mothers_points: u32,
+    ) -> PyResult<FamilyCore> {
+        let game =
+            family_game(game, stuck_limit, ladder_from, count_global, remainder_to_opponent, blocks_all, both_mothers_points)?;
+        if starter.is_some_and(|seat| seat > 1) {
+            return Err(PyValueError::new_err("the starter is seat 0 or 1"));
+        }
+        Ok(FamilyCore { state: State::new(game, starter, opening_dice_play) })
+    }
+
+    /// An independent copy.
+    fn copy(&self) -> FamilyCore {
+        self.clone()
+    }
+
+    /// The seat to move, -1 while a throw is due, -2 at the end.
+    #[getter]
+    fn current_player(&self) -> i32 {
+        self.current()
+    }
+
+    /// ``opening``, ``roll``, ``move`` or ``over``.
+    #[getter]
+    fn phase(&self) -> &'static str {
+        match self.state.phase {
+            Phase::Opening => "opening",
+            Phase::Roll => "roll",
+            Phase::Move => "move",
+            Phase::Over => "over",
+        }
+    }
+
+    /// The opening throw, ``first`` thrown by seat 0; the seat to act after it, None outside the opening.
+    fn opening(&mut self, first: u32, second: u32) -> Option<i32> {
+        if self.state.phase != Phase::Opening || !(1..=6).contains(&first) || !(1..=6).contains(&second) {
+            return None;
+        }
+        self.state.opening(first, second);
+        Some(self.current())
+    }
+
+    /// The seat to roll rolls ``high``-``low``; the seat to act after it, None when no roll is due.
+    fn roll(&mut self, high: u32, low: u32) -> Option<i32> {
+        if self.state.phase != Phase::Roll || !(1..=6).contains(&low) || !(low..=6).contains(&high) {
+            return None;
+        }
+        self.state.roll(high, low);
+        Some(self.current())
+    }
+
+    /// The seat to move plays the legal play ending in ``end``; the seat to act after it, None when no legal play
+    /// ends there.
+    fn play(&mut self, end: &Bound<PyAny>) -> PyResult<Option<i32>> {
+        if self.state.phase != Phase::Move {
+            return Ok(None);
+        }
+        let end = position_of(end)?;
+        Ok(self.state.play_end(end).then(|| self.current()))
+    }
+
+    /// The legal plays of the stage to play (None unless a seat is to move).
+    fn legal(&self) -> Option<FamilyStage> {
+        if self.state.phase != Phase::Move {
+            return None;
+        }
+        let (stage, board) = self.state.current_stage();
+        Some(FamilyStage { ends: self.state.ends.clone(), stage, board })
+    }
+
+    /// Both seats' boards, pins and rolls made, the seat whose turn it is and the dice of the stage to play.
+    fn snapshot(&self) -> Snapshot {
+        let ([b0, b1], [p0, p1], [r0, r1]) = (self.state.boards(), self.state.pins(), self.state.rolls());
+        ((b0, b1), (p0, p1), (r0, r1), self.state.turn(), self.state.dice().to_vec())
+    }
+
+    /// Gjul Bara's ladder: the die of each stage after the current one, and whether a remainder is played.
+    fn ladder(&self) -> (Vec<u32>, bool) {
+        self.state.ladder()
+    }
+
+    /// ``(termination, points)`` once the game is over, else None.
+    fn outcome(&self) -> Option<(&'static str, (u32, u32))> {
+        self.state.outcome.map(|o| (o.termination.word(), (o.points[0], o.points[1])))
+    }
+
+    /// Set both sides' boards, pins and rolls made, before a roll (a position for tests and analysis).
+    fn place(&mut self, boards: (u128, u128), pins: (u128, u128), rolls: (u32, u32)) -> PyResult<()> {
+        if self.state.phase != Phase::Roll {
+            return Err(PyValueError::new_err("a position is set while a roll is due"));
+        }
+        self.state.place([boards.0, boards.1], [pins.0, pins.1], [rolls.0, rolls.1]);
+        Ok(())
+    }
+}
