@@ -55,8 +55,9 @@ def position(view: DurakView, hands: list[list[int]], stock: list[int]) -> tuple
     )
 
 
-def search(request: ActRequest, rng: random.Random, worlds_at_most: int = WORLDS) -> tuple[int, str]:
-    """The chosen action id and a comment, over at most ``worlds_at_most`` guesses."""
+def search(request: ActRequest, rng: random.Random) -> tuple[int, str]:
+    """The chosen action id and a comment, over at most :data:`WORLDS` guesses (fewer when :data:`BUDGET` runs
+    out: then equal requests may get different answers)."""
     view = request.view
     legal = request.legal_actions
     if len(legal) == 1:
@@ -67,7 +68,7 @@ def search(request: ActRequest, rng: random.Random, worlds_at_most: int = WORLDS
     totals = dict.fromkeys(ids, 0.0)
     deadline = time.perf_counter() + min(BUDGET, request.clock.move_limit_ms / 1000 / 5)
     worlds = 0
-    while worlds < worlds_at_most and (worlds == 0 or time.perf_counter() < deadline):
+    while worlds < WORLDS and (worlds == 0 or time.perf_counter() < deadline):
         hands, stock = durak_search_bot.guess(view, game.deck, rng)
         actions, sums = NATIVE.durak_rollouts(  # type: ignore[union-attr]
             rules, *position(view, hands, stock), me=view.seat, rollouts=ROLLOUTS, explore=EXPLORE,

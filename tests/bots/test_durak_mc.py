@@ -86,8 +86,12 @@ def _requests(options: dict[str, str], games: int):
             state.apply(rng.choice(state.legal_actions()))
 
 
-@pytest.mark.parametrize("options", [{}, {"seats": "4", "teams": "2v2", "variant": "perevodnoy"}])
-def test_the_bot_answers_legally_and_equal_requests_get_equal_answers(options):
+@pytest.mark.parametrize(
+    "options", [{}, {"seats": "4", "teams": "2v2", "variant": "perevodnoy"}, {"seats": "6", "deck": "52"}]
+)
+def test_the_bot_answers_legally_and_equal_requests_get_equal_answers(options, monkeypatch):
+    monkeypatch.setattr(durak_mc_bot, "BUDGET", 60.0)  # the whole search, however busy the machine
+    monkeypatch.setattr(durak_mc_bot, "WORLDS", 8)
     for request in list(_requests(options, 2))[::7]:
         answer = durak_mc_bot.choose(request)
         assert answer.action_id in {action.id for action in request.legal_actions}
@@ -100,6 +104,7 @@ async def test_check_bot_accepts_it():
     assert [check.name for check in report.checks if not check.ok] == []
 
 
-async def test_it_beats_the_python_search_bot():
+async def test_it_beats_the_python_search_bot(monkeypatch):
+    monkeypatch.setattr(durak_mc_bot, "BUDGET", 60.0)  # the whole search, however busy the machine
     # It won 82.5% +- 9.0% of 80 duplicate games (bench/strength.py); an even bot reaches 14 of 20 one time in 17.
     assert await wins_of("durak", durak_mc_bot, durak_search_bot, 20) >= 14
