@@ -12,7 +12,7 @@ from bots.python import durak_mc_bot, durak_search_bot
 from referee.checkbot import check_bot
 from referee.games import CHANCE, make_game
 from referee.games.engine import NATIVE
-from referee.playouts import durak_rules
+from referee.playouts import durak_rules, random_decisions
 from referee.runtime import resolve_bot
 from tests._requests import request_for
 
@@ -35,23 +35,19 @@ def test_a_guessed_position_has_the_python_engines_legal_actions(options):
     game = make_game("durak", options)
     rng = random.Random(7)
     checked = 0
-    for _ in range(8):
-        state = game.new_state()
-        while not state.is_terminal():
-            if state.current_player == CHANCE:
-                state.apply(state.sample_chance(rng))
-                continue
-            view = state.view(state.current_player)
-            hands, stock = durak_search_bot.guess(view, game.deck, rng)
-            python = [(kind, tuple(cards)) for kind, cards in game.from_view(view, hands, stock).legal_actions()]
-            native, totals = NATIVE.durak_rollouts(
-                durak_rules(game), *durak_mc_bot.position(view, hands, stock), me=view.seat, rollouts=1,
-                explore=0.5, seed=checked,
-            )
-            assert [(kind, tuple(cards)) for kind, cards in native] == python
-            assert len(totals) == len(python)
-            checked += 1
-            state.apply(rng.choice(state.legal_actions()))
+    for state, legal in random_decisions(game, 8, seed=7):
+        if legal is None:
+            continue
+        view = state.view(state.current_player)
+        hands, stock = durak_search_bot.guess(view, game.deck, rng)
+        python = [(kind, tuple(cards)) for kind, cards in game.from_view(view, hands, stock).legal_actions()]
+        native, totals = NATIVE.durak_rollouts(
+            durak_rules(game), *durak_mc_bot.position(view, hands, stock), me=view.seat, rollouts=1, explore=0.5,
+            seed=checked,
+        )
+        assert [(kind, tuple(cards)) for kind, cards in native] == python
+        assert len(totals) == len(python)
+        checked += 1
     assert checked > 100
 
 
@@ -72,18 +68,9 @@ def test_a_position_that_is_not_a_decision_is_refused_in_one_line():
 def _requests(options: dict[str, str], games: int):
     """Requests of the seats to act in seeded random games, each with a decision to make."""
     game = make_game("durak", options)
-    rng = random.Random(11)
-    for number in range(games):
-        state = game.new_state()
-        decision = 0
-        while not state.is_terminal():
-            if state.current_player == CHANCE:
-                state.apply(state.sample_chance(rng))
-                continue
-            if len(state.legal_actions()) > 1:
-                yield request_for(game, state, decision=1000 * number + decision)
-            decision += 1
-            state.apply(rng.choice(state.legal_actions()))
+    for decision, (state, legal) in enumerate(random_decisions(game, games, seed=11)):
+        if legal is not None and len(legal) > 1:
+            yield request_for(game, state, decision=decision)
 
 
 @pytest.mark.parametrize(
