@@ -14,6 +14,8 @@ const BOARD_BITS: u32 = 104;
 /// Bit `HIT_BASE + p` of a position says the blot on point p was hit.
 const HIT_BASE: u32 = BOARD_BITS - 1;
 const BAR_SHIFT: u32 = 100;
+/// The bar's point number: a step from any point is from a point up to it.
+const BAR: u32 = 25;
 const BAR_BIT: u128 = 1 << BAR_SHIFT;
 /// Bit 4p for every nibble p in `first..=last`.
 pub const fn nibble_bits(first: u32, last: u32) -> u128 {
@@ -222,14 +224,15 @@ impl Stage {
     /// Every single step with `die` from `position`, with the step, in `Stage.moves`' order.
     fn steps(&self, position: Position, die: u32, out: &mut Vec<(Step, Position)>) {
         out.clear();
-        self.each_step(position, die, |step, end| out.push((step, end)));
+        self.each_step(position, die, BAR, |step, end| out.push((step, end)));
     }
 
-    /// Visit every single step with `die` from `position` and the position it makes, in `Stage.moves`' order.
+    /// Visit every single step with `die` from `position` from a point up to `upto` (25: any) and the position it
+    /// makes, in `Stage.moves`' order.
     #[inline]
-    fn each_step(&self, board: Position, die: u32, mut visit: impl FnMut(Step, Position)) {
+    fn each_step(&self, board: Position, die: u32, upto: u32, mut visit: impl FnMut(Step, Position)) {
         let occ = occupied(board);
-        let mut cand = occ & self.movable[die as usize];
+        let mut cand = occ & self.movable[die as usize] & (NIBBLE[upto as usize] * 2 - 1);
         if occ & BAR_BIT != 0 {
             cand &= BAR_BIT; // checkers on the bar enter first
         }
@@ -252,7 +255,7 @@ impl Stage {
         }
         if self.can_bear_off && (board & BOARD_MASK) >> HOME_SHIFT == 0 {
             let src_bit = NIBBLE[die as usize];
-            if occ & src_bit & self.bear_sources != 0 {
+            if occ & src_bit & self.bear_sources != 0 && die <= upto {
                 visit((die, 0, die, false), board - src_bit + 1);
             }
             // A die larger than the highest occupied point bears off from that point.
@@ -260,7 +263,7 @@ impl Stage {
             if top != 0 {
                 let src = ((top - 1) >> 2) + 1;
                 let src_bit = NIBBLE[src as usize];
-                if src < die && self.bear_sources & src_bit != 0 {
+                if src < die && src <= upto && self.bear_sources & src_bit != 0 {
                     visit((src, 0, die, false), board - src_bit + 1);
                 }
             }
@@ -354,13 +357,69 @@ impl Stage {
     pub fn ends_into(&self, board: Position, buffers: &mut Buffers, out: &mut Vec<Position>) -> u32 {
         out.clear();
         let dice = self.dice();
-        let used = if dice.len() == 2 && dice[0] != dice[1] {
-            self.two_dice_ends(board, dice[0], dice[1], buffers, out)
-        } else {
-            self.equal_dice_ends(board, dice[0], dice.len() as u32, buffers, out)
-        };
-        sort_unique(out, &mut buffers.seen);
+        if dice.len() == 2 && dice[0] != dice[1] {
+            let used = self.two_dice_ends(board, dice[0], dice[1], buffers, out);
+            sort_unique(out, &mut buffers.seen);
+            return used;
+        }
+        if let Terminal::Mother { .. } = self.terminal {
+            let used = self.equal_dice_ends(board, dice[0], dice.len() as u32, buffers, out);
+            sort_unique(out, &mut buffers.seen);
+            return used;
+        }
+        let used = self.canonical_ends(board, dice[0], dice.len(), buffers, out);
+        out.sort_unstable();
         used
+    }
+
+    /// The ends of equal dice, each once, when only the 15th checker off ends the game: the steps of a play can
+    /// always be taken from the highest source down (the bar first, checkers outside home before bearing off, a
+    /// bear-off with a larger die from the highest point), so walking only such orders reaches every end, and
+    /// each by one order alone (a multiset of sources makes one end, and no two make the same), with nothing to
+    /// drop. Tapa's mother rule (a play is complete once it pins the mother) needs every order: `equal_dice_ends`.
+    fn canonical_ends(&self, start: Position, die: u32, n: usize, buffers: &mut Buffers, out: &mut Vec<Position>) -> u32 {
+        let layers = &mut buffers.layers;
+        for layer in layers.iter_mut() {
+            layer.clear();
+        }
+        self.walk(start, die, BAR, 0, n, layers, out);
+        let depth = layers[..n].iter().take_while(|layer| !layer.is_empty()).count();
+        if !out.is_empty() {
+            if depth == n {
+                out.extend_from_slice(&layers[n - 1]);
+            }
+            return n as u32;
+        }
+        if depth > 0 {
+            out.extend_from_slice(&layers[depth - 1]);
+        }
+        depth as u32
+    }
+
+    /// Every step with `die` from `board` from a point up to `upto`, and on from its end from points up to its
+    /// source, to `n` steps: `layers[d]` gets the positions after d + 1 steps, `finished` the plays that end the
+    /// game.
+    #[allow(clippy::too_many_arguments)]
+    fn walk(
+        &self,
+        board: Position,
+        die: u32,
+        upto: u32,
+        depth: usize,
+        n: usize,
+        layers: &mut [Vec<Position>; 4],
+        finished: &mut Vec<Position>,
+    ) {
+        self.each_step(board, die, upto, |(src, ..), end| {
+            if self.terminal.ends(end) {
+                finished.push(end);
+            } else {
+                layers[depth].push(end);
+                if depth + 1 < n {
+                    self.walk(end, die, src, depth + 1, n, layers, finished);
+                }
+            }
+        });
     }
 
     fn two_dice_ends(&self, start: Position, high: u32, low: u32, buffers: &mut Buffers, out: &mut Vec<Position>) -> u32 {
@@ -369,14 +428,14 @@ impl Stage {
         only[1].clear();
         for (k, (first, second)) in [(high, low), (low, high)].into_iter().enumerate() {
             ones.clear();
-            self.each_step(start, first, |_, one| ones.push(one));
+            self.each_step(start, first, BAR, |_, one| ones.push(one));
             for &one in ones.iter() {
                 if self.terminal.ends(one) {
                     out.push(one);
                     continue;
                 }
                 let before = out.len();
-                self.each_step(one, second, |_, two| out.push(two));
+                self.each_step(one, second, BAR, |_, two| out.push(two));
                 if out.len() == before {
                     only[k].push(one);
                 }
@@ -399,7 +458,7 @@ impl Stage {
             layer.clear();
             seen.clear();
             for &position in frontier.iter() {
-                self.each_step(position, die, |_, end| {
+                self.each_step(position, die, BAR, |_, end| {
                     if self.terminal.ends(end) {
                         out.push(end); // finished plays
                     } else if seen.insert(end) {
@@ -429,6 +488,7 @@ impl Stage {
 /// Reusable buffers for `Stage::ends_into` (scratch space: a copy starts empty).
 #[derive(Default)]
 pub struct Buffers {
+    layers: [Vec<Position>; 4],
     ones: Vec<Position>,
     layer: Vec<Position>,
     only: [Vec<Position>; 2],
