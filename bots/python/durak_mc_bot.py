@@ -1,6 +1,6 @@
 """A Durak bot that searches in the native core: the determinized search of :mod:`.durak_search_bot` (guesses of
 the hidden cards consistent with the seat's view, every legal action played out in each guess with the same greedy
-policy), with a hundred times the playouts, which the core plays (``kafana_native.durak_rollouts``): each guess
+policy), with about forty times the playouts, which the core plays (``kafana_native.durak_rollouts``): each guess
 plays every action :data:`ROLLOUTS` times, and the action with the best average result over all guesses is chosen.
 
 Only the request is read (the seat's view and the legal actions); the guesses come from a generator seeded by the
