@@ -56,8 +56,12 @@ class Check:
         return f"{'PASS' if self.ok else 'FAIL'} {self.name}: {self.detail}"
 
 
-def _request(game: Game, state: State, decision: int, limit_ms: int = 10_000) -> wire.ActRequest:
-    seat = state.current_player
+def decision_request(
+    game: Game, state: State, decision: int = 0, seat: int | None = None, limit_ms: int = 10_000
+) -> wire.ActRequest:
+    """The ActRequest of ``state``'s decision for ``seat`` (default: the seat to act), every legal action with its
+    notation and detail, the move's time ``limit_ms``: what check-bot sends (tests build requests with it too)."""
+    seat = state.current_player if seat is None else seat
     legal = state.legal_actions()
     clock = wire.ClockInfo(limit_ms, 0, limit_ms, limit_ms)
     return wire.ActRequest(
@@ -222,11 +226,11 @@ async def check_bot(
         async def requests(player: ProcessPlayer, _seconds: float, game_id: str = game_id, first: bool = index == 0):
             found = []
             for label, game, state in hard_requests(game_id):
-                ok, detail = await _ask(player, _request(game, state, 0))
+                ok, detail = await _ask(player, decision_request(game, state))
                 found.append(Check(f"{game_id}: {label}", ok, detail))
             if first:
                 _, game, state = next(hard_requests(game_id))
-                ok, detail = await _ask(player, _request(game, state, 0, SHORT_CLOCK_MS))
+                ok, detail = await _ask(player, decision_request(game, state, limit_ms=SHORT_CLOCK_MS))
                 found.append(Check(f"clock: {SHORT_CLOCK_MS} ms left", ok, detail))
             return found
 

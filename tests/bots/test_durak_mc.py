@@ -9,12 +9,11 @@ from pathlib import Path
 import pytest
 
 from bots.python import durak_mc_bot, durak_search_bot
-from referee.checkbot import check_bot
+from referee.checkbot import check_bot, decision_request
 from referee.games import CHANCE, make_game
 from referee.games.engine import NATIVE
 from referee.playouts import durak_rules, random_decisions
 from referee.runtime import resolve_bot
-from tests._requests import request_for
 
 from .test_strength import wins_of
 
@@ -70,7 +69,7 @@ def _requests(options: dict[str, str], games: int):
     game = make_game("durak", options)
     for decision, (state, legal) in enumerate(random_decisions(game, games, seed=11)):
         if legal is not None and len(legal) > 1:
-            yield request_for(game, state, decision=decision)
+            yield decision_request(game, state, decision=decision)
 
 
 @pytest.mark.parametrize(

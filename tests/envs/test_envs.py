@@ -18,11 +18,10 @@ from pettingzoo.test import api_test, seed_test
 from bots.python.policy_train import LinearPolicy, evaluate, train
 from referee import wire
 from referee.chance import ChanceStream
-from referee.checkbot import check_bot
+from referee.checkbot import check_bot, decision_request
 from referee.envs import Choices, decide_with, encoding_for, env
 from referee.games import CHANCE, make_game
 from referee.runtime import resolve_bot
-from tests._requests import request_for
 
 FORMS = [
     ("tabla", {}),
@@ -96,7 +95,7 @@ def test_a_bot_sees_from_its_bytes_what_the_environment_observed(game_id, option
     that view: a policy plays in the ladder on exactly what it was trained on, and on nothing hidden."""
     for game, state in _decisions(game_id, options, seed=5, limit=60):
         seat, legal = state.current_player, state.legal_actions()
-        request = request_for(game, state)
+        request = decision_request(game, state)
         received = wire.act_request_from_proto(pb.ActRequest.FromString(wire.act_request_bytes(request)))
         encoding = encoding_for(game)
         assert np.array_equal(encoding.observe(received.view), encoding.observe(state.view(seat)))
@@ -116,7 +115,7 @@ def test_the_environment_and_the_bot_pick_the_same_actions(game_id):
     while not space.state_.is_terminal() and decisions < 60:
         state = space.state_
         legal = list(state.legal_actions())
-        expected = decide(request_for(game, state)).action_id
+        expected = decide(decision_request(game, state)).action_id
         picks = Choices(legal, encoding.tokens, len(encoding.vocabulary))
         chosen = None
         while chosen is None:
@@ -137,7 +136,7 @@ def test_a_token_not_offered_is_refused_by_the_environment_and_replaced_by_the_b
     with pytest.raises(ValueError, match="not offered"):
         space.step(refused)
     decide = decide_with(lambda observation, offered: refused)
-    request = request_for(space.game, space.state_)
+    request = decision_request(space.game, space.state_)
     assert 0 <= decide(request).action_id < len(request.legal_actions)
     terse = dataclasses.replace(
         request, legal_actions=tuple(legal._replace(action=None) for legal in request.legal_actions)

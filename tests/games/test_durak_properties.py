@@ -10,11 +10,11 @@ import random
 import pytest
 
 from referee import wire
+from referee.checkbot import decision_request
 from referee.games import CHANCE, NO_CARD, make_game
 from referee.games.cards._cards import card_text
 from referee.games.cards.durak import HAND, _points
 from referee.playouts import random_decisions
-from tests._requests import request_for
 
 GAMES_PER_COMBINATION = 100
 DECISION_LIMIT = 3000
@@ -97,7 +97,7 @@ def test_random_games_keep_every_invariant(combination):
             legal = state.legal_actions()
             assert legal == sorted(legal) and len(set(legal)) == len(legal)
             if number < 3:  # the leak test, on the wire form of every request of the first games
-                message = wire.act_request_to_proto(request_for(game, state, decisions, seat))
+                message = wire.act_request_to_proto(decision_request(game, state, decisions, seat))
                 leaked = cards_in_message(message) - allowed_cards(state, seat)
                 assert not leaked, f"seat {seat} was sent {leaked}"
             state.apply(legal[rng.randrange(len(legal))])

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 
 from referee import wire
 from referee.chance import Chance
+from referee.checkbot import decision_request
 from referee.games import CHANCE, GAMES, make_game
 from referee.wire._encode import field, int_field, varint
-from tests._requests import request_for
 
 FORMS = [(game_id, {}) for game_id in sorted(GAMES)] + [
     ("durak", {"variant": "perevodnoy", "seats": "4"}),
@@ -30,7 +30,7 @@ def _requests(game_id: str, options: dict[str, str], seed: int):
         if state.current_player == CHANCE:
             state.apply(state.sample_chance(stream))
             continue
-        yield request_for(game, state, decision)
+        yield decision_request(game, state, decision)
         legal = state.legal_actions()
         state.apply(legal[choose.randrange(len(legal))])
         decision += 1
