@@ -1,10 +1,12 @@
 """Random playouts per second of the game engines alone, on one core.
 
 Usage: python bench/engine_playouts.py [--seconds 1] [--rounds 5] [--game tapa] [--game durak:seats=4] [--core]
+       [--reference]
 
 Uniformly random decisions through the public State API (legal_actions / apply / sample_chance), seeded; with
 ``--core``, whole random games of the Tabla family played inside the native core (``referee.playouts.playouts``,
-in batches of 100 games), against the same OpenSpiel loop.
+in batches of 100 games), against the same OpenSpiel loop. With ``--reference``, the same loop over the Python
+engine's states (``game.reference()``) runs in the same rounds too, and each engine's ratio to it is given.
 OpenSpiel's backgammon (pip install open-spiel), when installed, runs beside each engine in the same process, in
 alternating rounds of ``--seconds`` each, and every figure is the median over the rounds of the engine's games/s
 and of its ratio to OpenSpiel in the same round: this machine's speed drifts by ±30% from minute to minute, and
@@ -30,11 +32,13 @@ CORE_BATCH = 100
 """Games per call of the core's playouts (the clock is read between calls)."""
 
 
-def kafana_playouts(spec: str, seconds: float, seed: int = 1) -> dict:
-    """Play random games of ``spec`` (a game id, optionally ``:key=value,…`` options) for ``seconds``; return
-    games/s and decisions/s."""
+def kafana_playouts(spec: str, seconds: float, seed: int = 1, reference: bool = False) -> dict:
+    """Play random games of ``spec`` (a game id, optionally ``:key=value,…`` options) for ``seconds`` (with
+    ``reference``, the Python engine's states); return games/s and decisions/s."""
     game_id, _, text = spec.partition(":")
     game = make_game(game_id, dict(pair.split("=", 1) for pair in text.split(",") if pair))
+    if reference:
+        game = game.reference()
     rng = random.Random(seed)
     games = decisions = 0
     start = time.perf_counter()
@@ -106,6 +110,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5, help="alternating rounds per engine (the median counts)")
     parser.add_argument("--game", action="append", help="id[:key=value,...] (repeatable; default: every engine)")
     parser.add_argument("--core", action="store_true", help="whole games inside the native core (Tabla family)")
+    parser.add_argument("--reference", action="store_true", help="the Python engine's states too, in the same rounds")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if args.core:
@@ -118,10 +123,16 @@ def main() -> None:
     results: dict[str, dict | None] = {}
     openspiel_rates: list[float] = []
     for game_id in games:
-        rates, decisions, ratios = [], [], []
+        rates, decisions, ratios, python_rates, to_python = [], [], [], [], []
         for index in range(args.rounds):
             base = openspiel_playouts(args.seconds, seed=index)
+            if args.reference and index % 2:
+                python_rates.append(kafana_playouts(game_id, args.seconds, seed=index, reference=True)["games_per_s"])
             figures = measure(game_id, args.seconds, seed=index)
+            if args.reference and not index % 2:
+                python_rates.append(kafana_playouts(game_id, args.seconds, seed=index, reference=True)["games_per_s"])
+            if python_rates:
+                to_python.append(figures["games_per_s"] / python_rates[-1])
             rates.append(figures["games_per_s"])
             decisions.append(figures["decisions_per_s"])
             if base is not None:
@@ -133,6 +144,9 @@ def main() -> None:
             "ratio_to_openspiel": _median(ratios) if ratios else None,
             "at_reference_speed": _median(ratios) * REFERENCE_OPENSPIEL if ratios else None,
         }
+        if to_python:
+            results[game_id].update(python_games_per_s=_median(python_rates), ratio_to_python=_median(to_python),
+                                    ratio_to_python_range=(min(to_python), max(to_python)))
     results["openspiel_backgammon"] = (
         {"games_per_s": _median(openspiel_rates), "ratio_to_openspiel": 1.0} if openspiel_rates else None
     )
@@ -149,6 +163,10 @@ def main() -> None:
         if figures.get("at_reference_speed"):
             line += f"  ratio to OpenSpiel {figures['ratio_to_openspiel']:.2f}"
             line += f"  = {figures['at_reference_speed']:.0f} games/s at the reference speed"
+        if figures.get("ratio_to_python"):
+            low, high = figures["ratio_to_python_range"]
+            line += f"  ratio to the Python engine {figures['ratio_to_python']:.2f} ({low:.2f}-{high:.2f};"
+            line += f" it ran {figures['python_games_per_s']:.0f} games/s)"
         print(line)
 
 

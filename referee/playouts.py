@@ -91,15 +91,14 @@ def python_playouts(game: Game, count: int, seed: int) -> list[Playout]:
     """``count`` games of ``game`` (one of :data:`PLAYOUT_GAMES`) from the start, every decision chosen uniformly
     among the legal ones and all chance drawn from one :class:`SplitMix64` seeded with ``seed`` (two dice from one
     draw of 36; a card of the shuffle or a seat of Durak's lot uniformly among those listed): the Python engines
-    through the public State API (the Python states of the Tabla family, never the native core's), the reference
+    through the public State API (the Python states, never the native core's), the reference
     the native core is checked against.
 
     >>> python_playouts(Tapa(), 2, seed=3) == python_playouts(Tapa(), 2, seed=3)
     True
     """
     _check(game)
-    if isinstance(game, (Tabla, GjulBara, Tapa, TablaMatch)):
-        game = game.reference()
+    game = game.reference()
     rng = SplitMix64(seed)
     played = []
     for _ in range(count):
@@ -132,7 +131,7 @@ def native_playouts(game: Game, count: int, seed: int) -> list[Playout]:
         raise RuntimeError("the native core is not installed (pip install ./native)")
     if isinstance(game, Durak):
         return [Playout(word, tuple(points), decisions)
-                for word, points, decisions in NATIVE.durak_playouts(durak_rules(game), count, seed)]
+                for word, points, decisions in NATIVE.durak_playouts(game.core_rules(), count, seed)]
     games = game.games if isinstance(game, TablaMatch) else {game.id: game}
     options: dict[str, Any] = {}
     for one in games.values():
@@ -140,13 +139,6 @@ def native_playouts(game: Game, count: int, seed: int) -> list[Playout]:
     if isinstance(game, TablaMatch):
         options.update(target=game.target, every_game_opens=game.every_game_opens)
     return [Playout(*one) for one in NATIVE.playouts(game.id, count, seed, **options)]
-
-
-def durak_rules(game: Durak) -> tuple:
-    """A Durak deal's options as the native core takes them: (seats, teams, transfers, lowest rank, bout limit,
-    first bout limit, multi-card lead, transfer in the first bout, show-trump transfer, redeal)."""
-    return (game.seats, game.teams, game.transfers, game.deck[0] % 13 + 2, game.bout_limit, game.first_bout_limit,
-            game.multi_card_lead, game.transfer_in_first_bout, game.show_trump, game.redeal)
 
 
 def _check(game: Game) -> None:

@@ -22,7 +22,6 @@ from bots.python.kit import serve  # noqa: E402
 from referee.games import NO_CARD, DurakView, make_game  # noqa: E402
 from referee.games.cards._cards import mask_of  # noqa: E402
 from referee.games.engine import NATIVE  # noqa: E402
-from referee.playouts import durak_rules  # noqa: E402
 from referee.wire import ActRequest, ActResponse  # noqa: E402
 
 WORLDS = 64
@@ -63,7 +62,7 @@ def search(request: ActRequest, rng: random.Random) -> tuple[int, str]:
     if len(legal) == 1:
         return legal[0].id, "forced"
     game = make_game("durak", request.options)
-    rules = durak_rules(game)
+    rules = game.core_rules()
     ids = {(action.kind, action.cards): number for number, _, action in legal}
     totals = dict.fromkeys(ids, 0.0)
     deadline = time.perf_counter() + min(BUDGET, request.clock.move_limit_ms / 1000 / 5)

@@ -1,6 +1,7 @@
-//! Durak as a whole state machine, for random playouts inside the core: the twin of
-//! `referee/games/cards/durak.py` (a single deal, every option but sessions), giving the same legal actions in the
-//! same order, the same drawing, places and points, so that the same random stream plays the same games.
+//! Durak as a whole state machine, for random playouts inside the core and behind the Python State API
+//! (`durak_core.rs`): the twin of `referee/games/cards/durak.py` (a single deal, every option; a session's later
+//! deal starts with its first attacker), giving the same legal actions in the same order, the same drawing, places
+//! and points, so that the same random stream plays the same games.
 //!
 //! Cards are 0..51 (suit times 13 plus rank 2..A as 0..12), hands and piles bitmasks of them.
 
@@ -8,14 +9,14 @@ use crate::game::SplitMix64;
 
 const HAND: u32 = 6;
 const NO_CARD: i8 = -1;
-const LEAD: u8 = 0;
-const BEAT: u8 = 1;
-const TRANSFER: u8 = 2;
-const SHOW: u8 = 3;
-const TAKE: u8 = 4;
-const THROW: u8 = 5;
-const PASS: u8 = 6;
-const DONE: u8 = 7;
+pub(crate) const LEAD: u8 = 0;
+pub(crate) const BEAT: u8 = 1;
+pub(crate) const TRANSFER: u8 = 2;
+pub(crate) const SHOW: u8 = 3;
+pub(crate) const TAKE: u8 = 4;
+pub(crate) const THROW: u8 = 5;
+pub(crate) const PASS: u8 = 6;
+pub(crate) const DONE: u8 = 7;
 
 /// Every option of a single deal (`Durak` of the Python engine).
 #[derive(Clone, Copy, Debug)]
@@ -46,12 +47,12 @@ impl Rules {
 pub struct Action(u32);
 
 impl Action {
-    fn new(kind: u8, cards: &[u8]) -> Action {
+    pub(crate) fn new(kind: u8, cards: &[u8]) -> Action {
         let packed = cards.iter().enumerate().fold(0, |key, (index, &card)| key | (card as u32 + 1) << (18 - 6 * index));
         Action((kind as u32) << 24 | packed)
     }
 
-    fn kind(self) -> u8 {
+    pub(crate) fn kind(self) -> u8 {
         (self.0 >> 24) as u8
     }
 
@@ -60,13 +61,13 @@ impl Action {
         ((self.0 >> (18 - 6 * index)) & 63) as u8 - 1
     }
 
-    fn cards(self) -> impl Iterator<Item = u8> {
+    pub(crate) fn cards(self) -> impl Iterator<Item = u8> {
         (0..4).map(move |index| (self.0 >> (18 - 6 * index)) & 63).take_while(|&code| code != 0).map(|code| code as u8 - 1)
     }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Phase {
+pub(crate) enum Phase {
     Deal,
     Lot,
     Lead,
@@ -103,31 +104,33 @@ fn cards_of(mut mask: u64) -> impl Iterator<Item = u8> {
 /// One deal of Durak.
 #[derive(Clone)]
 pub struct State {
-    rules: Rules,
+    pub(crate) rules: Rules,
     order: Vec<u8>,
-    unplaced: Vec<u8>,
-    phase: Phase,
-    hands: [u64; 6],
-    known: [u64; 6],
-    places: [u32; 6],
+    pub(crate) unplaced: Vec<u8>,
+    pub(crate) phase: Phase,
+    pub(crate) hands: [u64; 6],
+    pub(crate) known: [u64; 6],
+    pub(crate) places: [u32; 6],
     /// Drawn from the front; the turned trump is the last card while it is there.
-    stock: std::collections::VecDeque<u8>,
-    trump_card: i8,
-    trump: i32,
-    table: Vec<(u8, i8)>,
-    discard: u64,
-    shown: u64,
-    attacker: usize,
-    defender: usize,
+    pub(crate) stock: std::collections::VecDeque<u8>,
+    pub(crate) trump_card: i8,
+    pub(crate) trump: i32,
+    pub(crate) table: Vec<(u8, i8)>,
+    pub(crate) discard: u64,
+    pub(crate) shown: u64,
+    pub(crate) attacker: usize,
+    pub(crate) defender: usize,
     leader: usize,
     virtual_seat: usize,
-    h0: usize,
-    bout: u32,
+    pub(crate) h0: usize,
+    pub(crate) bout: u32,
     /// The seats polled for throw-ins, in order (the first `polled`).
     poll: [usize; 6],
     polled: usize,
     poll_at: usize,
-    termination: &'static str,
+    pub(crate) termination: &'static str,
+    /// A session's later deal: who attacks first (else the lowest trump, or the lot).
+    first_attacker: Option<usize>,
 }
 
 /// How a finished deal ended: its word and each seat's points (the seats finishing worse).
@@ -137,7 +140,8 @@ pub struct Ending {
 }
 
 impl State {
-    pub fn new(rules: Rules) -> State {
+    /// A deal before the shuffle; `first_attacker` attacks first (a session's later deal) when given.
+    pub fn new(rules: Rules, first_attacker: Option<usize>) -> State {
         let mut state = State {
             rules,
             order: Vec::new(),
@@ -162,6 +166,7 @@ impl State {
             polled: 0,
             poll_at: 0,
             termination: "",
+            first_attacker,
         };
         state.reset();
         state
@@ -194,7 +199,7 @@ impl State {
     }
 
     /// How many chance outcomes there are now (all equally likely), 0 at a decision.
-    fn chances(&self) -> usize {
+    pub fn chances(&self) -> usize {
         match self.phase {
             Phase::Deal => self.unplaced.len(),
             Phase::Lot => self.rules.seats,
@@ -203,7 +208,7 @@ impl State {
     }
 
     /// Play chance outcome `index` of those listed (the shuffle's next card, or the lot's seat).
-    fn chance(&mut self, index: usize) {
+    pub fn chance(&mut self, index: usize) {
         if self.phase == Phase::Deal {
             let card = self.unplaced.remove(index);
             self.order.push(card);
@@ -230,6 +235,10 @@ impl State {
             self.known[(dealt - 1) % n] |= 1u64 << self.trump_card;
         }
         self.trump = self.trump_card as i32 / 13;
+        if let Some(attacker) = self.first_attacker {
+            self.start_game(attacker);
+            return;
+        }
         for rank in 2..15 {
             let card = self.trump * 13 + rank - 2;
             if let Some(holder) = (0..n).find(|&s| self.hands[s] >> card & 1 == 1) {
@@ -321,7 +330,8 @@ impl State {
         }
     }
 
-    fn cap(&self) -> usize {
+    /// The most attack cards this bout may hold: min(L, h0).
+    pub(crate) fn cap(&self) -> usize {
         self.limit().min(self.h0)
     }
 
@@ -651,7 +661,7 @@ impl State {
         {
             return None;
         }
-        let mut state = State::new(rules);
+        let mut state = State::new(rules, None);
         state.unplaced.clear();
         state.order = rules.deck();
         state.hands[..n].copy_from_slice(guess.hands);
@@ -767,7 +777,7 @@ pub fn playouts(rules: Rules, count: usize, seed: u64) -> Vec<Playout> {
     let mut legal = Vec::with_capacity(64);
     (0..count)
         .map(|_| {
-            let mut state = State::new(rules);
+            let mut state = State::new(rules, None);
             let mut decisions = 0;
             while !state.is_over() {
                 let chances = state.chances();

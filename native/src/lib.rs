@@ -1,10 +1,12 @@
 //! `kafana_native`: the compiled twin of the engines' hot paths, driven from Python (`referee.games.engine`): the
 //! Tabla family's stage generator (`family.rs`), its games as whole state machines with random playouts and the
-//! features of each play's position for evaluators (`game.rs`), and the Gaps solver's search (`gaps.rs`, twin of
+//! features of each play's position for evaluators (`game.rs`, behind the State API: `family_core.rs`), Durak
+//! deals (`durak.rs`, behind the State API: `durak_core.rs`), and the Gaps solver's search (`gaps.rs`, twin of
 //! `bots/python/gaps_solver.py`). The Python code stays the reference; every function here gives exactly what its
 //! Python twin gives.
 
 mod durak;
+mod durak_core;
 mod family;
 mod family_core;
 mod gaps;
@@ -253,10 +255,10 @@ fn playouts(
 }
 
 /// A single Durak deal's options, as Python gives them: ``(seats, teams, transfers, lowest_rank, bout_limit,
-/// first_bout_limit, multi_card_lead, transfer_in_first_bout, show_trump, redeal)`` (``referee.playouts.durak_rules``).
-type DurakOptions = (usize, bool, bool, u32, usize, usize, bool, bool, bool, bool);
+/// first_bout_limit, multi_card_lead, transfer_in_first_bout, show_trump, redeal)`` (``Durak.core_rules``).
+pub(crate) type DurakOptions = (usize, bool, bool, u32, usize, usize, bool, bool, bool, bool);
 
-fn durak_rules(options: DurakOptions) -> PyResult<durak::Rules> {
+pub(crate) fn durak_rules(options: DurakOptions) -> PyResult<durak::Rules> {
     let (seats, teams, transfers, lowest_rank, bout_limit, first_bout_limit, multi, first_transfer, show, redeal) =
         options;
     let enough = (seats as u32) * 6 <= 4 * (15 - lowest_rank.clamp(2, 14));
@@ -403,6 +405,8 @@ fn kafana_native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(durak_rollouts, module)?)?;
     module.add_function(wrap_pyfunction!(after_features, module)?)?;
     module.add("FEATURES", game::FEATURES)?;
+    module.add_function(wrap_pyfunction!(durak_core::durak_actions, module)?)?;
+    module.add_class::<durak_core::DurakCore>()?;
     module.add_class::<family_core::FamilyCore>()?;
     module.add_class::<family_core::FamilyStage>()?;
     module.add_class::<wire::WireClient>()?;

@@ -9,6 +9,7 @@ read), and ``apply`` moves the state on. Chance steps are ordinary actions whose
 
 from __future__ import annotations
 
+import copy
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
@@ -205,6 +206,18 @@ class Game(ABC):
 
     max_points: int = 1
     """The most points one game can score; a forfeit awards it to every seat that did not fault."""
+
+    native: bool = False
+    """Whether new states run in the native core (see :mod:`referee.games.engine`); games with native states set
+    it when the core is installed."""
+
+    def reference(self) -> Game:
+        """This game with states run by the Python engine (the reference the native core is checked against)."""
+        if not self.native:
+            return self
+        other = copy.copy(self)
+        other.native = False
+        return other
 
     def forfeit(self, faulty: Sequence[int]) -> Outcome:
         """The outcome when the seats in ``faulty`` lose by a fault (termination ``fault``).

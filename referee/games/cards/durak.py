@@ -23,7 +23,6 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
 
-from ._cards import card_text, cards_of, deck, mask_of, parse_card, rank_of, suit_of
 from .._core import (
     CHANCE,
     TERMINAL,
@@ -36,6 +35,7 @@ from .._core import (
     State,
     resolve_options,
 )
+from ._cards import card_text, cards_of, deck, mask_of, parse_card, rank_of, suit_of
 from ._durak_view import NO_CARD, DurakSeat, DurakView
 
 LEAD, BEAT, TRANSFER, SHOW, TAKE, THROW, PASS, DONE = range(8)
@@ -96,7 +96,8 @@ class DurakChance(NamedTuple):
         return f"deck {card_text(self.value)}" if self.kind == "deck" else f"lot {self.value}"
 
 
-_DEALS = tuple(DurakChance("deck", c) for c in range(52))
+DEALS = tuple(DurakChance("deck", c) for c in range(52))
+"""``DEALS[c]``: card ``c`` comes next in the shuffle."""
 _SINGLES = {kind: tuple(DurakAction(kind, (c,)) for c in range(52)) for kind in (THROW, TRANSFER, SHOW)}
 _BEATS = tuple(tuple(DurakAction(BEAT, (a, d)) for d in range(52)) for a in range(52))
 """``_BEATS[a][d]``: beat attack card ``a`` with ``d``."""
@@ -182,9 +183,16 @@ class Durak(Game):
         return self.seats
 
     def new_state(self) -> State:
-        """A fresh deal (the shuffle comes first). The registered game, :class:`.durak_session.DurakGame`, plays a
-        session of ``deals`` deals instead when there are more than one."""
+        """A fresh deal (the shuffle comes first), in Python. The registered game,
+        :class:`.durak_session.DurakGame`, plays a session of ``deals`` deals instead when there are more than one,
+        and runs its deals in the native core when it is installed."""
         return DurakState(self)
+
+    def core_rules(self) -> tuple[int | bool, ...]:
+        """A deal's options as the native core takes them: (seats, teams, transfers, lowest rank, bout limit,
+        first bout limit, multi-card lead, transfer in the first bout, show-trump transfer, redeal)."""
+        return (self.seats, self.teams, self.transfers, _LOWEST_RANK[self.options["deck"]], self.bout_limit,
+                self.first_bout_limit, self.multi_card_lead, self.transfer_in_first_bout, self.show_trump, self.redeal)
 
     def position(
         self,
@@ -324,7 +332,7 @@ class DurakState(State):
         """The shuffle's next card (every card not yet placed, equally likely) or the lot's seat."""
         if self._phase == "deal":
             p = 1 / len(self._unplaced)
-            return [(_DEALS[c], p) for c in self._unplaced]
+            return [(DEALS[c], p) for c in self._unplaced]
         if self._phase == "lot":
             n = self._game.seats
             return [(DurakChance("lot", s), 1 / n) for s in range(n)]
@@ -335,7 +343,7 @@ class DurakState(State):
         if self._phase != "deal":
             return super().sample_chance(rng)
         left = self._unplaced
-        return _DEALS[left[rng.randrange(len(left))]]
+        return DEALS[left[rng.randrange(len(left))]]
 
     def legal_actions(self) -> list[DurakAction]:
         """Every legal decision of the seat to act, sorted, each once."""

@@ -1,6 +1,7 @@
 """Durak sessions (rules/cards.md §1.7): a series of ``deals`` games between the same seats.
 
-Each deal is a whole :class:`~referee.games.cards.durak.DurakState`; the session delegates to the deal in play. Who
+Each deal is a whole :class:`~referee.games.cards.durak.DurakState` (run by the native core when it is installed:
+:mod:`._durak_native`); the session delegates to the deal in play. Who
 attacks first in a later deal follows ``session_start``: ``lowest_trump`` (every deal as new), ``under_fool`` (the
 seat to the right of the last durak attacks the durak) or ``from_under_fool`` (the seat to the left of the last
 durak attacks first). After a deal without a durak, and in team games, the lowest trump starts. The session's
@@ -11,8 +12,11 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Mapping
 
 from .._core import Outcome, State
+from ..engine import NATIVE
+from ._durak_native import NativeDurakState
 from ._durak_view import DurakView
 from .durak import Durak, DurakAction, DurakChance, DurakState
 
@@ -25,11 +29,11 @@ def lost(deal: Outcome, seat: int) -> bool:
 class DurakSession(State):
     """A series of Durak deals."""
 
-    def __init__(self, game: Durak) -> None:
+    def __init__(self, game: DurakGame) -> None:
         self._game = game
         self._deals = int(game.options["deals"])
         self._finished: list[Outcome] = []
-        self._deal: DurakState = DurakState(game)
+        self._deal: DurakState = game.new_deal()
 
     @property
     def current_player(self) -> int:
@@ -63,7 +67,7 @@ class DurakSession(State):
         if self._deal.is_terminal() and len(self._finished) + 1 < self._deals:
             outcome = self._deal.outcome()
             self._finished.append(outcome)
-            self._deal = DurakState(self._game, self._next_attacker(outcome))
+            self._deal = self._game.new_deal(self._next_attacker(outcome))
 
     def _next_attacker(self, last: Outcome) -> int | None:
         start = self._game.options["session_start"]
@@ -105,10 +109,20 @@ class DurakSession(State):
 
 
 class DurakGame(Durak):
-    """Durak as the registry knows it: a single deal, or a session when ``deals`` is more than one."""
+    """Durak as the registry knows it: a single deal, or a session when ``deals`` is more than one; the deals run
+    in the native core when it is installed (:meth:`reference` gives the Python engine's)."""
+
+    def __init__(self, options: Mapping[str, str] | None = None) -> None:
+        super().__init__(options)
+        self.native = NATIVE is not None
+
+    def new_deal(self, first_attacker: int | None = None) -> DurakState:
+        """A fresh deal (the shuffle comes first); ``first_attacker`` attacks first (a session's later deal),
+        else the lowest trump or the lot."""
+        return (NativeDurakState if self.native else DurakState)(self, first_attacker)
 
     def new_state(self) -> State:
         """A fresh deal (the shuffle comes first), or a session of ``deals`` deals."""
         if int(self.options["deals"]) > 1:
             return DurakSession(self)
-        return DurakState(self)
+        return self.new_deal()

@@ -7,7 +7,6 @@ and how stages follow one another (``_roll`` and ``_stage_done``).
 
 from __future__ import annotations
 
-import copy
 import random
 from abc import abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
@@ -51,13 +50,6 @@ class FamilyGame(Game):
         self.options = resolve_options(self.id, self.OPTIONS, options)
         self.stuck_limit = int(self.options["stuck_limit"])
         self.native = NATIVE is not None
-        """Whether new states run in the native core (see :mod:`referee.games.engine`)."""
-
-    def reference(self) -> FamilyGame:
-        """This game with states run by the Python engine (the reference the native core is checked against)."""
-        other = copy.copy(self)
-        other.native = False
-        return other
 
     def core_options(self) -> dict[str, int | bool]:
         """The resolved options as the native core's ``FamilyCore`` and ``playouts`` take them."""

@@ -1,0 +1,241 @@
+//! A Durak deal (`durak::State`) behind the Python State API: `DurakCore` is what a native
+//! `referee.games.cards.durak` state holds (`NativeDurakState`), so that listing the legal actions, a decision and
+//! a card of the shuffle cost one call into the core each. Actions cross as the Python engine's own `DurakAction`
+//! objects, one per action made once (`durak_actions` gives their words in the order of the table Python makes
+//! and hands to every core). The Python engine is the reference; `tests/games/test_native_durak.py` plays seeded
+//! deals through both and compares every step.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyTuple};
+
+use crate::durak::{Action, Phase, Rules, State, BEAT, DONE, LEAD, PASS, SHOW, TAKE, THROW, TRANSFER};
+
+/// `current_player` while a chance step is due, and once the deal is over (`referee.games._core`).
+const CHANCE: i32 = -1;
+const TERMINAL: i32 = -2;
+
+/// Where each kind of action starts in the table: leads (13 ranks, 15 non-empty sets of suits), beats (attack
+/// card, then the card beating it), transfers, shows and throws (one card), then take, pass and done.
+const BEATS: usize = 13 * 15;
+const SINGLES: usize = BEATS + 52 * 52;
+const NO_CARDS: usize = SINGLES + 3 * 52;
+const ACTIONS: usize = NO_CARDS + 3;
+
+/// The kinds of one card and of none, in table order.
+const SINGLE_KINDS: [u8; 3] = [TRANSFER, SHOW, THROW];
+const NO_CARD_KINDS: [u8; 3] = [TAKE, PASS, DONE];
+
+/// The place of a legal action in the table of every action.
+fn index(action: Action) -> usize {
+    let kind = action.kind();
+    match kind {
+        LEAD => {
+            let mut cards = action.cards().peekable();
+            let rank = *cards.peek().expect("a lead has cards") as usize % 13;
+            let suits = cards.fold(0, |bits, card| bits | 1 << (card / 13));
+            rank * 15 + suits - 1
+        }
+        BEAT => {
+            let mut cards = action.cards();
+            let (attack, defence) = (cards.next().unwrap_or(0), cards.next().unwrap_or(0));
+            BEATS + attack as usize * 52 + defence as usize
+        }
+        _ => match SINGLE_KINDS.iter().position(|&single| single == kind) {
+            Some(single) => SINGLES + single * 52 + action.cards().next().unwrap_or(0) as usize,
+            None => NO_CARDS + NO_CARD_KINDS.iter().position(|&none| none == kind).unwrap_or(0),
+        },
+    }
+}
+
+/// The action at `place` of the table (the inverse of `index`).
+fn action_at(place: usize) -> Action {
+    if place < BEATS {
+        let (rank, suits) = (place / 15, place % 15 + 1);
+        let cards: Vec<u8> = (0..4).filter(|suit| suits >> suit & 1 == 1).map(|suit| (suit * 13 + rank) as u8).collect();
+        Action::new(LEAD, &cards)
+    } else if place < SINGLES {
+        let pair = place - BEATS;
+        Action::new(BEAT, &[(pair / 52) as u8, (pair % 52) as u8])
+    } else if place < NO_CARDS {
+        let (single, card) = ((place - SINGLES) / 52, (place - SINGLES) % 52);
+        Action::new(SINGLE_KINDS[single], &[card as u8])
+    } else {
+        Action::new(NO_CARD_KINDS[place - NO_CARDS], &[])
+    }
+}
+
+/// Every action's words (kind, cards) in table order: Python makes the table of `DurakAction`s from them.
+#[pyfunction]
+pub fn durak_actions() -> Vec<(u8, Vec<u8>)> {
+    (0..ACTIONS).map(|place| (action_at(place).kind(), action_at(place).cards().collect())).collect()
+}
+
+/// One Durak deal in progress (`DurakState`'s twin), with its legal actions once listed.
+#[pyclass(module = "kafana_native")]
+pub struct DurakCore {
+    state: State,
+    /// The table of every action as Python objects (from `durak_actions`).
+    actions: Py<PyTuple>,
+    legal: Vec<Action>,
+    listed: bool,
+}
+
+impl DurakCore {
+    fn listed(&mut self) -> &[Action] {
+        if !self.listed {
+            self.state.legal(&mut self.legal);
+            self.listed = true;
+        }
+        &self.legal
+    }
+
+    fn player(&self) -> i32 {
+        match self.state.phase {
+            Phase::Deal | Phase::Lot => CHANCE,
+            Phase::Over => TERMINAL,
+            _ => self.state.to_act() as i32,
+        }
+    }
+
+    fn moved(&mut self) -> i32 {
+        self.listed = false;
+        self.player()
+    }
+}
+
+#[pymethods]
+impl DurakCore {
+    /// A deal of `rules` (``Durak.core_rules``) before the shuffle, `first_attacker` attacking first
+    /// when given (a session's later deal); `actions` is the table of every action, made from `durak_actions`.
+    #[new]
+    fn new(rules: crate::DurakOptions, first_attacker: Option<usize>, actions: Bound<PyTuple>) -> PyResult<DurakCore> {
+        let rules: Rules = crate::durak_rules(rules)?;
+        if first_attacker.is_some_and(|seat| seat >= rules.seats) {
+            return Err(PyValueError::new_err("the first attacker is not a seat of this deal"));
+        }
+        if actions.len() != ACTIONS {
+            return Err(PyValueError::new_err(format!("the table of actions has {ACTIONS} entries")));
+        }
+        let state = State::new(rules, first_attacker);
+        Ok(DurakCore { state, actions: actions.unbind(), legal: Vec::with_capacity(64), listed: false })
+    }
+
+    /// An independent copy.
+    fn copy(&self, py: Python<'_>) -> DurakCore {
+        DurakCore {
+            state: self.state.clone(),
+            actions: self.actions.clone_ref(py),
+            legal: self.legal.clone(),
+            listed: self.listed,
+        }
+    }
+
+    /// The seat to act, -1 while a chance step is due, -2 at the end.
+    #[getter]
+    fn current_player(&self) -> i32 {
+        self.player()
+    }
+
+    /// How many cards the shuffle has still to place (0 outside the shuffle).
+    fn shuffle_left(&self) -> usize {
+        if self.state.phase == Phase::Deal {
+            self.state.unplaced.len()
+        } else {
+            0
+        }
+    }
+
+    /// The `index`-th card not yet placed, in the order the Python state lists them.
+    fn unplaced(&self, index: usize) -> Option<u8> {
+        self.state.unplaced.get(index).copied()
+    }
+
+    /// Place `card` next in the shuffle (``deck``) or draw `seat` by lot (not ``deck``); the seat to act after,
+    /// or None when that is not a chance outcome here.
+    fn chance(&mut self, deck: bool, value: i64) -> Option<i32> {
+        let index = match (self.state.phase, deck) {
+            (Phase::Deal, true) => self.state.unplaced.iter().position(|&card| card as i64 == value)?,
+            (Phase::Lot, false) if (0..self.state.rules.seats as i64).contains(&value) => value as usize,
+            _ => return None,
+        };
+        self.state.chance(index);
+        Some(self.moved())
+    }
+
+    /// The legal actions (the table's objects), sorted as the Python engine sorts them; a new list each call.
+    fn legal<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let actions = self.actions.bind(py).clone();
+        let listed = self.listed();
+        PyList::new(py, listed.iter().map(|&action| actions.get_item(index(action)).expect("a table entry")))
+    }
+
+    /// Play `action` (a ``(kind, cards)`` tuple such as a ``DurakAction``) if it is legal; the seat to act after,
+    /// or None when it is not legal here.
+    fn apply(&mut self, action: &Bound<PyAny>) -> Option<i32> {
+        let actions = self.actions.bind(action.py()).clone();
+        let legal = self.listed();
+        let same = |&listed: &Action| actions.get_item(index(listed)).is_ok_and(|entry| entry.is(action));
+        let found = match legal.iter().position(same) {
+            Some(at) => legal[at],
+            None => {
+                let (kind, cards): (u8, Vec<u8>) = action.extract().ok()?;
+                if cards.len() > 4 || cards.iter().any(|&card| card >= 52) {
+                    return None;
+                }
+                let wanted = Action::new(kind, &cards);
+                *legal.iter().find(|&&listed| listed == wanted)?
+            }
+        };
+        self.state.apply(found);
+        Some(self.moved())
+    }
+
+    /// The position as the Python state's attributes hold it, by their names (``_hands``, ``_phase``, …;
+    /// attacker and defender -1 outside a bout).
+    fn snapshot<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let s = &self.state;
+        let n = s.rules.seats;
+        let in_play = !matches!(s.phase, Phase::Deal | Phase::Lot | Phase::Over);
+        let phase = match s.phase {
+            Phase::Deal => "deal",
+            Phase::Lot => "lot",
+            Phase::Lead => "lead",
+            Phase::Defend => "defend",
+            Phase::ThrowIn => "throw_in",
+            Phase::TakeThrow => "take_throw",
+            Phase::Over => "over",
+        };
+        let seat = |seat: usize| if in_play { seat as i32 } else { -1 };
+        let position = PyDict::new(py);
+        position.set_item("_phase", phase)?;
+        position.set_item("_hands", s.hands[..n].to_vec())?;
+        position.set_item("_known", s.known[..n].to_vec())?;
+        position.set_item("_places", s.places[..n].to_vec())?;
+        position.set_item("_stock", s.stock.iter().copied().collect::<Vec<u8>>())?;
+        position.set_item("_trump_card", s.trump_card)?;
+        position.set_item("_trump", s.trump)?;
+        position.set_item("_table", s.table.iter().map(|&(attack, defence)| vec![attack as i8, defence]).collect::<Vec<_>>())?;
+        position.set_item("_discard", s.discard)?;
+        position.set_item("_shown", s.shown)?;
+        position.set_item("_attacker", seat(s.attacker))?;
+        position.set_item("_defender", seat(s.defender))?;
+        position.set_item("_bout", s.bout)?;
+        position.set_item("_h0", s.h0)?;
+        position.set_item("_unplaced", s.unplaced.clone())?;
+        position.set_item("_termination", s.termination)?;
+        Ok(position)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_table_place_is_the_index_of_its_action() {
+        for place in 0..ACTIONS {
+            assert_eq!(index(action_at(place)), place);
+        }
+    }
+}
