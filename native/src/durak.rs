@@ -693,6 +693,43 @@ impl State {
         Some(state)
     }
 
+    /// A deal at the start of bout number `bout`, `attacker` to lead, the trumps `shown` by earlier transfers
+    /// (the twin of `Durak.position`): every card of the deck not in a hand or the stock is discarded, and seats without cards are out when the stock is
+    /// empty. None when the seats do not match the rules.
+    #[allow(clippy::too_many_arguments)]
+    pub fn at_bout(
+        rules: Rules,
+        hands: &[u64],
+        stock: &[u8],
+        trump_card: i8,
+        shown: u64,
+        attacker: usize,
+        bout: u32,
+    ) -> Option<State> {
+        let n = rules.seats;
+        if hands.len() != n || attacker >= n || !(0..52).contains(&trump_card) || bout == 0 {
+            return None;
+        }
+        let mut state = State::new(rules, None);
+        state.unplaced.clear();
+        state.order = rules.deck();
+        state.hands[..n].copy_from_slice(hands);
+        state.stock = stock.iter().copied().collect();
+        state.trump_card = trump_card;
+        state.trump = trump_card as i32 / 13;
+        state.shown = shown;
+        let placed = hands.iter().fold(0u64, |mask, hand| mask | hand) | stock.iter().fold(0u64, |mask, &card| mask | 1u64 << card);
+        state.discard = state.order.iter().fold(0u64, |mask, &card| mask | 1u64 << card) & !placed;
+        if stock.is_empty() {
+            for seat in 0..n {
+                state.places[seat] = u32::from(hands[seat] == 0);
+            }
+        }
+        state.bout = bout - 1;
+        state.start_game(attacker);
+        Some(state)
+    }
+
     /// The seat to decide (the state must be at a decision).
     pub fn to_act(&self) -> usize {
         self.current()

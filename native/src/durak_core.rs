@@ -121,6 +121,27 @@ impl DurakCore {
         Ok(DurakCore { state, actions: actions.unbind(), legal: Vec::with_capacity(64), listed: false })
     }
 
+    /// A deal at the start of bout number `bout`, `attacker` to lead, with `hands` (card masks per seat), the
+    /// `stock` in draw order, the `trump_card` and the trumps `shown` by earlier transfers (``Durak.position``'s
+    /// twin; every other card discarded).
+    #[staticmethod]
+    #[allow(clippy::too_many_arguments)]
+    fn at_bout(
+        rules: crate::DurakOptions,
+        actions: Bound<PyTuple>,
+        hands: Vec<u64>,
+        stock: Vec<u8>,
+        trump_card: i8,
+        shown: u64,
+        attacker: usize,
+        bout: u32,
+    ) -> PyResult<DurakCore> {
+        let mut core = DurakCore::new(rules, None, actions)?;
+        core.state = State::at_bout(core.state.rules, &hands, &stock, trump_card, shown, attacker, bout)
+            .ok_or_else(|| PyValueError::new_err("not a position of this deal: the seats, attacker or trump"))?;
+        Ok(core)
+    }
+
     /// An independent copy.
     fn copy(&self, py: Python<'_>) -> DurakCore {
         DurakCore {

@@ -8,6 +8,8 @@ from referee.games import CHANCE, DurakAction, DurakChance, make_game
 from referee.games.cards._cards import SUITS, beats, card_text, parse_card
 from referee.games.cards.durak import _KIND_NAMES
 
+pytestmark = pytest.mark.usefixtures("durak_engine")  # every test on both engines (conftest.py)
+
 C = parse_card
 
 
@@ -242,8 +244,7 @@ def test_16_show_trump():
     assert view.defender == 2 and view.attacker == 1 and view.table == ((C("9H"), -1),)
     assert C("9S") in view.seats[1].known and view.seats[1].hand_size == 3 and view.shown == (C("9S"),)
     # Later in the game seat 1 defends against a 9 again: the shown trump cannot be shown a second time.
-    again = game.position([["9C", "6C"], ["9S", "KC"], ["9D", "QC"]], "AS", attacker=0, stock=["7C"])
-    again._shown = 1 << C("9S")
+    again = game.position([["9C", "6C"], ["9S", "KC"], ["9D", "QC"]], "AS", attacker=0, stock=["7C"], shown=["9S"])
     play(again, "lead 9C")
     assert "show 9S" not in notations(again) and "transfer 9S" in notations(again)
 

@@ -11,6 +11,8 @@ from referee.games.cards.durak_session import lost
 from referee.replay import ReplayWriter, read_replay, verify
 from referee.runtime import Clock, LocalPlayer, play_game
 
+pytestmark = pytest.mark.usefixtures("durak_engine")  # every test on both engines (conftest.py)
+
 
 def play_deal(state, rng):
     """Play the current deal out at random; return the first (attacker, defender) of the next deal, if any."""

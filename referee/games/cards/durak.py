@@ -201,16 +201,19 @@ class Durak(Game):
         attacker: int,
         stock: Iterable[int | str] = (),
         bout: int = 2,
+        shown: Iterable[int | str] = (),
     ) -> DurakState:
         """A state at the start of a bout, for tests and analysis: ``hands`` per seat, the ``stock`` in draw order
         (the turned trump is its last card when it is still there), every other card of the deck discarded, seats
-        without cards out (when the stock is empty), ``attacker`` to lead bout number ``bout``."""
+        without cards out (when the stock is empty), ``attacker`` to lead bout number ``bout``, the trumps
+        ``shown`` by earlier show-trump transfers."""
         state = DurakState(self)
         read = [[parse_card(c) if isinstance(c, str) else c for c in hand] for hand in hands]
         state._hands = [mask_of(hand) for hand in read]
         state._stock = [parse_card(c) if isinstance(c, str) else c for c in stock]
         state._trump_card = parse_card(trump_card) if isinstance(trump_card, str) else trump_card
         state._trump = suit_of(state._trump_card)
+        state._shown = mask_of(parse_card(c) if isinstance(c, str) else c for c in shown)
         placed = mask_of(state._stock) | mask_of(c for hand in read for c in hand)
         state._discard = mask_of(self.deck) & ~placed
         state._order, state._unplaced = list(self.deck), []
