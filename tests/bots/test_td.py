@@ -48,9 +48,13 @@ def test_a_broken_network_file_is_one_line(tmp_path):
         Network.load(wrong)
 
 
+HIDDEN = {"tabla": 80, "gjul-bara": 40, "tapa": 40}
+"""Hidden units of each shipped network (docs/performance.md says how each was trained)."""
+
+
 @pytest.mark.parametrize("game_id", td_train.GAMES)
 def test_every_game_has_a_shipped_network(game_id):
-    assert Network.load(WEIGHTS / f"{game_id}.npz").w1.shape[0] == 40
+    assert Network.load(WEIGHTS / f"{game_id}.npz").w1.shape[0] == HIDDEN[game_id]
 
 
 WINS_OF_200 = {"tabla": 135, "gjul-bara": 104, "tapa": 105}
@@ -68,7 +72,7 @@ async def test_the_learned_bot_plays_whole_matches():
 
 
 async def test_looking_one_roll_ahead_beats_the_learned_bot():
-    """Measured with the shipped tabla network: 36 wins of 60."""
+    """Measured with the shipped tabla network: 34 wins of 60."""
     assert await wins_of("tabla", td1_bot, td_bot, 60) >= 32
 
 
