@@ -1,4 +1,4 @@
-"""Fixtures of the engine tests."""
+"""Fixtures of the engine tests: ``engine`` runs a test once on the native core and once on the Python engines."""
 
 from __future__ import annotations
 
@@ -6,14 +6,26 @@ import pytest
 
 from referee.games.cards import durak_session
 from referee.games.engine import NATIVE
+from referee.games.tabla_family import _ends, _family
+from referee.games.tabla_family._family import FamilyGame
+from referee.games.tabla_family.tabla_match import TablaMatch
 
 
 @pytest.fixture(params=["native", "python"])
-def durak_engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Run a test once on the native core's Durak deals and once on the Python engine's (the registered game
-    takes the engine when it is made: ``make_game("durak")`` inside the test gets the one of this run)."""
+def engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The engine of this run of the test. With ``python``, Durak deals and Tabla-family states are the Python
+    engines' (the family's with the Python stage generator): games made in the test take it when they are made,
+    and the module's own game objects (``GAME = Tabla()`` and the like) are switched to it."""
     if request.param == "native" and NATIVE is None:
         pytest.skip("the native core is not installed")
     if request.param == "python":
         monkeypatch.setattr(durak_session, "NATIVE", None)
+        monkeypatch.setattr(_family, "NATIVE", None)
+        monkeypatch.setattr(_family, "stage_ends", _ends.python_stage_ends)
+        monkeypatch.setattr(_ends, "stage_plays", _ends.python_stage_plays)
+        for value in vars(request.module).values():
+            games = value.games.values() if isinstance(value, TablaMatch) else [value]
+            for game in games:
+                if isinstance(game, FamilyGame):
+                    monkeypatch.setattr(game, "native", False)
     return request.param

@@ -11,6 +11,8 @@ from referee.games import CHANCE, GAMES, InvalidOptionError, UnknownGameError, m
 from referee.replay import ReplayWriter, read_replay, verify
 from referee.runtime import Clock, LocalPlayer, play_game
 
+pytestmark = pytest.mark.usefixtures("engine")  # on both engines (conftest.py)
+
 
 def seeded_random(request) -> int:
     return random.Random(f"{request.match_id}/{request.seat}/{request.decision}").randrange(len(request.legal_actions))

@@ -16,7 +16,7 @@ from referee.games.cards._cards import card_text
 from referee.games.cards.durak import HAND, _points
 from referee.playouts import random_decisions
 
-pytestmark = pytest.mark.usefixtures("durak_engine")  # every test on both engines (conftest.py)
+pytestmark = pytest.mark.usefixtures("engine")  # every test on both engines (conftest.py)
 
 GAMES_PER_COMBINATION = 100
 DECISION_LIMIT = 3000

@@ -6,9 +6,10 @@ import pytest
 
 from referee.games import CHANCE, DurakAction, DurakChance, make_game
 from referee.games.cards._cards import SUITS, beats, card_text, parse_card
+from referee.games.cards._durak_native import NativeDurakState
 from referee.games.cards.durak import _KIND_NAMES
 
-pytestmark = pytest.mark.usefixtures("durak_engine")  # every test on both engines (conftest.py)
+pytestmark = pytest.mark.usefixtures("engine")  # every test on both engines (conftest.py)
 
 C = parse_card
 
@@ -303,3 +304,9 @@ def test_notation_round_trip(text):
     kind, *rest = text.replace(" with", "").split()
     action = DurakAction(_KIND_NAMES.index(kind), tuple(C(c) for c in rest))
     assert action.notation() == text and [card_text(c) for c in action.cards] == rest
+
+
+def test_the_deals_are_those_of_the_engine_of_the_run(engine):
+    assert isinstance(durak().new_state(), NativeDurakState) == (engine == "native")
+    position = durak().position([["9C"], ["6C"]], "AS", attacker=0)
+    assert isinstance(position, NativeDurakState) == (engine == "native")

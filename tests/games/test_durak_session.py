@@ -11,7 +11,7 @@ from referee.games.cards.durak_session import lost
 from referee.replay import ReplayWriter, read_replay, verify
 from referee.runtime import Clock, LocalPlayer, play_game
 
-pytestmark = pytest.mark.usefixtures("durak_engine")  # every test on both engines (conftest.py)
+pytestmark = pytest.mark.usefixtures("engine")  # every test on both engines (conftest.py)
 
 
 def play_deal(state, rng):

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from referee.games import CHANCE, GjulBara, Outcome, Roll
+
+pytestmark = pytest.mark.usefixtures("engine")  # every test on both engines (conftest.py)
 
 GAME = GjulBara()
 

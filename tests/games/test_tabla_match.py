@@ -8,6 +8,8 @@ import pytest
 
 from referee.games import CHANCE, TERMINAL, OpeningThrow, Outcome, Roll, Tapa, make_game
 
+pytestmark = pytest.mark.usefixtures("engine")  # every test on both engines (conftest.py)
+
 MATCH = make_game("tabla-match")
 
 

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from referee.games import CHANCE, Outcome, Roll, Tabla
+from referee.games.tabla_family._native import NativeState
+
+pytestmark = pytest.mark.usefixtures("engine")  # every test on both engines (conftest.py)
 
 GAME = Tabla()
 BAR = 25
@@ -118,3 +123,8 @@ def test_hit_checker_enters_on_the_opponents_side():
     play(state, "13/10* 13/12")
     state.apply(Roll(2, 1))  # seat 1 must enter: bar/23 or bar/24 in its numbering
     assert all(action.raw[0][0] == BAR for action in state.legal_actions())
+
+
+def test_the_states_are_those_of_the_engine_of_the_run(engine):
+    assert isinstance(GAME.new_state(), NativeState) == (engine == "native")
+    assert isinstance(Tabla().new_state(), NativeState) == (engine == "native")

@@ -16,6 +16,8 @@ from referee.games import (
     Tapa,
 )
 
+pytestmark = pytest.mark.usefixtures("engine")  # every test on both engines (conftest.py)
+
 GAME = Tapa()
 STRICT = Tapa({"tapa.pinned_home_blocks_all": "true"})
 
