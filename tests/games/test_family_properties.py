@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 
 from referee.games import PIN_MINE, PIN_THEIRS, make_game
+from referee.games.engine import ENGINE, NATIVE
 from referee.games.tabla_family._ends import (
     native_stage_ends,
     native_stage_plays,
     python_stage_ends,
     python_stage_plays,
 )
-from referee.games.engine import ENGINE, NATIVE
 from referee.games.tabla_family._movegen import Stage, count
 from referee.playouts import random_decisions
 

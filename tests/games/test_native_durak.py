@@ -14,6 +14,7 @@ from referee.games.cards._durak_native import NativeDurakState
 from referee.games.cards.durak import BEAT, LEAD, DurakAction, DurakChance
 from referee.games.engine import NATIVE
 
+from ._differential import play_along
 from .test_playouts import OPTION_SETS
 
 pytestmark = pytest.mark.skipif(NATIVE is None, reason="the native core is not installed")
@@ -25,10 +26,10 @@ DURAK_SETS = [(options, max(6, count // 5)) for game_id, options, count in OPTIO
 ]
 
 
-def _same_step(native, python, seats: int) -> None:
+def _same_step(native, python) -> None:
     assert native.current_player == python.current_player
     assert native.is_terminal() == python.is_terminal()
-    for seat in range(seats):
+    for seat in range(len(python.view(0).seats)):
         assert native.view(seat) == python.view(seat)
     assert native.spectator_view() == python.spectator_view()
     assert native.chance_outcomes() == python.chance_outcomes()
@@ -37,31 +38,13 @@ def _same_step(native, python, seats: int) -> None:
     assert [a.notation() for a in mine] == [a.notation() for a in theirs]
 
 
-def _play_along(native, python, seats: int, rng: random.Random) -> None:
-    """Play both states to the end with the same random choices, comparing every step."""
-    while True:
-        _same_step(native, python, seats)
-        if python.is_terminal():
-            break
-        if python.current_player == CHANCE:
-            action = python.sample_chance(rng)
-            native.apply(action)
-        else:
-            legal = python.legal_actions()
-            index = rng.randrange(len(legal))
-            action = legal[index]
-            native.apply(native.legal_actions()[index])
-        python.apply(action)
-    assert native.outcome() == python.outcome()
-
-
 @pytest.mark.parametrize(("options", "count"), DURAK_SETS,
                          ids=["-".join(o.values()) or "default" for o, _ in DURAK_SETS])
 def test_native_deals_play_the_python_deals(options, count):
     game = make_game("durak", options)
     rng = random.Random(f"durak{options}")
     for _ in range(count):
-        _play_along(game.new_state(), game.reference().new_state(), game.seats, rng)
+        play_along(game.new_state(), game.reference().new_state(), rng, _same_step)
 
 
 @pytest.mark.parametrize("start", ["random", "redeal"])
@@ -76,7 +59,7 @@ def test_a_deal_without_a_trump_goes_to_the_lot_or_is_dealt_again_in_both(start)
             state.apply(DurakChance("deck", card))
     assert native.chance_outcomes() == python.chance_outcomes()
     assert python.view(0).phase == ("lot" if start == "random" else "deal")
-    _play_along(native, python, game.seats, random.Random(start))
+    play_along(native, python, random.Random(start), _same_step)
 
 
 def test_the_native_deal_is_the_default_and_the_reference_is_python():

@@ -15,6 +15,7 @@ from referee.games.tabla_family._dice import OpeningThrow, Roll
 from referee.games.tabla_family._native import NativeState
 from referee.games.tabla_family._plays import Play
 
+from ._differential import play_along
 from .test_playouts import OPTION_SETS
 
 pytestmark = pytest.mark.skipif(NATIVE is None, reason="the native core is not installed")
@@ -39,21 +40,7 @@ def test_native_states_play_the_python_states_games(game_id, options, count):
     game = make_game(game_id, options)
     rng = random.Random(f"{game_id}{options}")
     for _ in range(count):
-        native, python = game.new_state(), game.reference().new_state()
-        while True:
-            _same_step(native, python)
-            if python.is_terminal():
-                break
-            if python.current_player == CHANCE:
-                action = python.sample_chance(rng)
-                native.apply(action)
-            else:
-                legal = python.legal_actions()
-                index = rng.randrange(len(legal))
-                action = legal[index]
-                native.apply(native.legal_actions()[index])
-            python.apply(action)
-        assert native.outcome() == python.outcome()
+        play_along(game.new_state(), game.reference().new_state(), rng, _same_step)
 
 
 def test_the_native_state_is_the_default_and_the_reference_is_python():

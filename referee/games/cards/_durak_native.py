@@ -44,14 +44,13 @@ class NativeDurakState(DurakState):
         self._position: dict[str, Any] | None = None
 
     @classmethod
-    def at_bout(cls, reference: DurakState, attacker: int, bout: int) -> NativeDurakState:
-        """The native twin of ``reference``, a position made by :meth:`Durak.position` (at the start of bout
-        ``bout``, ``attacker`` to lead)."""
+    def at_bout(cls, reference: DurakState) -> NativeDurakState:
+        """The native twin of ``reference``, a position made by :meth:`Durak.position` (at the start of a bout)."""
         state = object.__new__(cls)
         game = state._game = reference._game
         state._core = NATIVE.DurakCore.at_bout(  # type: ignore[union-attr]
             game.core_rules(), _actions(), reference._hands, reference._stock, reference._trump_card,
-            reference._shown, attacker, bout,
+            reference._shown, reference._attacker, reference._bout,
         )
         state.current_player = state._core.current_player
         state._position = None

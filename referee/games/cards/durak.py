@@ -221,6 +221,11 @@ class Durak(Game):
             state._places = [0 if hand else 1 for hand in state._hands]
         state._bout = bout - 1
         state._start_game(attacker)
+        return self._placed(state)
+
+    def _placed(self, state: DurakState) -> DurakState:
+        """The state :meth:`position` gives for the Python state it made (itself; the registered game's runs on
+        the native core when it is installed)."""
         return state
 
     def from_view(self, view: DurakView, hands: Sequence[Iterable[int]], stock: Sequence[int]) -> DurakState:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping
 
 from .._core import Outcome, State
 from ..engine import NATIVE
@@ -121,18 +121,9 @@ class DurakGame(Durak):
         else the lowest trump or the lot."""
         return (NativeDurakState if self.native else DurakState)(self, first_attacker)
 
-    def position(
-        self,
-        hands: Sequence[Iterable[int | str]],
-        trump_card: int | str,
-        attacker: int,
-        stock: Iterable[int | str] = (),
-        bout: int = 2,
-        shown: Iterable[int | str] = (),
-    ) -> DurakState:
-        """:meth:`Durak.position`, on the native core when it is installed."""
-        state = super().position(hands, trump_card, attacker, stock, bout, shown)
-        return NativeDurakState.at_bout(state, attacker, bout) if self.native else state
+    def _placed(self, state: DurakState) -> DurakState:
+        """A position made by :meth:`Durak.position`, on the native core when it is installed."""
+        return NativeDurakState.at_bout(state) if self.native else state
 
     def new_state(self) -> State:
         """A fresh deal (the shuffle comes first), or a session of ``deals`` deals."""
