@@ -1,11 +1,12 @@
 """Random playouts per second of the game engines alone, on one core.
 
 Usage: python bench/engine_playouts.py [--seconds 1] [--rounds 5] [--game tapa] [--game durak:seats=4] [--core]
-       [--reference]
+       [--reference] [--policy steps]
 
 Uniformly random decisions through the public State API (legal_actions / apply / sample_chance), seeded; with
 ``--core``, whole random games of the Tabla family played inside the native core (``referee.playouts.playouts``,
-in batches of 100 games), against the same OpenSpiel loop. With ``--reference``, the same loop over the Python
+in batches of 100 games; ``--policy steps``: random single steps instead of uniformly random plays, see
+``referee.playouts.POLICIES``), against the same OpenSpiel loop. With ``--reference``, the same loop over the Python
 engine's states (``game.reference()``) runs in the same rounds too, and each engine's ratio to it is given.
 OpenSpiel's backgammon (pip install open-spiel), when installed, runs beside each engine in the same process, in
 alternating rounds of ``--seconds`` each, and every figure is the median over the rounds of the engine's games/s
@@ -26,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from referee.games import CHANCE, draw_chance, make_game  # noqa: E402
-from referee.playouts import PLAYOUT_GAMES, playouts  # noqa: E402
+from referee.playouts import PLAYOUT_GAMES, POLICIES, playouts  # noqa: E402
 
 CORE_BATCH = 100
 """Games per call of the core's playouts (the clock is read between calls)."""
@@ -56,15 +57,15 @@ def kafana_playouts(spec: str, seconds: float, seed: int = 1, reference: bool = 
     return {"games_per_s": games / elapsed, "decisions_per_s": decisions / elapsed, "games": games}
 
 
-def core_playouts(spec: str, seconds: float, seed: int = 1) -> dict:
-    """Whole random games of ``spec`` inside the native core for ``seconds``, in batches; games/s and
-    decisions/s."""
+def core_playouts(spec: str, seconds: float, seed: int = 1, policy: str = "uniform") -> dict:
+    """Whole random games of ``spec`` inside the native core for ``seconds``, in batches, plays chosen by
+    ``policy``; games/s and decisions/s."""
     game_id, _, text = spec.partition(":")
     game = make_game(game_id, dict(pair.split("=", 1) for pair in text.split(",") if pair))
     games = decisions = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        played = playouts(game, CORE_BATCH, seed * 1_000_003 + games)
+        played = playouts(game, CORE_BATCH, seed * 1_000_003 + games, policy=policy)
         games += len(played)
         decisions += sum(one.decisions for one in played)
     elapsed = time.perf_counter() - start
@@ -111,15 +112,24 @@ def main() -> None:
     parser.add_argument("--game", action="append", help="id[:key=value,...] (repeatable; default: every engine)")
     parser.add_argument("--core", action="store_true", help="whole games inside the native core (Tabla family)")
     parser.add_argument("--reference", action="store_true", help="the Python engine's states too, in the same rounds")
+    parser.add_argument("--policy", choices=POLICIES, default="uniform", help="the core's playout policy (--core)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if args.core:
-        games = args.game or list(PLAYOUT_GAMES)
-        if any(spec.partition(":")[0] not in PLAYOUT_GAMES for spec in games):
-            parser.error(f"--core plays {', '.join(PLAYOUT_GAMES)}")
+        playable = [game for game in PLAYOUT_GAMES if args.policy == "uniform" or game != "durak"]
+        games = args.game or playable
+        if any(spec.partition(":")[0] not in playable for spec in games):
+            parser.error(f"--core --policy {args.policy} plays {', '.join(playable)}")
     else:
         games = args.game or ["tabla", "gjul-bara", "tapa", "tabla-match", "durak", "durak:seats=4"]
-    measure = core_playouts if args.core else kafana_playouts
+    if args.policy != "uniform" and not args.core:
+        parser.error("--policy is for whole games inside the core: add --core")
+
+    def measure(game_id: str, seconds: float, seed: int) -> dict:
+        if args.core:
+            return core_playouts(game_id, seconds, seed=seed, policy=args.policy)
+        return kafana_playouts(game_id, seconds, seed=seed)
+
     results: dict[str, dict | None] = {}
     openspiel_rates: list[float] = []
     for game_id in games:

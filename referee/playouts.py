@@ -9,6 +9,7 @@ that is not the referee's secret chance (:mod:`referee.chance`).
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
@@ -17,7 +18,7 @@ from referee.games.engine import NATIVE
 from referee.games.tabla_family._dice import OpeningThrow, Roll
 from referee.games.tabla_family.gjul_bara import GjulBara
 from referee.games.tabla_family.tabla import Tabla
-from referee.games.tabla_family.tabla_match import TablaMatch
+from referee.games.tabla_family.tabla_match import TablaMatch, TablaMatchState
 from referee.games.tabla_family.tapa import Tapa
 
 
@@ -86,18 +87,25 @@ class Playout(NamedTuple):
 PLAYOUT_GAMES = ("tabla", "gjul-bara", "tapa", "tabla-match", "durak")
 """The games :func:`playouts` plays (Durak: single deals, not sessions)."""
 
+POLICIES = ("uniform", "steps")
+"""How :func:`playouts` chooses a play: ``uniform`` among the distinct legal plays (every game), or ``steps``
+(the Tabla family): random single steps, each die's step uniformly among that die's steps, in a random order of
+two different dice (:meth:`Stage.random_play`), and uniformly among the legal plays when such a walk misses a die.
+``steps`` is random play that never lists a stage's plays unless a walk misses, which makes whole games several
+times faster in the core; its games differ from ``uniform``'s."""
 
-def python_playouts(game: Game, count: int, seed: int) -> list[Playout]:
-    """``count`` games of ``game`` (one of :data:`PLAYOUT_GAMES`) from the start, every decision chosen uniformly
-    among the legal ones and all chance drawn from one :class:`SplitMix64` seeded with ``seed`` (two dice from one
-    draw of 36; a card of the shuffle or a seat of Durak's lot uniformly among those listed): the Python engines
-    through the public State API (the Python states, never the native core's), the reference
-    the native core is checked against.
+
+def python_playouts(game: Game, count: int, seed: int, policy: str = "uniform") -> list[Playout]:
+    """``count`` games of ``game`` (one of :data:`PLAYOUT_GAMES`) from the start, every decision chosen by
+    ``policy`` (one of :data:`POLICIES`) and all draws from one :class:`SplitMix64` seeded with ``seed`` (two dice
+    from one draw of 36; a card of the shuffle or a seat of Durak's lot uniformly among those listed): the Python
+    engines through the public State API (the Python states, never the native core's), the reference the native
+    core is checked against. A ``steps`` walk's end is checked to be one of the legal plays listed.
 
     >>> python_playouts(Tapa(), 2, seed=3) == python_playouts(Tapa(), 2, seed=3)
     True
     """
-    _check(game)
+    _check(game, policy)
     game = game.reference()
     rng = SplitMix64(seed)
     played = []
@@ -107,7 +115,8 @@ def python_playouts(game: Game, count: int, seed: int) -> list[Playout]:
         while not state.is_terminal():
             if state.current_player != CHANCE:
                 legal = state.legal_actions()
-                state.apply(legal[rng.below(len(legal))])
+                index = _walked(state, legal, rng) if policy == "steps" else None
+                state.apply(legal[rng.below(len(legal)) if index is None else index])
                 decisions += 1
                 continue
             if isinstance(game, Durak):
@@ -124,9 +133,23 @@ def python_playouts(game: Game, count: int, seed: int) -> list[Playout]:
     return played
 
 
-def native_playouts(game: Game, count: int, seed: int) -> list[Playout]:
+def _walked(state: State, legal: Any, rng: SplitMix64) -> int | None:
+    """The index among ``legal`` (a Tabla-family stage's plays) of a ``steps`` walk's end, or None if it missed."""
+    family = state.game_state if isinstance(state, TablaMatchState) else state
+    stage, board = family.current_stage()
+    end = stage.random_play(board, rng.below)
+    if end is None:
+        return None
+    ends = legal.ends
+    index = bisect_left(ends, end)
+    if index == len(ends) or ends[index] != end:
+        raise RuntimeError(f"a walk of single steps ended at {end:#x}, not at a legal play of {stage.dice}")
+    return index
+
+
+def native_playouts(game: Game, count: int, seed: int, policy: str = "uniform") -> list[Playout]:
     """:func:`python_playouts` played inside the native core (the same games, plays and outcomes)."""
-    _check(game)
+    _check(game, policy)
     if NATIVE is None:
         raise RuntimeError("the native core is not installed (pip install ./native)")
     if isinstance(game, Durak):
@@ -138,12 +161,16 @@ def native_playouts(game: Game, count: int, seed: int) -> list[Playout]:
         options.update(one.core_options())  # a match passes one stuck_limit to its three games
     if isinstance(game, TablaMatch):
         options.update(target=game.target, every_game_opens=game.every_game_opens)
-    return [Playout(*one) for one in NATIVE.playouts(game.id, count, seed, **options)]
+    return [Playout(*one) for one in NATIVE.playouts(game.id, count, seed, policy=policy, **options)]
 
 
-def _check(game: Game) -> None:
+def _check(game: Game, policy: str) -> None:
     if not isinstance(game, (Tabla, GjulBara, Tapa, TablaMatch, Durak)):
         raise ValueError(f"playouts are for {', '.join(PLAYOUT_GAMES)}, not {game.id}")
+    if policy not in POLICIES:
+        raise ValueError(f"no playout policy {policy!r}: {' or '.join(POLICIES)}")
+    if policy == "steps" and isinstance(game, Durak):
+        raise ValueError("the steps policy is for the Tabla family's games, not Durak")
     if isinstance(game, Durak) and game.options["deals"] != "1":
         raise ValueError("Durak playouts are single deals: deals=1, not a session")
 

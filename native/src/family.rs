@@ -91,7 +91,10 @@ pub struct Stage {
     pub can_bear_off: bool,
     pub terminal: Terminal,
     pub track_hits: bool,
-    movable: [u128; 7],
+    /// The points a checker may land on (nibble bits).
+    open_points: u128,
+    /// The points and the bar a checker may leave (nibble bits).
+    sources: u128,
     bear_sources: u128,
 }
 
@@ -206,14 +209,20 @@ impl Stage {
     ) -> Stage {
         let open_points = !closed & POINT_BITS;
         let sources = if frozen != 0 { !frozen & SOURCE_NIBBLES } else { SOURCE_NIBBLES };
-        let mut movable = [0u128; 7];
         let mut values = [0; 4];
         values[..dice.len()].copy_from_slice(dice);
-        for &die in dice {
-            movable[die as usize] = (open_points << (die << 2)) & sources;
-        }
         let bear_sources = if frozen != 0 { sources & HOME_NIBBLES } else { HOME_NIBBLES };
-        Stage { dice: values, dice_count: dice.len(), singles, can_bear_off, terminal, track_hits, movable, bear_sources }
+        Stage {
+            dice: values,
+            dice_count: dice.len(),
+            singles,
+            can_bear_off,
+            terminal,
+            track_hits,
+            open_points,
+            sources,
+            bear_sources,
+        }
     }
 
     /// The stage's dice.
@@ -232,7 +241,8 @@ impl Stage {
     #[inline]
     fn each_step(&self, board: Position, die: u32, upto: u32, mut visit: impl FnMut(Step, Position)) {
         let occ = occupied(board);
-        let mut cand = occ & self.movable[die as usize] & (NIBBLE[upto as usize] * 2 - 1);
+        let movable = (self.open_points << (die << 2)) & self.sources; // sources whose step lands on an open point
+        let mut cand = occ & movable & (NIBBLE[upto as usize] * 2 - 1);
         if occ & BAR_BIT != 0 {
             cand &= BAR_BIT; // checkers on the bar enter first
         }
@@ -268,6 +278,50 @@ impl Stage {
                 }
             }
         }
+    }
+
+    /// Whether the stage has a legal play from `board`: some die has a step (every play starts with one, and a
+    /// first step starts a play of at least one die).
+    pub fn has_play(&self, board: Position) -> bool {
+        let dice = self.dice();
+        let distinct = if dice.len() == 2 && dice[0] != dice[1] { 2 } else { 1 };
+        dice[..distinct].iter().any(|&die| {
+            let mut any = false;
+            self.each_step(board, die, BAR, |_, _| any = true);
+            any
+        })
+    }
+
+    /// The end of a play of random single steps (the playouts' `steps` policy; `random_play` in `_movegen.py`):
+    /// of two different dice, the order first (`draw(2)`: 0 the larger first), then for each die one of its steps
+    /// (`draw(n)` of the n in `each_step`'s order), stopping when a step ends the game. A walk that uses every die,
+    /// or ends the game, is a legal play (it uses the most dice there are); None when a die finds no step on the
+    /// way, since another walk might have used them all: the caller then draws among the listed plays.
+    pub fn random_play(
+        &self,
+        board: Position,
+        buffers: &mut Buffers,
+        mut draw: impl FnMut(u64) -> u64,
+    ) -> Option<Position> {
+        let dice = self.dice();
+        let mut order = self.dice;
+        if dice.len() == 2 && dice[0] != dice[1] && draw(2) == 1 {
+            order.swap(0, 1);
+        }
+        let mut position = board;
+        let ends = &mut buffers.ones;
+        for &die in &order[..dice.len()] {
+            ends.clear();
+            self.each_step(position, die, BAR, |_, end| ends.push(end));
+            if ends.is_empty() {
+                return None;
+            }
+            position = ends[draw(ends.len() as u64) as usize];
+            if self.terminal.ends(position) {
+                break;
+            }
+        }
+        Some(position)
     }
 
     fn two_dice_plays(&self, start: Position, high: u32, low: u32) -> (Found, u32) {
@@ -602,5 +656,16 @@ mod tests {
         // with 1 closed too, nothing moves
         let stage = Stage::new(&[6, 5], (1u128 << 8) | (1u128 << 4), 0, 0, true, Terminal::AllOff, false);
         assert_eq!(ends_of(&stage, board), (vec![], 0));
+    }
+
+    #[test]
+    fn a_walk_that_misses_a_die_is_no_play() {
+        // the same 7 with 6-5, 2 closed: the 6 first walks 7/1/off; the 5 first finds 7/2 closed and gives up
+        let board = pack(&[(7, 1), (0, 14)]);
+        let stage = Stage::new(&[6, 5], 1u128 << 8, 0, 0, true, Terminal::AllOff, false);
+        let mut buffers = Buffers::default();
+        assert!(stage.has_play(board));
+        assert_eq!(stage.random_play(board, &mut buffers, |_| 0), Some(pack(&[(0, 15)])));
+        assert_eq!(stage.random_play(board, &mut buffers, |n| n - 1), None);
     }
 }

@@ -151,6 +151,11 @@ pub struct State {
     started: bool,
     handover: Vec<Dice>,
     remainder: bool,
+    /// Enter a stage without listing its plays (`ends` stays empty until `list_plays`): the `steps` policy's
+    /// playouts, which seldom need the list.
+    lazy: bool,
+    /// The stage a lazy state entered and the mover's board.
+    entered: Option<(Stage, u128)>,
 }
 
 impl State {
@@ -176,6 +181,8 @@ impl State {
             started: false,
             handover: Vec::new(),
             remainder: false,
+            lazy: false,
+            entered: None,
         }
     }
 
@@ -202,8 +209,12 @@ impl State {
 
     /// The seat to move plays the legal play `ends[index]`.
     pub fn play(&mut self, index: usize) {
+        self.play_legal(self.ends[index]);
+    }
+
+    /// The seat to move plays `end`, known to be a legal play's end position.
+    fn play_legal(&mut self, end: Position) {
         debug_assert_eq!(self.phase, Phase::Move);
-        let end = self.ends[index];
         self.boards[self.turn] = end & BOARD_MASK;
         self.moved = true;
         self.after_play(end);
@@ -316,6 +327,16 @@ impl State {
     fn advance(&mut self) {
         while let Some(&dice) = self.stages.first() {
             let (stage, board) = self.stage(dice);
+            if self.lazy {
+                if stage.has_play(board) {
+                    self.ends.clear();
+                    self.entered = Some((stage, board));
+                    self.phase = Phase::Move;
+                    return;
+                }
+                self.stage_done(0);
+                continue;
+            }
             let used = stage.ends_into(board, &mut self.buffers, &mut self.ends);
             if !self.ends.is_empty() {
                 self.used = used;
@@ -325,6 +346,26 @@ impl State {
             self.stage_done(0);
         }
         self.end_turn();
+    }
+
+    /// List the current stage's plays into `ends` (a lazy state enters a stage without them).
+    fn list_plays(&mut self) {
+        let (stage, board) = self.current_stage();
+        self.used = stage.ends_into(board, &mut self.buffers, &mut self.ends);
+    }
+
+    /// The seat to move plays as `policy` draws from `rng`.
+    fn play_random(&mut self, policy: Policy, rng: &mut SplitMix64) {
+        if policy == Policy::Steps {
+            let (stage, board) = self.entered.unwrap_or_else(|| self.current_stage());
+            if let Some(end) = stage.random_play(board, &mut self.buffers, |n| rng.below(n)) {
+                self.used = stage.dice().len() as u32;
+                return self.play_legal(end);
+            }
+            self.list_plays();
+        }
+        let index = rng.below(self.ends.len() as u64) as usize;
+        self.play(index);
     }
 
     fn end_turn(&mut self) {
@@ -548,8 +589,37 @@ pub struct Playout {
     pub decisions: u32,
 }
 
-/// Play `state` to its end with uniformly random plays and dice from `rng`, counting the decisions.
-fn play_out(state: &mut State, rng: &mut SplitMix64) -> u32 {
+/// How a playout chooses each play (`POLICIES` in `referee/playouts.py`).
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub enum Policy {
+    /// Uniformly among the stage's distinct legal plays, every one of them listed.
+    Uniform,
+    /// Random single steps (`Stage::random_play`); uniformly among the listed plays when a walk misses one die.
+    Steps,
+}
+
+impl Policy {
+    /// The policy named `word` (`uniform` or `steps`).
+    pub fn named(word: &str) -> Option<Policy> {
+        match word {
+            "uniform" => Some(Policy::Uniform),
+            "steps" => Some(Policy::Steps),
+            _ => None,
+        }
+    }
+}
+
+/// Play `state` to its end with plays chosen by `policy` and dice, all drawn from `rng`, counting the decisions;
+/// the generator's scratch space is `buffers`, kept from game to game.
+fn play_out(state: &mut State, policy: Policy, rng: &mut SplitMix64, buffers: &mut Buffers) -> u32 {
+    state.lazy = policy == Policy::Steps;
+    std::mem::swap(&mut state.buffers, buffers);
+    let decisions = decide_all(state, policy, rng);
+    std::mem::swap(&mut state.buffers, buffers);
+    decisions
+}
+
+fn decide_all(state: &mut State, policy: Policy, rng: &mut SplitMix64) -> u32 {
     let mut decisions = 0;
     loop {
         match state.phase {
@@ -562,8 +632,7 @@ fn play_out(state: &mut State, rng: &mut SplitMix64) -> u32 {
                 state.roll(first.max(second), first.min(second));
             }
             Phase::Move => {
-                let index = rng.below(state.ends.len() as u64) as usize;
-                state.play(index);
+                state.play_random(policy, rng);
                 decisions += 1;
             }
             Phase::Over => return decisions,
@@ -571,13 +640,13 @@ fn play_out(state: &mut State, rng: &mut SplitMix64) -> u32 {
     }
 }
 
-/// `count` random games of `game` from its opening throw, one random stream for all.
-pub fn game_playouts(game: Game, count: usize, seed: u64) -> Vec<Playout> {
-    let mut rng = SplitMix64::new(seed);
+/// `count` random games of `game` from its opening throw, plays chosen by `policy`, one random stream for all.
+pub fn game_playouts(game: Game, policy: Policy, count: usize, seed: u64) -> Vec<Playout> {
+    let (mut rng, mut buffers) = (SplitMix64::new(seed), Buffers::default());
     (0..count)
         .map(|_| {
             let mut state = State::new(game, None, false);
-            let decisions = play_out(&mut state, &mut rng);
+            let decisions = play_out(&mut state, policy, &mut rng, &mut buffers);
             Playout { outcome: state.outcome.expect("a finished game has an outcome"), decisions }
         })
         .collect()
@@ -591,9 +660,10 @@ pub struct Match {
     pub every_game_opens: bool,
 }
 
-/// `count` random matches, each outcome the final score (termination `Normal` stands for `match`).
-pub fn match_playouts(spec: Match, count: usize, seed: u64) -> Vec<Playout> {
-    let mut rng = SplitMix64::new(seed);
+/// `count` random matches, plays chosen by `policy`, each outcome the final score (termination `Normal` stands for
+/// `match`).
+pub fn match_playouts(spec: Match, policy: Policy, count: usize, seed: u64) -> Vec<Playout> {
+    let (mut rng, mut buffers) = (SplitMix64::new(seed), Buffers::default());
     (0..count)
         .map(|_| {
             let (mut scores, mut number, mut starter, mut decisions) = ([0u32; 2], 1usize, None, 0);
@@ -604,7 +674,7 @@ pub fn match_playouts(spec: Match, count: usize, seed: u64) -> Vec<Playout> {
                 } else {
                     State::new(game, starter, false)
                 };
-                decisions += play_out(&mut state, &mut rng);
+                decisions += play_out(&mut state, policy, &mut rng, &mut buffers);
                 let outcome = state.outcome.expect("a finished game has an outcome");
                 scores[0] += outcome.points[0];
                 scores[1] += outcome.points[1];
@@ -644,8 +714,10 @@ mod tests {
             Variant::GjulBara { ladder_from: 4, count_global: false, remainder_to_opponent: true },
             Variant::Tapa { blocks_all: false, both_mothers_points: 0 },
         ] {
-            let played = game_playouts(Game { variant, stuck_limit: 100 }, 50, 7);
-            assert!(played.iter().all(|p| p.decisions > 0 && p.outcome.points.iter().sum::<u32>() <= 2));
+            for policy in [Policy::Uniform, Policy::Steps] {
+                let played = game_playouts(Game { variant, stuck_limit: 100 }, policy, 50, 7);
+                assert!(played.iter().all(|p| p.decisions > 0 && p.outcome.points.iter().sum::<u32>() <= 2));
+            }
         }
     }
 }

@@ -203,11 +203,11 @@ fn gaps_solve(
 type PlayoutRow = (&'static str, (u32, u32), u32);
 
 /// `count` games (or matches) of `game` (``tabla``, ``gjul-bara``, ``tapa`` or ``tabla-match``) played to their
-/// end with uniformly random plays and dice, all from one SplitMix64 stream seeded with `seed`, with the games'
-/// resolved options. Returns ``(termination, (points, points), decisions)`` per game: for a match, ``match``, the
+/// end with random dice and plays chosen by `policy` (``uniform``: among the distinct legal plays; ``steps``:
+/// random single steps), all from one SplitMix64 stream seeded with `seed`, with the games' resolved options. Returns ``(termination, (points, points), decisions)`` per game: for a match, ``match``, the
 /// final score and the plays of all its games. The twin of ``referee.playouts.python_playouts``.
 #[pyfunction]
-#[pyo3(signature = (game, count, seed, *, stuck_limit=100, ladder_from=4, count_global=false,
+#[pyo3(signature = (game, count, seed, *, policy="uniform", stuck_limit=100, ladder_from=4, count_global=false,
     remainder_to_opponent=true, blocks_all=false, both_mothers_points=0, target=5, every_game_opens=false))]
 #[allow(clippy::too_many_arguments)]
 fn playouts(
@@ -215,6 +215,7 @@ fn playouts(
     game: &str,
     count: usize,
     seed: u64,
+    policy: &str,
     stuck_limit: u32,
     ladder_from: u32,
     count_global: bool,
@@ -227,6 +228,8 @@ fn playouts(
     if target == 0 {
         return Err(PyValueError::new_err("target must be positive"));
     }
+    let policy = game::Policy::named(policy)
+        .ok_or_else(|| PyValueError::new_err(format!("no playout policy {policy:?}: uniform or steps")))?;
     let one = |id| {
         family_core::family_game(id, stuck_limit, ladder_from, count_global, remainder_to_opponent, blocks_all,
             both_mothers_points)
@@ -235,14 +238,14 @@ fn playouts(
         "tabla-match" => {
             let games = [one("tabla")?, one("gjul-bara")?, one("tapa")?];
             let spec = game::Match { games, target, every_game_opens };
-            (py.allow_threads(|| game::match_playouts(spec, count, seed)), Some("match"))
+            (py.allow_threads(|| game::match_playouts(spec, policy, count, seed)), Some("match"))
         }
         _ => {
             let one = match game {
                 "tabla" | "gjul-bara" | "tapa" => one(game)?,
                 _ => return Err(PyValueError::new_err(format!("no native playouts for {game:?}"))),
             };
-            (py.allow_threads(|| game::game_playouts(one, count, seed)), None)
+            (py.allow_threads(|| game::game_playouts(one, policy, count, seed)), None)
         }
     };
     Ok(played

@@ -10,6 +10,7 @@ from referee.games import make_game
 from referee.games.engine import NATIVE
 from referee.games.tabla_family import _family
 from referee.games.tabla_family._ends import python_stage_ends
+from referee.games.tabla_family._movegen import Stage, pack, spread
 from referee.playouts import Playout, SplitMix64, native_playouts, playouts, python_playouts
 
 needs_native = pytest.mark.skipif(NATIVE is None, reason="the native core is not installed")
@@ -52,13 +53,44 @@ def test_the_core_plays_the_python_engines_games(game_id, options, count):
     assert native_playouts(game, count, seed=29) == python_playouts(game, count, seed=29)
 
 
+FAMILY_SETS = [one for one in OPTION_SETS if one[0] != "durak"]
+
+
 @needs_native
+@pytest.mark.parametrize(("game_id", "options", "count"), FAMILY_SETS,
+                         ids=[f"{g}-{'-'.join(o.values()) or 'default'}" for g, o, _ in FAMILY_SETS])
+def test_the_core_walks_the_python_engines_steps(game_id, options, count):
+    """The ``steps`` policy: the same random single steps and, when a walk misses a die, the same listed play;
+    the Python side checks that every walk ends at a legal play."""
+    game = make_game(game_id, options)
+    assert native_playouts(game, count, seed=31, policy="steps") == python_playouts(game, count, seed=31,
+                                                                                     policy="steps")
+
+
+def test_a_walk_that_misses_a_die_is_no_play():
+    """The last checker on 7 with 6-5 and point 2 closed: 7/1 and 1/off; the 5 first finds 7/2 closed, and the
+    walk gives up rather than play one die where both can be played."""
+    board = pack({7: 1, 0: 14})
+    stage = Stage((6, 5), closed=spread(1 << 2), frozen=0, singles=0, can_bear_off=True, terminal=None)
+    assert stage.random_play(board, lambda n: 0) == pack({0: 15})
+    assert stage.random_play(board, lambda n: n - 1) is None
+
+
+def test_steps_games_are_other_games():
+    game = make_game("tabla")
+    walked = playouts(game, 30, seed=3, policy="steps")
+    assert walked == playouts(game, 30, seed=3, policy="steps") != playouts(game, 30, seed=3)
+    assert {one.points for one in walked} <= {(1, 0), (0, 1), (2, 0), (0, 2)}
+
+
+@needs_native
+@pytest.mark.parametrize("policy", ["uniform", "steps"])
 @pytest.mark.parametrize("game_id", ["tabla", "gjul-bara", "tapa"])
-def test_the_core_plays_the_python_generators_games(game_id, monkeypatch):
+def test_the_core_plays_the_python_generators_games(game_id, policy, monkeypatch):
     """The Python twin with the Python stage generator too: nothing of the core on the reference side."""
     monkeypatch.setattr(_family, "stage_ends", python_stage_ends)
     game = make_game(game_id)
-    assert native_playouts(game, 25, seed=5) == python_playouts(game, 25, seed=5)
+    assert native_playouts(game, 25, seed=5, policy=policy) == python_playouts(game, 25, seed=5, policy=policy)
 
 
 @needs_native
@@ -112,3 +144,7 @@ def test_other_games_and_sessions_are_refused_in_one_line():
         playouts(make_game("gapa"), 1, seed=1)
     with pytest.raises(ValueError, match="^Durak playouts are single deals: deals=1, not a session$"):
         playouts(make_game("durak", {"deals": "3"}), 1, seed=1)
+    with pytest.raises(ValueError, match="^no playout policy 'greedy': uniform or steps$"):
+        playouts(make_game("tabla"), 1, seed=1, policy="greedy")
+    with pytest.raises(ValueError, match="^the steps policy is for the Tabla family's games, not Durak$"):
+        playouts(make_game("durak"), 1, seed=1, policy="steps")

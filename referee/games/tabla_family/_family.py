@@ -259,6 +259,12 @@ class FamilyState(State):
         """The whole plays of the stage at hand, one per distinct end position, in end-position order."""
         return self._plays if self._phase == MOVE else []  # type: ignore[return-value]
 
+    def current_stage(self) -> tuple[Stage, int]:
+        """The stage the seat to move plays and its board (a seat must be to move)."""
+        if self._phase != MOVE:
+            raise ValueError("no seat is to move")
+        return self._stage(self._dice)
+
     @abstractmethod
     def _stage(self, dice: tuple[int, ...]) -> tuple[Stage, int]:
         """The constant facts of the mover's stage with ``dice``, and the mover's board."""

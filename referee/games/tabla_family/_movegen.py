@@ -210,6 +210,30 @@ class Stage:
                 return None  # the game ended before the last step
         return board
 
+    def random_play(self, board: int, below: Callable[[int], int]) -> int | None:
+        """The end of a play of random single steps (the playouts' ``steps`` policy): of two different dice, the
+        order first (``below(2)``: 0 the larger first), then for each die one of its :meth:`moves` (``below(n)``
+        of the n), stopping when a step ends the game. A walk that uses every die, or ends the game, is a legal
+        play (it uses the most dice there are); None when a die has no step on the way, since another walk might
+        have used them all.
+
+        >>> stage = Stage((6, 5), closed=0, frozen=0, singles=0, can_bear_off=True, terminal=None)
+        >>> stage.random_play(pack({24: 1}), lambda n: 0) == pack({13: 1})
+        True
+        """
+        dice = self.dice
+        if len(dice) == 2 and dice[0] != dice[1] and below(2) == 1:
+            dice = (dice[1], dice[0])
+        terminal = self.terminal
+        for die in dice:
+            moves = self.moves(board, die)
+            if not moves:
+                return None
+            board = moves[below(len(moves))][1]
+            if terminal is not None and terminal(board):
+                break
+        return board
+
     def moves(self, board: int, die: int) -> list[tuple[Raw, int]]:
         """Every single step with ``die`` from ``board``: a list of (step, new board)."""
         out: list[tuple[Raw, int]] = []

@@ -123,6 +123,11 @@ class TablaMatchState(State):
         """1-based number of the game being played."""
         return self._number
 
+    @property
+    def game_state(self) -> FamilyState:
+        """The state of the game being played (the last game's, once the match is over)."""
+        return self._sub
+
     def completed_games(self) -> list[tuple[str, Outcome]]:
         """The finished games, in order."""
         return list(self._results)
