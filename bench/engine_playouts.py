@@ -27,6 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from referee.games import CHANCE, draw_chance, make_game  # noqa: E402
+from referee.games.tabla_family.tabla_match import TablaMatchState  # noqa: E402
 from referee.playouts import PLAYOUT_GAMES, POLICIES, playouts  # noqa: E402
 
 CORE_BATCH = 100
@@ -35,13 +36,14 @@ CORE_BATCH = 100
 
 def kafana_playouts(spec: str, seconds: float, seed: int = 1, reference: bool = False) -> dict:
     """Play random games of ``spec`` (a game id, optionally ``:key=value,…`` options) for ``seconds`` (with
-    ``reference``, the Python engine's states); return games/s and decisions/s."""
+    ``reference``, the Python engine's states); return games/s and decisions/s (a ``tabla-match``'s games/s are
+    whole matches, and ``member_games_per_s`` counts the games played in them)."""
     game_id, _, text = spec.partition(":")
     game = make_game(game_id, dict(pair.split("=", 1) for pair in text.split(",") if pair))
     if reference:
         game = game.reference()
     rng = random.Random(seed)
-    games = decisions = 0
+    games = decisions = members = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         state = game.new_state()
@@ -53,8 +55,10 @@ def kafana_playouts(spec: str, seconds: float, seed: int = 1, reference: bool = 
                 state.apply(legal[rng.randrange(len(legal))])
                 decisions += 1
         games += 1
+        members += len(state.completed_games()) if isinstance(state, TablaMatchState) else 1
     elapsed = time.perf_counter() - start
-    return {"games_per_s": games / elapsed, "decisions_per_s": decisions / elapsed, "games": games}
+    return {"games_per_s": games / elapsed, "decisions_per_s": decisions / elapsed, "games": games,
+            "member_games_per_s": members / elapsed}
 
 
 def core_playouts(spec: str, seconds: float, seed: int = 1, policy: str = "uniform") -> dict:
@@ -133,7 +137,7 @@ def main() -> None:
     results: dict[str, dict | None] = {}
     openspiel_rates: list[float] = []
     for game_id in games:
-        rates, decisions, ratios, python_rates, to_python = [], [], [], [], []
+        rates, decisions, ratios, python_rates, to_python, per_game = [], [], [], [], [], []
         for index in range(args.rounds):
             base = openspiel_playouts(args.seconds, seed=index)
             if args.reference and index % 2:
@@ -148,12 +152,16 @@ def main() -> None:
             if base is not None:
                 openspiel_rates.append(base["games_per_s"])
                 ratios.append(figures["games_per_s"] / base["games_per_s"])
+                if "member_games_per_s" in figures and game_id.startswith("tabla-match"):
+                    per_game.append(figures["member_games_per_s"] / base["games_per_s"])
         results[game_id] = {
             "games_per_s": _median(rates),
             "decisions_per_s": _median(decisions),
             "ratio_to_openspiel": _median(ratios) if ratios else None,
             "at_reference_speed": _median(ratios) * REFERENCE_OPENSPIEL if ratios else None,
         }
+        if per_game:
+            results[game_id]["games_in_matches_ratio_to_openspiel"] = _median(per_game)
         if to_python:
             results[game_id].update(python_games_per_s=_median(python_rates), ratio_to_python=_median(to_python),
                                     ratio_to_python_range=(min(to_python), max(to_python)))
@@ -173,6 +181,8 @@ def main() -> None:
         if figures.get("at_reference_speed"):
             line += f"  ratio to OpenSpiel {figures['ratio_to_openspiel']:.2f}"
             line += f"  = {figures['at_reference_speed']:.0f} games/s at the reference speed"
+        if figures.get("games_in_matches_ratio_to_openspiel"):
+            line += f"  (its games: {figures['games_in_matches_ratio_to_openspiel']:.2f}x OpenSpiel's)"
         if figures.get("ratio_to_python"):
             low, high = figures["ratio_to_python_range"]
             line += f"  ratio to the Python engine {figures['ratio_to_python']:.2f} ({low:.2f}-{high:.2f};"
