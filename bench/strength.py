@@ -7,7 +7,9 @@ BOT and OTHER name modules of ``bots/python`` with a ``choose(request)`` (``td_b
 (``bench/gnubg_player.py``; the ``bench`` extra installs it). Every pair of games shares one seed, so both bots meet the same dice: BOT
 takes seat 0 in the first game and seat 1 in the second. Prints BOT's share of the games won (draws count half)
 with its 95% interval (normal approximation over the pairs, whose two games are not independent), the points a
-game, and the wall time per decision of each bot (the clock counts each bot's own ``choose`` calls).
+game, the share of single games decided by two points or more (mars, Tapa's mother: what the match equity table of
+``bots/python/match_equity.py`` needs, from a bot against itself), and the wall time per decision of each bot (the
+clock counts each bot's own ``choose`` calls).
 """
 
 from __future__ import annotations
@@ -94,8 +96,9 @@ def main() -> None:
     share = sum(scores) / games
     spread = math.sqrt(sum((s / 2 - share) ** 2 for s in scores) / max(1, len(scores) - 1))
     half = 1.96 * spread / math.sqrt(len(scores))
+    two = "" if args.game == "tabla-match" else f", {sum(abs(m) >= 2 for m in margins) / games:.1%} by two points"
     print(f"{args.game}: {args.bot} against {args.other}, {games} games ({len(scores)} duplicate pairs): "
-          f"{100 * share:.1f}% ± {100 * half:.1f}% won, {sum(margins) / games:+.2f} points a game; "
+          f"{100 * share:.1f}% ± {100 * half:.1f}% won, {sum(margins) / games:+.2f} points a game{two}; "
           f"{bot.per_call_ms:.2f} / {other.per_call_ms:.2f} ms a decision")
 
 

@@ -1,8 +1,9 @@
 """The learned bot looking one roll ahead (1-ply): of the plays its network values best (:mod:`.td_bot`, 0-ply),
 it takes the one whose position is best on average over the opponent's 21 rolls, each answered by the opponent's
-own best play by the same network. Tabla and Tapa (one stage a roll); in Gjul Bara, whose ladder makes a turn of
-many stages, wherever the rebuilt position does not list the request's plays, and when the move must be made in
-less than :data:`MIN_LIMIT_MS`, it plays as td_bot.
+own best play by the same network; in a ``tabla-match`` every position is valued by the chance to win the match
+(:class:`.td_bot.Values`). Tabla and Tapa (one stage a roll); in Gjul Bara, whose ladder makes a turn of many
+stages, wherever the rebuilt position does not list the request's plays, and when the move must be made in less
+than :data:`MIN_LIMIT_MS`, it plays as td_bot.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import numpy as np  # noqa: E402
 from bots.python import td_bot  # noqa: E402
 from bots.python.kit import serve  # noqa: E402
 from bots.python.positions import state_of  # noqa: E402
-from bots.python.td_network import Network  # noqa: E402
+from bots.python.td_bot import Values  # noqa: E402
 from referee.games import State  # noqa: E402
 from referee.games.tabla_family.features import after_features, encode  # noqa: E402
 from referee.wire import ActRequest, ActResponse  # noqa: E402
@@ -32,28 +33,15 @@ LOOKS_AHEAD = ("tabla", "tapa")
 """The games with one stage a roll, where the opponent's reply to each roll is one play."""
 
 
-def _play_values(state: State, net: Network) -> np.ndarray:
-    """For each legal play of the seat to move, its value for that seat: the network's, or the points of a play
-    that ends the game."""
-    rows, outcomes = after_features(state)
-    return _with_points(net.values(rows), outcomes)
-
-
-def _with_points(values: np.ndarray, outcomes: list) -> np.ndarray:
-    for index, points in enumerate(outcomes):
-        if points is not None:
-            values[index] = points[0] - points[1]
-    return values
-
-
 class _Replies:
     """The opponent's replies to every roll after each searched play, their positions valued in one batch."""
 
     def __init__(self) -> None:
         self.rows: list[np.ndarray] = []
         self.size = 0
-        self.entries: list[tuple[int, float, int, int, list | None, float]] = []
-        """(play index, probability, first row, end row, outcomes of the rows, or None for a fixed value, value)"""
+        self.entries: list[tuple[int, float, int, int, list | None, tuple[int, int]]] = []
+        """(play index, probability, first row, end row, outcomes of the rows, or None when the game ended before
+        the reply, then the mover's and the opponent's points)"""
 
     def add(self, index: int, state: State, mover: int) -> None:
         """The replies to each roll of ``state`` (after ``mover``'s play ``index``, the opponent to roll)."""
@@ -65,25 +53,25 @@ class _Replies:
                 self._rows(index, probability, rows, outcomes)
             elif after.is_terminal():  # the stuck guard
                 points = after.outcome().points
-                self.entries.append((index, probability, 0, 0, None, points[mover] - points[1 - mover]))
+                self.entries.append((index, probability, 0, 0, None, (points[mover], points[1 - mover])))
             else:  # the opponent could not play: it is as if it had played and left this position
                 boards = (after._boards[1 - mover], after._boards[mover])
                 pins = (after._pins[1 - mover], after._pins[mover])
                 self._rows(index, probability, np.array([encode(boards, pins)], dtype=np.float32), [None])
 
     def _rows(self, index: int, probability: float, rows: np.ndarray, outcomes: list) -> None:
-        self.entries.append((index, probability, self.size, self.size + len(rows), outcomes, 0.0))
+        self.entries.append((index, probability, self.size, self.size + len(rows), outcomes, (0, 0)))
         self.rows.append(rows)
         self.size += len(rows)
 
-    def expected(self, net: Network) -> dict[int, float]:
+    def expected(self, values: Values) -> dict[int, float]:
         """Each searched play's value for the mover, averaged over the rolls (the opponent's best reply each)."""
-        values = net.values(np.concatenate(self.rows)) if self.rows else np.empty(0, dtype=np.float32)
+        every = [one for entry in self.entries if entry[4] is not None for one in entry[4]]
+        replies = values.plays(np.concatenate(self.rows), every, mine=False) if self.rows else np.empty(0)
         totals: dict[int, float] = {}
-        for index, probability, first, end, outcomes, fixed in self.entries:
-            if outcomes is not None:
-                fixed = -float(np.max(_with_points(values[first:end], outcomes)))
-            totals[index] = totals.get(index, 0.0) + probability * fixed
+        for index, probability, first, end, outcomes, points in self.entries:
+            value = values.ended(points) if outcomes is None else -float(np.max(replies[first:end]))
+            totals[index] = totals.get(index, 0.0) + probability * value
         return totals
 
 
@@ -98,8 +86,8 @@ def choose(request: ActRequest) -> ActResponse:
     ids = {legal.notation: legal.id for legal in request.legal_actions}
     if sorted(play.notation() for play in plays) != sorted(ids):
         return td_bot.choose(request)
-    net = td_bot.network(view.variant)
-    values = _play_values(state, net)
+    judge = Values.of(request)
+    values = judge.plays(*after_features(state))
     mover = state.current_player
     replies = _Replies()
     finished = {}
@@ -110,7 +98,7 @@ def choose(request: ActRequest) -> ActResponse:
             finished[int(index)] = float(values[index])
         else:
             replies.add(int(index), after, mover)
-    ahead = replies.expected(net) | finished
+    ahead = replies.expected(judge) | finished
     best = max(ahead, key=ahead.__getitem__)
     best_value = ahead[best]
     return ActResponse(ids[plays[best].notation()], f"value {best_value:+.2f} one roll ahead")

@@ -21,13 +21,52 @@ WEIGHTS = Path(__file__).resolve().parent / "weights"
 
 
 @dataclass
-class Network:
-    """``value(x) = w2 · sigmoid(W1 x + b1) + b2`` for rows x of features."""
+class _Layers:
+    """One hidden layer of sigmoid units over the features and an output layer: the arrays and how they are kept."""
 
     w1: np.ndarray  # (hidden, FEATURES)
     b1: np.ndarray  # (hidden,)
-    w2: np.ndarray  # (hidden,)
-    b2: np.ndarray  # ()
+    w2: np.ndarray  # (hidden,) for one output, (outputs, hidden) for several
+    b2: np.ndarray  # () or (outputs,)
+
+    OUTPUTS = 1
+    """How many numbers the network gives a position."""
+
+    @classmethod
+    def load(cls, path: Path):
+        """A network saved by :meth:`save`.
+
+        Raises:
+            ValueError: the file is not a network of this shape.
+        """
+        try:
+            with np.load(path) as saved:
+                network = cls(saved["w1"], saved["b1"], saved["w2"], saved["b2"])
+        except (OSError, KeyError, ValueError) as error:
+            raise ValueError(f"{path}: not a saved network ({error})") from None
+        if network.w1.ndim != 2 or network.w1.shape[1] != FEATURES or network.w2.shape[-1:] != network.b1.shape:
+            raise ValueError(f"{path}: a network of {network.w1.shape}, not (hidden, {FEATURES})")
+        outputs = 1 if network.w2.ndim == 1 else network.w2.shape[0]
+        if outputs != cls.OUTPUTS:
+            raise ValueError(f"{path}: a network of {outputs} outputs, not {cls.OUTPUTS}")
+        return network
+
+    def save(self, path: Path) -> None:
+        """Write the weights as float32 (the file is a few tens of kilobytes)."""
+        np.savez_compressed(path, **{name: getattr(self, name).astype(np.float32) for name in ("w1", "b1", "w2", "b2")})
+
+    def hidden(self, rows: np.ndarray) -> np.ndarray:
+        """The hidden units of each row."""
+        return 1 / (1 + np.exp(-(rows.astype(self.w1.dtype) @ self.w1.T + self.b1)))  # one dtype: BLAS
+
+    def parameters(self) -> list[np.ndarray]:
+        """The arrays the gradient is by, in its order (updated in place by training)."""
+        return [self.w1, self.b1, self.w2, self.b2]
+
+
+class Network(_Layers):
+    """``value(x) = w2 · sigmoid(W1 x + b1) + b2`` for rows x of features: the points the side that just played
+    will score, less the other side's."""
 
     @classmethod
     def new(cls, hidden: int, rng: np.random.Generator) -> Network:
@@ -40,30 +79,9 @@ class Network:
             np.zeros(()),
         )
 
-    @classmethod
-    def load(cls, path: Path) -> Network:
-        """A network saved by :meth:`save`.
-
-        Raises:
-            ValueError: the file is not a network of this shape.
-        """
-        try:
-            with np.load(path) as saved:
-                network = cls(saved["w1"], saved["b1"], saved["w2"], saved["b2"])
-        except (OSError, KeyError, ValueError) as error:
-            raise ValueError(f"{path}: not a saved network ({error})") from None
-        if network.w1.ndim != 2 or network.w1.shape[1] != FEATURES or network.w2.shape != network.b1.shape:
-            raise ValueError(f"{path}: a network of {network.w1.shape}, not (hidden, {FEATURES})")
-        return network
-
-    def save(self, path: Path) -> None:
-        """Write the weights as float32 (the file is a few tens of kilobytes)."""
-        np.savez_compressed(path, **{name: getattr(self, name).astype(np.float32) for name in ("w1", "b1", "w2", "b2")})
-
     def values(self, rows: np.ndarray) -> np.ndarray:
         """The value of each row."""
-        hidden = 1 / (1 + np.exp(-(rows.astype(self.w1.dtype) @ self.w1.T + self.b1)))  # one dtype: BLAS
-        return hidden @ self.w2 + self.b2
+        return self.hidden(rows) @ self.w2 + self.b2
 
     def gradient(self, row: np.ndarray) -> tuple[float, list[np.ndarray]]:
         """The value of one row and its gradient by (w1, b1, w2, b2)."""
@@ -72,6 +90,63 @@ class Network:
         back = self.w2 * hidden * (1 - hidden)
         return float(hidden @ self.w2 + self.b2), [np.outer(back, row), back, hidden, np.ones(())]
 
-    def parameters(self) -> list[np.ndarray]:
-        """The arrays the gradient is by, in its order (updated in place by training)."""
-        return [self.w1, self.b1, self.w2, self.b2]
+
+class OutcomeNetwork(_Layers):
+    """``outcomes(x) = sigmoid(W2 · sigmoid(W1 x + b1) + b2)``: for the side that just played, the chances that
+    it wins, that it wins two points (mars, the mother) and that it loses two, TD-Gammon's outputs. A match
+    player weighs these by the match score (:mod:`bots.python.match_equity`); :meth:`values` gives the points
+    they imply, as :class:`Network` does (a drawn game counts as half a win)."""
+
+    OUTPUTS = 3
+
+    @classmethod
+    def new(cls, hidden: int, rng: np.random.Generator) -> OutcomeNetwork:
+        """Small random weights; the two-point outputs start near 0.2."""
+        scale = 1 / np.sqrt(FEATURES)
+        return cls(
+            rng.normal(0, scale, (hidden, FEATURES)).astype(np.float64),
+            np.zeros(hidden),
+            rng.normal(0, 1 / np.sqrt(hidden), (cls.OUTPUTS, hidden)),
+            np.array([0.0, -1.5, -1.5]),
+        )
+
+    @classmethod
+    def from_points(cls, points: Network, rng: np.random.Generator) -> OutcomeNetwork:
+        """A network with ``points``' hidden layer (what it learnt of positions) and small random outputs."""
+        network = cls.new(points.w1.shape[0], rng)
+        network.w1, network.b1 = points.w1.astype(np.float64), points.b1.astype(np.float64)
+        return network
+
+    def outcomes(self, rows: np.ndarray) -> np.ndarray:
+        """Each row's (P(win), P(win of two), P(loss of two))."""
+        return 1 / (1 + np.exp(-(self.hidden(rows) @ self.w2.T + self.b2)))
+
+    def values(self, rows: np.ndarray) -> np.ndarray:
+        """The points each row's outcomes imply: 2 P(win) − 1 + P(win of two) − P(loss of two)."""
+        p = self.outcomes(rows)
+        return 2 * p[:, 0] - 1 + p[:, 1] - p[:, 2]
+
+    def gradient(self, row: np.ndarray, hidden_layer: bool = True) -> tuple[np.ndarray, list[np.ndarray]]:
+        """The outcomes of one row and the gradient of each by (w1, b1, w2, b2), or by (w2, b2) alone without
+        ``hidden_layer``: arrays with the output first."""
+        row = row.astype(self.w1.dtype)
+        hidden = 1 / (1 + np.exp(-(self.w1 @ row + self.b1)))
+        out = 1 / (1 + np.exp(-(self.w2 @ hidden + self.b2)))
+        slope = out * (1 - out)  # (outputs,)
+        eye = np.eye(self.OUTPUTS)
+        outputs = [eye[:, :, None] * (slope[:, None] * hidden), eye * slope]
+        if not hidden_layer:
+            return out, outputs
+        back = slope[:, None] * self.w2 * (hidden * (1 - hidden))  # (outputs, hidden)
+        return out, [back[:, :, None] * row, back, *outputs]
+
+
+def outcome_target(points: tuple[int, int]) -> np.ndarray:
+    """What an :class:`OutcomeNetwork` should say of a finished game with ``points`` (the side's first).
+
+    >>> outcome_target((2, 0)).tolist(), outcome_target((0, 1)).tolist(), outcome_target((1, 1)).tolist()
+    ([1.0, 1.0, 0.0], [0.0, 0.0, 0.0], [0.5, 0.0, 0.0])
+    """
+    mine, theirs = points
+    won = 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+    return np.array([won, float(mine > theirs and mine >= 2), float(theirs > mine and theirs >= 2)])

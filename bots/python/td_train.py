@@ -1,6 +1,7 @@
 """Train a Tabla-family value network by TD(lambda) self-play (TD-Gammon's method).
 
 Usage: python -m bots.python.td_train --game tabla [--games 20000] [--hidden 40] [--seed 1] [--out FILE]
+       [--outcomes [--init POINTS_FILE]]
 
 Both seats play the same network greedily: every decision takes the play whose position the network values
 best for the mover (a play that ends the game is worth its points). Each seat learns from its own positions:
@@ -8,6 +9,11 @@ the value of its previous position moves toward the value of the position it cho
 toward the points it scored, with an eligibility trace per seat (lambda). Dice come from ``random.Random(seed)``
 and the first weights from ``numpy.random.default_rng(seed)``: the same command makes the same file on the same
 machine. Progress (games played, games/s) is printed every thousand games.
+
+With ``--outcomes`` it trains an :class:`OutcomeNetwork` instead (the chances of winning, of winning two points
+and of losing two, what a match player needs; written to ``<game>-outcomes.npz``), choosing plays by the points
+those imply; with ``--init`` it keeps a trained points network's hidden layer as it is and learns only the outputs
+on top of it (three times faster a game, and the plays stay about those of the points network).
 """
 
 from __future__ import annotations
@@ -25,53 +31,75 @@ import numpy as np  # noqa: E402
 if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from bots.python.td_network import WEIGHTS, Network  # noqa: E402
+from bots.python.td_network import WEIGHTS, Network, OutcomeNetwork, outcome_target  # noqa: E402
 from referee.games import CHANCE, make_game  # noqa: E402
 from referee.games.tabla_family.features import after_features  # noqa: E402
 
 GAMES = ("tabla", "gjul-bara", "tapa")
 
 
-def choose(network: Network, state) -> tuple[int, np.ndarray, float, bool]:
-    """The index of the mover's best play, its position's features, its value (its points if it ends the game)
-    and whether it ends the game."""
+Trained = Network | OutcomeNetwork
+
+
+def final(network: Trained, points: tuple[int, int]) -> float | np.ndarray:
+    """What ``network`` should say of a finished game with ``points`` (the side's first)."""
+    if isinstance(network, OutcomeNetwork):
+        return outcome_target(points)
+    return float(points[0] - points[1])
+
+
+def choose(network: Trained, state) -> tuple[int, np.ndarray, float | np.ndarray, bool]:
+    """The index of the mover's best play (by the points the network expects), its position's features, what the
+    network says of it (what the game's end says, if the play ends it) and whether it ends the game."""
     rows, outcomes = after_features(state)
     values = network.values(rows)
     for index, points in enumerate(outcomes):
         if points is not None:
             values[index] = points[0] - points[1]
     best = int(np.argmax(values))
-    return best, rows[best], float(values[best]), outcomes[best] is not None
+    ended = outcomes[best] is not None
+    if ended:
+        return best, rows[best], final(network, outcomes[best]), True
+    if isinstance(network, OutcomeNetwork):
+        return best, rows[best], network.outcomes(rows[best:best + 1])[0], False
+    return best, rows[best], float(values[best]), False
 
 
 def train(game_id: str, games: int, hidden: int, seed: int, alpha: float, lam: float,
-          report=print) -> Network:
-    """A network trained by ``games`` games of self-play."""
+          report=print, outcomes: bool = False, init: Network | None = None) -> Trained:
+    """A network trained by ``games`` games of self-play: a points :class:`Network`, or with ``outcomes`` an
+    :class:`OutcomeNetwork` (on ``init``'s hidden layer, which then stays as it is, if given)."""
     game = make_game(game_id)
     rng = random.Random(seed)
-    network = Network.new(hidden, np.random.default_rng(seed))
-    parameters = network.parameters()
+    weights_rng = np.random.default_rng(seed)
+    network: Trained
+    if outcomes:
+        network = OutcomeNetwork.from_points(init, weights_rng) if init else OutcomeNetwork.new(hidden, weights_rng)
+    else:
+        network = Network.new(hidden, weights_rng)
+    hidden_layer = init is None
+    parameters = network.parameters() if hidden_layer else network.parameters()[2:]
     start = time.perf_counter()
     for number in range(1, games + 1):
         state = game.new_state()
         traces: list[list[np.ndarray] | None] = [None, None]
         last: list[np.ndarray | None] = [None, None]
 
-        def learn(seat: int, target: float) -> None:
+        def learn(seat: int, target: float | np.ndarray) -> None:
             """Move the value of ``seat``'s previous position toward ``target``."""
             row = last[seat]
             if row is None:
                 return
-            value, grads = network.gradient(row)
+            value, grads = network.gradient(row) if hidden_layer else network.gradient(row, hidden_layer=False)
             trace = traces[seat]
             if trace is None:
-                trace = traces[seat] = [np.zeros_like(p) for p in parameters]
+                trace = traces[seat] = [np.zeros_like(g) for g in grads]
             for t, g in zip(trace, grads):
                 t *= lam
                 t += g
             error = alpha * (target - value)
             for t, p in zip(trace, parameters):
-                p += error * t
+                p += np.tensordot(error, t, axes=1) if np.ndim(error) else error * t  # one trace per output
 
         ended, seat = False, 0
         while not state.is_terminal():
@@ -87,7 +115,7 @@ def train(game_id: str, games: int, hidden: int, seed: int, alpha: float, lam: f
         # The play that ended the game was valued by its points; the other seat (both, after a draw by the
         # stuck guard) learns the points it scored.
         for learner in (1 - seat,) if ended else (0, 1):
-            learn(learner, float(points[learner] - points[1 - learner]))
+            learn(learner, final(network, (points[learner], points[1 - learner])))
         if number % 1000 == 0:
             elapsed = time.perf_counter() - start
             report(f"{game_id}: {number} games, {number / elapsed:.0f} games/s")
@@ -102,13 +130,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--alpha", type=float, default=0.01, help="learning rate")
     parser.add_argument("--lam", type=float, default=0.7, help="trace decay (lambda)")
-    parser.add_argument("--out", type=Path, help=f"where to write the network (default {WEIGHTS}/<game>.npz)")
+    parser.add_argument("--out", type=Path,
+                        help=f"where to write the network (default {WEIGHTS}/<game>.npz or <game>-outcomes.npz)")
+    parser.add_argument("--outcomes", action="store_true", help="train an outcome network (win, win of 2, loss of 2)")
+    parser.add_argument("--init", type=Path, help="with --outcomes: a points network whose hidden layer to learn on")
     args = parser.parse_args(argv)
     if args.games < 1 or args.hidden < 1:
         parser.error("--games and --hidden must be positive")
+    if args.init and not args.outcomes:
+        parser.error("--init starts an outcome network: add --outcomes")
+    try:
+        init = Network.load(args.init) if args.init else None
+    except ValueError as error:
+        parser.error(str(error))
     start = time.perf_counter()
-    network = train(args.game, args.games, args.hidden, args.seed, args.alpha, args.lam)
-    out = args.out or WEIGHTS / f"{args.game}.npz"
+    network = train(args.game, args.games, args.hidden, args.seed, args.alpha, args.lam, outcomes=args.outcomes,
+                    init=init)
+    out = args.out or WEIGHTS / f"{args.game}{'-outcomes' if args.outcomes else ''}.npz"
     network.save(out)
     print(f"{out}: {args.games} games in {time.perf_counter() - start:.0f} s")
     return 0

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from bots.python import heuristic_bot, random_bot, td1_bot, td_bot, td_train
-from bots.python.td_network import WEIGHTS, Network
+from bots.python.td_network import WEIGHTS, Network, OutcomeNetwork
 from referee.checkbot import check_bot
 from referee.runtime import resolve_bot
 
@@ -37,6 +37,58 @@ def test_the_trainer_writes_a_network_that_loads(tmp_path, capsys):
     assert network.w1.shape[0] == 5 and network.values(np.zeros((2, network.w1.shape[1]))).shape == (2,)
 
 
+def test_an_outcome_network_learns_on_a_points_network(tmp_path, capsys):
+    """``--outcomes --init``: the hidden layer stays the points network's; the outputs learn, reproducibly."""
+    points = tmp_path / "points.npz"
+    assert td_train.main(["--game", "tabla", "--games", "3", "--hidden", "6", "--out", str(points)]) == 0
+    outcomes = [tmp_path / "first.npz", tmp_path / "again.npz"]
+    for out in outcomes:
+        assert td_train.main(["--game", "tabla", "--games", "4", "--outcomes", "--init", str(points),
+                              "--out", str(out)]) == 0
+    first, again, base = OutcomeNetwork.load(outcomes[0]), OutcomeNetwork.load(outcomes[1]), Network.load(points)
+    assert np.array_equal(first.w1, base.w1) and np.array_equal(first.b1, base.b1)
+    assert all(np.array_equal(a, b) for a, b in zip(first.parameters(), again.parameters()))
+    start = OutcomeNetwork.from_points(base, np.random.default_rng(1))
+    assert not np.array_equal(first.w2, start.w2)
+    chances = first.outcomes(np.zeros((2, first.w1.shape[1])))
+    assert chances.shape == (2, 3) and ((chances > 0) & (chances < 1)).all()
+
+
+def test_an_outcome_network_learns_its_hidden_layer_too():
+    network = td_train.train("tapa", 3, 5, seed=2, alpha=0.01, lam=0.7, report=lambda line: None, outcomes=True)
+    assert isinstance(network, OutcomeNetwork)
+    assert not np.array_equal(network.w1, OutcomeNetwork.new(5, np.random.default_rng(2)).w1)
+
+
+def test_the_outcome_gradient_is_the_derivative():
+    """Each output's gradient by every parameter, against central differences at a few entries."""
+    rng = np.random.default_rng(5)
+    network = OutcomeNetwork.new(4, rng)
+    row = rng.random(network.w1.shape[1])
+    _, grads = network.gradient(row)
+    for parameter, grad in zip(network.parameters(), grads):
+        for _ in range(3):
+            at = tuple(int(rng.integers(0, size)) for size in parameter.shape)
+            kept = parameter[at]
+            parameter[at] = kept + 1e-6
+            up = network.outcomes(row[None])[0]
+            parameter[at] = kept - 1e-6
+            down = network.outcomes(row[None])[0]
+            parameter[at] = kept
+            assert np.allclose((up - down) / 2e-6, [grad[k][at] for k in range(3)], atol=1e-7)
+    outputs_only = network.gradient(row, hidden_layer=False)[1]
+    assert [g.shape for g in outputs_only] == [g.shape for g in grads[2:]]
+
+
+def test_mistaken_outcome_options_are_one_line(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        td_train.main(["--game", "tabla", "--init", str(WEIGHTS / "tabla.npz")])
+    assert "--init starts an outcome network: add --outcomes" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        td_train.main(["--game", "tabla", "--outcomes", "--init", str(WEIGHTS / "tabla-outcomes.npz")])
+    assert "tabla-outcomes.npz: a network of 3 outputs, not 1" in capsys.readouterr().err
+
+
 def test_a_broken_network_file_is_one_line(tmp_path):
     broken = tmp_path / "broken.npz"
     broken.write_bytes(b"not a network")
@@ -54,7 +106,11 @@ HIDDEN = {"tabla": 80, "gjul-bara": 40, "tapa": 40}
 
 @pytest.mark.parametrize("game_id", td_train.GAMES)
 def test_every_game_has_a_shipped_network(game_id):
-    assert Network.load(WEIGHTS / f"{game_id}.npz").w1.shape[0] == HIDDEN[game_id]
+    """A points network and an outcome network on its hidden layer (``--outcomes --init``)."""
+    points = Network.load(WEIGHTS / f"{game_id}.npz")
+    outcomes = OutcomeNetwork.load(WEIGHTS / f"{game_id}-outcomes.npz")
+    assert points.w1.shape[0] == HIDDEN[game_id]
+    assert np.array_equal(points.w1, outcomes.w1) and np.array_equal(points.b1, outcomes.b1)
 
 
 WINS_OF_200 = {"tabla": 135, "gjul-bara": 104, "tapa": 105}
