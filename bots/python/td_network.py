@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Self
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # small matrices: more threads only cost
 import numpy as np  # noqa: E402
@@ -31,9 +32,22 @@ class _Layers:
 
     OUTPUTS = 1
     """How many numbers the network gives a position."""
+    OUTPUT_BIAS: float | tuple[float, ...] = 0.0
+    """The output biases of a new network (a number for one output: its ``w2`` is then a vector)."""
 
     @classmethod
-    def load(cls, path: Path):
+    def new(cls, hidden: int, rng: np.random.Generator) -> Self:
+        """Small random weights."""
+        bias = np.array(cls.OUTPUT_BIAS, dtype=np.float64)
+        return cls(
+            rng.normal(0, 1 / np.sqrt(FEATURES), (hidden, FEATURES)).astype(np.float64),
+            np.zeros(hidden),
+            rng.normal(0, 1 / np.sqrt(hidden), bias.shape + (hidden,)),
+            bias,
+        )
+
+    @classmethod
+    def load(cls, path: Path) -> Self:
         """A network saved by :meth:`save`.
 
         Raises:
@@ -68,17 +82,6 @@ class Network(_Layers):
     """``value(x) = w2 · sigmoid(W1 x + b1) + b2`` for rows x of features: the points the side that just played
     will score, less the other side's."""
 
-    @classmethod
-    def new(cls, hidden: int, rng: np.random.Generator) -> Network:
-        """Small random weights."""
-        scale = 1 / np.sqrt(FEATURES)
-        return cls(
-            rng.normal(0, scale, (hidden, FEATURES)).astype(np.float64),
-            np.zeros(hidden),
-            rng.normal(0, 1 / np.sqrt(hidden), hidden),
-            np.zeros(()),
-        )
-
     def values(self, rows: np.ndarray) -> np.ndarray:
         """The value of each row."""
         return self.hidden(rows) @ self.w2 + self.b2
@@ -98,17 +101,7 @@ class OutcomeNetwork(_Layers):
     they imply, as :class:`Network` does (a drawn game counts as half a win)."""
 
     OUTPUTS = 3
-
-    @classmethod
-    def new(cls, hidden: int, rng: np.random.Generator) -> OutcomeNetwork:
-        """Small random weights; the two-point outputs start near 0.2."""
-        scale = 1 / np.sqrt(FEATURES)
-        return cls(
-            rng.normal(0, scale, (hidden, FEATURES)).astype(np.float64),
-            np.zeros(hidden),
-            rng.normal(0, 1 / np.sqrt(hidden), (cls.OUTPUTS, hidden)),
-            np.array([0.0, -1.5, -1.5]),
-        )
+    OUTPUT_BIAS = (0.0, -1.5, -1.5)  # the two-point outputs start near 0.2
 
     @classmethod
     def from_points(cls, points: Network, rng: np.random.Generator) -> OutcomeNetwork:
