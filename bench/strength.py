@@ -3,8 +3,9 @@
 Usage: python bench/strength.py BOT OTHER [--game tabla] [--pairs 1000] [--start 0]
 
 BOT and OTHER name modules of ``bots/python`` with a ``choose(request)`` (``td_bot``, ``expectimax_bot``,
-``heuristic_bot``, ``random_bot``, …), or ``gnubg``: GNU Backgammon's 0-ply evaluation in Tabla
-(``bench/gnubg_player.py``; the ``bench`` extra installs it). Every pair of games shares one seed, so both bots meet the same dice: BOT
+``heuristic_bot``, ``random_bot``, …), or a seat of the benchmark's own, ``bench/NAME_player.py``: ``gnubg``, GNU
+Backgammon's 0-ply evaluation in Tabla (the ``bench`` extra installs it), ``points``, ``td_bot`` ignoring a match's
+score. Every pair of games shares one seed, so both bots meet the same dice: BOT
 takes seat 0 in the first game and seat 1 in the second. Prints BOT's share of the games won (draws count half)
 with its 95% interval (normal approximation over the pairs, whose two games are not independent), the points a
 game, the share of single games decided by two points or more (mars, Tapa's mother: what the match equity table of
@@ -72,10 +73,12 @@ async def duplicate(game_id: str, bot, other, pairs: int, start: int) -> tuple[l
 
 
 def _module(name: str):
-    """The bot module ``name``: ``gnubg`` is the benchmark's own seat, anything else a module of bots/python."""
-    if name == "gnubg":
-        sys.path.insert(0, str(Path(__file__).resolve().parent))
-        return importlib.import_module("gnubg_player")
+    """The bot module ``name``: the benchmark's own seat ``bench/<name>_player.py`` if there is one, else a module
+    of bots/python."""
+    here = Path(__file__).resolve().parent
+    if (here / f"{name}_player.py").is_file():
+        sys.path.insert(0, str(here))
+        return importlib.import_module(f"{name}_player")
     return importlib.import_module(f"bots.python.{name}")
 
 
@@ -90,7 +93,7 @@ def main() -> None:
     try:
         bot, other = (Timed(_module(name).choose) for name in (args.bot, args.other))
     except (ImportError, AttributeError) as error:
-        parser.error(f"not a bot module of bots/python with choose(), nor gnubg: {error}")
+        parser.error(f"not a bot module of bots/python with choose(), nor a seat of bench/: {error}")
     scores, margins = trio.run(duplicate, args.game, bot, other, args.pairs, args.start)
     games = 2 * len(scores)
     share = sum(scores) / games
