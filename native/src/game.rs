@@ -357,7 +357,7 @@ impl State {
     /// The seat to move plays as `policy` draws from `rng`.
     fn play_random(&mut self, policy: Policy, rng: &mut SplitMix64) {
         if policy == Policy::Steps {
-            let (stage, board) = self.entered.unwrap_or_else(|| self.current_stage());
+            let (stage, board) = self.entered.expect("a lazy state keeps the stage it entered");
             if let Some(end) = stage.random_play(board, &mut self.buffers, |n| rng.below(n)) {
                 self.used = stage.dice().len() as u32;
                 return self.play_legal(end);
@@ -619,6 +619,7 @@ fn play_out(state: &mut State, policy: Policy, rng: &mut SplitMix64, buffers: &m
     decisions
 }
 
+/// Roll, open and play `state` to its end, counting the decisions.
 fn decide_all(state: &mut State, policy: Policy, rng: &mut SplitMix64) -> u32 {
     let mut decisions = 0;
     loop {
