@@ -1,6 +1,6 @@
 """How strong one bot is against another: duplicate games in-process through the referee's real game loop.
 
-Usage: python bench/strength.py BOT OTHER [--game tabla] [--pairs 1000] [--start 0]
+Usage: python bench/strength.py BOT OTHER [--game tabla] [--pairs 1000] [--start 0] [--jobs 1]
 
 BOT and OTHER name modules of ``bots/python`` with a ``choose(request)`` (``td_bot``, ``expectimax_bot``,
 ``heuristic_bot``, ``random_bot``, …), or a seat of the benchmark's own, ``bench/NAME_player.py``: ``gnubg``, GNU
@@ -10,12 +10,14 @@ takes seat 0 in the first game and seat 1 in the second. Prints BOT's share of t
 with its 95% interval (normal approximation over the pairs, whose two games are not independent), the points a
 game, the share of single games decided by two points or more (mars, Tapa's mother: what the match equity table of
 ``bots/python/match_equity.py`` needs, from a bot against itself), and the wall time per decision of each bot (the
-clock counts each bot's own ``choose`` calls).
+clock counts each bot's own ``choose`` calls). ``--jobs N`` splits the pairs into N runs of consecutive seeds, one
+process each, and adds them up: the same games and the same figures as one process (timings aside).
 """
 
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import importlib
 import math
 import sys
@@ -72,6 +74,25 @@ async def duplicate(game_id: str, bot, other, pairs: int, start: int) -> tuple[l
     return scores, margins
 
 
+def _chunks(start: int, pairs: int, jobs: int) -> list[tuple[int, int]]:
+    """``pairs`` consecutive seeds from ``start`` cut into at most ``jobs`` runs: (first seed, pairs) each."""
+    size, extra = divmod(pairs, jobs)
+    runs, first = [], start
+    for job in range(jobs):
+        count = size + (job < extra)
+        if count:
+            runs.append((first, count))
+        first += count
+    return runs
+
+
+def _run(game_id: str, names: tuple[str, str], start: int, pairs: int) -> tuple[list[float], list[int], list]:
+    """One process's share of the contest: the pairs' scores, the games' margins and each bot's (seconds, calls)."""
+    bot, other = (Timed(_module(name).choose) for name in names)
+    scores, margins = trio.run(duplicate, game_id, bot, other, pairs, start)
+    return scores, margins, [(bot.seconds, bot.calls), (other.seconds, other.calls)]
+
+
 def _module(name: str):
     """The bot module ``name``: the benchmark's own seat ``bench/<name>_player.py`` if there is one, else a module
     of bots/python."""
@@ -89,12 +110,26 @@ def main() -> None:
     parser.add_argument("--game", default="tabla")
     parser.add_argument("--pairs", type=int, default=1000)
     parser.add_argument("--start", type=int, default=0, help="the first pair's seed")
+    parser.add_argument("--jobs", type=int, default=1, help="processes to share the pairs among")
     args = parser.parse_args()
+    if args.jobs < 1 or args.pairs < 1:
+        parser.error("--jobs and --pairs must be at least 1")
+    names = (args.bot, args.other)
     try:
-        bot, other = (Timed(_module(name).choose) for name in (args.bot, args.other))
+        for name in names:
+            _module(name).choose
     except (ImportError, AttributeError) as error:
         parser.error(f"not a bot module of bots/python with choose(), nor a seat of bench/: {error}")
-    scores, margins = trio.run(duplicate, args.game, bot, other, args.pairs, args.start)
+    runs = _chunks(args.start, args.pairs, args.jobs)
+    with concurrent.futures.ProcessPoolExecutor(len(runs)) as pool:
+        results = list(pool.map(_run, *zip(*((args.game, names, first, count) for first, count in runs))))
+    scores = [score for result in results for score in result[0]]
+    margins = [margin for result in results for margin in result[1]]
+    bot, other = (Timed(None) for _ in names)
+    for _, _, clocks in results:
+        for total, (seconds, calls) in zip((bot, other), clocks):
+            total.seconds += seconds
+            total.calls += calls
     games = 2 * len(scores)
     share = sum(scores) / games
     spread = math.sqrt(sum((s / 2 - share) ** 2 for s in scores) / max(1, len(scores) - 1))
