@@ -2,13 +2,28 @@
 
 from __future__ import annotations
 
-from referee.games import PIN_MINE, PIN_THEIRS, BackgammonView, Game, State, make_game
+from collections.abc import Mapping
+
+from referee.games import GAMES, PIN_MINE, PIN_THEIRS, BackgammonView, Game, State, make_game
 
 
-def state_of(view: BackgammonView) -> tuple[Game, State]:
+def state_of(
+    view: BackgammonView, options: Mapping[str, str] | None = None, *, ladder: bool = False
+) -> tuple[Game, State]:
     """An engine state of ``view``'s position with the seat to play ``view.dice`` (ladder counts left out: a
-    Gjul Bara remainder or ladder stage is not rebuilt exactly, so compare its legal plays with the request's)."""
-    game = make_game(view.variant)
+    Gjul Bara remainder or ladder stage is not rebuilt exactly, so compare its legal plays with the request's).
+
+    With ``ladder`` the rolls made are rebuilt too, and the game takes its options from ``options`` (a request's:
+    those the view's game knows), so that in Gjul Bara a stage of the ladder is followed by the chain's later
+    stages as in the game, and an unplayable rest is handed over by the same rules. A remainder is not rebuilt.
+    """
+    rolls, rules = [0, 0], {}
+    if ladder:
+        known = {option.name for option in GAMES[view.variant].OPTIONS}
+        rules = {name: value for name, value in (options or {}).items() if name in known}
+        rolls = list(view.rolls)
+        rolls[view.seat] = max(0, rolls[view.seat] - 1)  # the roll being played is made again below
+    game = make_game(view.variant, rules)
     mine = {p + 1: n for p, n in enumerate(view.mine) if n}
     theirs = {p + 1: n for p, n in enumerate(view.theirs) if n}
     if view.my_bar:
@@ -22,5 +37,6 @@ def state_of(view: BackgammonView) -> tuple[Game, State]:
         pinned_mine=tuple(p + 1 for p, pin in enumerate(view.pins) if pin == PIN_MINE),
         pinned_theirs=tuple(p + 1 for p, pin in enumerate(view.pins) if pin == PIN_THEIRS),
         dice=(view.dice[0], view.dice[1]),
+        rolls=(rolls[0], rolls[1]),
     )
     return game, state

@@ -1,9 +1,11 @@
 """The learned bot looking one roll ahead (1-ply): of the plays its network values best (:mod:`.td_bot`, 0-ply),
 it takes the one whose position is best on average over the opponent's 21 rolls, each answered by the opponent's
 own best play by the same network; in a ``tabla-match`` every position is valued by the chance to win the match
-(:class:`.td_bot.Values`). Tabla and Tapa (one stage a roll); in Gjul Bara, whose ladder makes a turn of many
-stages, wherever the rebuilt position does not list the request's plays, and when the move must be made in less
-than :data:`MIN_LIMIT_MS`, it plays as td_bot.
+(:class:`.td_bot.Values`). Tabla and Tapa (one stage a roll). In Gjul Bara a double from the ladder's roll on is
+a chain of stages the same side plays, with no chance between them: there the bot follows each of a stage's best
+plays through the chain's later stages (and a rest handed to the opponent, which the opponent plays) and takes
+the play whose turn ends best. Elsewhere in Gjul Bara, wherever the rebuilt position does not list the request's
+plays, and when the move must be made in less than :data:`MIN_LIMIT_MS`, it plays as td_bot.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from bots.python import td_bot  # noqa: E402
 from bots.python.kit import serve  # noqa: E402
 from bots.python.positions import state_of  # noqa: E402
 from bots.python.td_bot import Values  # noqa: E402
-from referee.games import State  # noqa: E402
+from referee.games import CHANCE, State  # noqa: E402
 from referee.games.tabla_family.features import after_features, encode  # noqa: E402
 from referee.wire import ActRequest, ActResponse  # noqa: E402
 
@@ -31,6 +33,8 @@ MIN_LIMIT_MS = 2000
 roll ahead with doubles, takes more)."""
 LOOKS_AHEAD = ("tabla", "tapa")
 """The games with one stage a roll, where the opponent's reply to each roll is one play."""
+CHAIN_WIDTH = 3
+"""How many of each stage's best plays (0-ply) are followed through a Gjul Bara ladder chain."""
 
 
 class _Replies:
@@ -75,11 +79,47 @@ class _Replies:
         return totals
 
 
+def through_the_turn(state: State, judge: Values, seat: int) -> dict[int, float]:
+    """The :data:`CHAIN_WIDTH` plays of the stage at hand that ``judge`` values best (by index into its legal
+    actions), each valued for the side that plays it where the turn ends: the stages that follow before the next
+    roll (a Gjul Bara chain's, the same side's; a rest handed over, the opponent's) are each played by the best of
+    their own followed plays. ``seat`` is the requesting seat, whose side ``judge`` values as its own."""
+    player = state.current_player
+    values = judge.plays(*after_features(state), mine=player == seat)
+    plays = state.legal_actions()
+    followed = {}
+    for index in np.argsort(-values)[:CHAIN_WIDTH]:
+        after = state.clone()
+        after.apply(plays[index])
+        if after.is_terminal() or after.current_player == CHANCE:
+            followed[int(index)] = float(values[index])
+        else:
+            deeper = max(through_the_turn(after, judge, seat).values())
+            followed[int(index)] = deeper if after.current_player == player else -deeper
+    return followed
+
+
+def _through_the_chain(request: ActRequest) -> ActResponse:
+    """The play of a Gjul Bara ladder stage whose chain ends best (td_bot's where the rebuilt chain differs)."""
+    _, state = state_of(request.view, request.options, ladder=True)
+    plays = state.legal_actions()
+    ids = {legal.notation: legal.id for legal in request.legal_actions}
+    if sorted(play.notation() for play in plays) != sorted(ids):
+        return td_bot.choose(request)
+    followed = through_the_turn(state, Values.of(request), request.view.seat)
+    best = max(followed, key=followed.__getitem__)
+    return ActResponse(ids[plays[best].notation()], f"value {followed[best]:+.2f} at the chain's end")
+
+
 def choose(request: ActRequest) -> ActResponse:
-    """The play that is best one roll ahead (td_bot's choice where the bot does not look ahead)."""
+    """The play that is best one roll ahead, or at the end of a Gjul Bara chain (td_bot's choice elsewhere)."""
     view = request.view
     short = request.clock.move_limit_ms < MIN_LIMIT_MS
-    if view.variant not in LOOKS_AHEAD or len(request.legal_actions) == 1 or short:
+    if len(request.legal_actions) == 1 or short:
+        return td_bot.choose(request)
+    if view.later_stages and not view.remainder:
+        return _through_the_chain(request)
+    if view.variant not in LOOKS_AHEAD:
         return td_bot.choose(request)
     _, state = state_of(view)
     plays = list(state.legal_actions())
