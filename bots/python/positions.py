@@ -8,17 +8,19 @@ from referee.games import GAMES, PIN_MINE, PIN_THEIRS, BackgammonView, Game, Sta
 
 
 def state_of(
-    view: BackgammonView, options: Mapping[str, str] | None = None, *, ladder: bool = False
+    view: BackgammonView, options: Mapping[str, str] | None = None, *, exact: bool = False
 ) -> tuple[Game, State]:
-    """An engine state of ``view``'s position with the seat to play ``view.dice`` (ladder counts left out: a
-    Gjul Bara remainder or ladder stage is not rebuilt exactly, so compare its legal plays with the request's).
+    """An engine state of ``view``'s position with the seat to play ``view.dice``, by default with no rolls made
+    and the default options (a Gjul Bara remainder or ladder stage is then not rebuilt exactly: compare its legal
+    plays with the request's).
 
-    With ``ladder`` the rolls made are rebuilt too, and the game takes its options from ``options`` (a request's:
-    those the view's game knows), so that in Gjul Bara a stage of the ladder is followed by the chain's later
-    stages as in the game, and an unplayable rest is handed over by the same rules. A remainder is not rebuilt.
+    With ``exact`` the rolls made are rebuilt too, and the game takes its options from ``options`` (a request's:
+    those the view's game knows), so that the position goes on by the game's rules: in Gjul Bara a stage of the
+    ladder is followed by the chain's later stages, an unplayable rest is handed over, and the opponent's doubles
+    climb the ladder as in the game. A remainder is not rebuilt.
     """
     rolls, rules = [0, 0], {}
-    if ladder:
+    if exact:
         known = {option.name for option in GAMES[view.variant].OPTIONS}
         rules = {name: value for name, value in (options or {}).items() if name in known}
         rolls = list(view.rolls)

@@ -1,11 +1,12 @@
 """The learned bot looking one roll ahead (1-ply): of the plays its network values best (:mod:`.td_bot`, 0-ply),
 it takes the one whose position is best on average over the opponent's 21 rolls, each answered by the opponent's
 own best play by the same network; in a ``tabla-match`` every position is valued by the chance to win the match
-(:class:`.td_bot.Values`). Tabla and Tapa (one stage a roll). In Gjul Bara a double from the ladder's roll on is
-a chain of stages the same side plays, with no chance between them: there the bot follows each of a stage's best
-plays through the chain's later stages (and a rest handed to the opponent, which the opponent plays) and takes
-the play whose turn ends best. Elsewhere in Gjul Bara, wherever the rebuilt position does not list the request's
-plays, and when the move must be made in less than :data:`MIN_LIMIT_MS`, it plays as td_bot.
+(:class:`.td_bot.Values`). In Gjul Bara a double from the ladder's roll on is a chain of stages the same side
+plays, with no chance between them: at a stage of its own chain the bot follows each of the stage's best plays
+through the chain's later stages (and a rest handed to the opponent, which the opponent plays) and takes the play
+whose turn ends best; an opponent's reply that is a chain is followed through it the same way. On a remainder,
+wherever the rebuilt position does not list the request's plays, and when the move must be made in less than
+:data:`MIN_LIMIT_MS`, it plays as td_bot.
 """
 
 from __future__ import annotations
@@ -31,117 +32,122 @@ WIDTH = 6
 MIN_LIMIT_MS = 2000
 """The least time for the move in which the bot looks ahead (usually 10 ms; a stage of hundreds of plays, or a
 roll ahead with doubles, takes more)."""
-LOOKS_AHEAD = ("tabla", "tapa")
-"""The games with one stage a roll, where the opponent's reply to each roll is one play."""
 CHAIN_WIDTH = 3
-"""How many of each stage's best plays (0-ply) are followed through a Gjul Bara ladder chain."""
+"""How many of each stage's best plays (0-ply) are followed through the bot's own Gjul Bara ladder chain (an
+opponent's chain, one roll ahead: its best play of each stage)."""
 
 
 class _Replies:
-    """The opponent's replies to every roll after each searched play, their positions valued in one batch."""
+    """The opponent's replies to every roll after each searched play of ``seat``: the positions of the one-stage
+    replies valued in one batch, a reply that is a ladder chain followed through it."""
 
-    def __init__(self) -> None:
+    def __init__(self, judge: Values, seat: int) -> None:
+        self.judge = judge
+        self.seat = seat
         self.rows: list[np.ndarray] = []
         self.size = 0
-        self.entries: list[tuple[int, float, int, int, list | None, tuple[int, int]]] = []
-        """(play index, probability, first row, end row, outcomes of the rows, or None when the game ended before
-        the reply, then the mover's and the opponent's points)"""
+        self.entries: list[tuple[int, float, int, int, list, float | None]] = []
+        """(play index, probability, first row, end row, outcomes of the rows, or the value for ``seat`` when it
+        is known without the batch)"""
 
-    def add(self, index: int, state: State, mover: int) -> None:
-        """The replies to each roll of ``state`` (after ``mover``'s play ``index``, the opponent to roll)."""
+    def add(self, index: int, state: State) -> None:
+        """The replies to each roll of ``state`` (after the seat's play ``index``, the opponent to roll)."""
+        mover = self.seat
         for roll, probability in state.chance_outcomes():
             after = state.clone()
             after.apply(roll)
-            if after.current_player == 1 - mover:
+            if after.is_terminal():  # the stuck guard
+                points = after.outcome().points
+                self._known(index, probability, self.judge.ended((points[mover], points[1 - mover])))
+            elif roll.is_double and after.current_player == 1 - mover and after.view(1 - mover).later_stages:
+                replies = through_the_turn(after, self.judge, mover, width=1)
+                self._known(index, probability, -max(replies.values()))
+            elif after.current_player == 1 - mover:
                 rows, outcomes = after_features(after)
                 self._rows(index, probability, rows, outcomes)
-            elif after.is_terminal():  # the stuck guard
-                points = after.outcome().points
-                self.entries.append((index, probability, 0, 0, None, (points[mover], points[1 - mover])))
             else:  # the opponent could not play: it is as if it had played and left this position
                 boards = (after._boards[1 - mover], after._boards[mover])
                 pins = (after._pins[1 - mover], after._pins[mover])
                 self._rows(index, probability, np.array([encode(boards, pins)], dtype=np.float32), [None])
 
+    def _known(self, index: int, probability: float, value: float) -> None:
+        self.entries.append((index, probability, 0, 0, [], value))
+
     def _rows(self, index: int, probability: float, rows: np.ndarray, outcomes: list) -> None:
-        self.entries.append((index, probability, self.size, self.size + len(rows), outcomes, (0, 0)))
+        self.entries.append((index, probability, self.size, self.size + len(rows), outcomes, None))
         self.rows.append(rows)
         self.size += len(rows)
 
-    def expected(self, values: Values) -> dict[int, float]:
-        """Each searched play's value for the mover, averaged over the rolls (the opponent's best reply each)."""
-        every = [one for entry in self.entries if entry[4] is not None for one in entry[4]]
-        replies = values.plays(np.concatenate(self.rows), every, mine=False) if self.rows else np.empty(0)
+    def expected(self) -> dict[int, float]:
+        """Each searched play's value for the seat, averaged over the rolls (the opponent's best reply each)."""
+        every = [one for entry in self.entries for one in entry[4]]
+        replies = self.judge.plays(np.concatenate(self.rows), every, mine=False) if self.rows else np.empty(0)
         totals: dict[int, float] = {}
-        for index, probability, first, end, outcomes, points in self.entries:
-            value = values.ended(points) if outcomes is None else -float(np.max(replies[first:end]))
+        for index, probability, first, end, _, known in self.entries:
+            value = known if known is not None else -float(np.max(replies[first:end]))
             totals[index] = totals.get(index, 0.0) + probability * value
         return totals
 
 
-def through_the_turn(state: State, judge: Values, seat: int) -> dict[int, float]:
-    """The :data:`CHAIN_WIDTH` plays of the stage at hand that ``judge`` values best (by index into its legal
-    actions), each valued for the side that plays it where the turn ends: the stages that follow before the next
-    roll (a Gjul Bara chain's, the same side's; a rest handed over, the opponent's) are each played by the best of
-    their own followed plays. ``seat`` is the requesting seat, whose side ``judge`` values as its own."""
+def through_the_turn(state: State, judge: Values, seat: int, width: int = CHAIN_WIDTH) -> dict[int, float]:
+    """The ``width`` plays of the stage at hand that ``judge`` values best (by index into its legal actions), each
+    valued for the side that plays it where the turn ends: the stages that follow before the next roll (a Gjul
+    Bara chain's, the same side's; a rest handed over, the opponent's) are each played by the best of their own
+    ``width`` best plays. ``seat`` is the requesting seat, whose side ``judge`` values as its own."""
     player = state.current_player
     values = judge.plays(*after_features(state), mine=player == seat)
     plays = state.legal_actions()
     followed = {}
-    for index in np.argsort(-values)[:CHAIN_WIDTH]:
+    for index in np.argsort(-values)[:width]:
         after = state.clone()
         after.apply(plays[index])
         if after.is_terminal() or after.current_player == CHANCE:
             followed[int(index)] = float(values[index])
         else:
-            deeper = max(through_the_turn(after, judge, seat).values())
+            deeper = max(through_the_turn(after, judge, seat, width).values())
             followed[int(index)] = deeper if after.current_player == player else -deeper
     return followed
 
 
-def _through_the_chain(request: ActRequest) -> ActResponse:
-    """The play of a Gjul Bara ladder stage whose chain ends best (td_bot's where the rebuilt chain differs)."""
-    _, state = state_of(request.view, request.options, ladder=True)
-    plays = state.legal_actions()
-    ids = {legal.notation: legal.id for legal in request.legal_actions}
-    if sorted(play.notation() for play in plays) != sorted(ids):
-        return td_bot.choose(request)
-    followed = through_the_turn(state, Values.of(request), request.view.seat)
-    best = max(followed, key=followed.__getitem__)
-    return ActResponse(ids[plays[best].notation()], f"value {followed[best]:+.2f} at the chain's end")
-
-
-def choose(request: ActRequest) -> ActResponse:
-    """The play that is best one roll ahead, or at the end of a Gjul Bara chain (td_bot's choice elsewhere)."""
-    view = request.view
-    short = request.clock.move_limit_ms < MIN_LIMIT_MS
-    if len(request.legal_actions) == 1 or short:
-        return td_bot.choose(request)
-    if view.later_stages and not view.remainder:
-        return _through_the_chain(request)
-    if view.variant not in LOOKS_AHEAD:
-        return td_bot.choose(request)
-    _, state = state_of(view)
-    plays = list(state.legal_actions())
-    ids = {legal.notation: legal.id for legal in request.legal_actions}
-    if sorted(play.notation() for play in plays) != sorted(ids):
-        return td_bot.choose(request)
-    judge = Values.of(request)
+def _one_roll_ahead(state: State, judge: Values, seat: int) -> dict[int, float]:
+    """The :data:`WIDTH` plays ``judge`` values best (by index), each valued for ``seat`` one roll ahead: over the
+    opponent's rolls where the play ends the turn; where it hands a rest of a ladder chain over, through it."""
     values = judge.plays(*after_features(state))
-    mover = state.current_player
-    replies = _Replies()
-    finished = {}
+    plays = state.legal_actions()
+    replies = _Replies(judge, seat)
+    ahead = {}
     for index in np.argsort(-values)[:WIDTH]:
         after = state.clone()
         after.apply(plays[index])
         if after.is_terminal():
-            finished[int(index)] = float(values[index])
+            ahead[int(index)] = float(values[index])
+        elif after.current_player == CHANCE:
+            replies.add(int(index), after)
         else:
-            replies.add(int(index), after, mover)
-    ahead = replies.expected(judge) | finished
+            deeper = max(through_the_turn(after, judge, seat).values())
+            ahead[int(index)] = deeper if after.current_player == seat else -deeper
+    return replies.expected() | ahead
+
+
+def choose(request: ActRequest) -> ActResponse:
+    """The play that is best one roll ahead, or at the end of the bot's Gjul Bara chain (td_bot's choice where the
+    bot does not look ahead)."""
+    view = request.view
+    short = request.clock.move_limit_ms < MIN_LIMIT_MS
+    if len(request.legal_actions) == 1 or short or view.remainder or len(view.dice) not in (2, 4):
+        return td_bot.choose(request)
+    _, state = state_of(view, request.options, exact=True)
+    plays = state.legal_actions()
+    ids = {legal.notation: legal.id for legal in request.legal_actions}
+    if sorted(play.notation() for play in plays) != sorted(ids):
+        return td_bot.choose(request)
+    judge = Values.of(request)
+    if view.later_stages:
+        ahead, where = through_the_turn(state, judge, view.seat), "at the chain's end"
+    else:
+        ahead, where = _one_roll_ahead(state, judge, view.seat), "one roll ahead"
     best = max(ahead, key=ahead.__getitem__)
-    best_value = ahead[best]
-    return ActResponse(ids[plays[best].notation()], f"value {best_value:+.2f} one roll ahead")
+    return ActResponse(ids[plays[best].notation()], f"value {ahead[best]:+.2f} {where}")
 
 
 if __name__ == "__main__":

@@ -60,7 +60,7 @@ def test_a_rebuilt_chain_is_the_game_s(options):
     stages, and after each play goes on as the game does: the same seat, dice, chain and hand-over."""
     stages = 0
     for state, request in ladder_stages(options, 12):
-        _, rebuilt = state_of(request.view, request.options, ladder=True)
+        _, rebuilt = state_of(request.view, request.options, exact=True)
         seat = request.seat
         assert rebuilt.view(seat).later_stages == request.view.later_stages
         plays = [legal.notation for legal in request.legal_actions]
@@ -84,7 +84,7 @@ def test_the_search_values_a_play_where_the_turn_ends():
     followed_lines = 0
     for state, request in ladder_stages({}, 6, seed=1):
         judge, seat = Values.of(request), request.seat
-        _, rebuilt = state_of(request.view, request.options, ladder=True)
+        _, rebuilt = state_of(request.view, request.options, exact=True)
         searched = td1_bot.through_the_turn(rebuilt, judge, seat)
         assert 1 <= len(searched) <= td1_bot.CHAIN_WIDTH
         for index, value in searched.items():
@@ -115,3 +115,51 @@ def test_td1_plays_a_ladder_stage_by_its_chain_and_others_as_before():
         assert answer.action_id in set(np.argsort(-values)[: td1_bot.CHAIN_WIDTH].tolist())
         answered += 1
     assert answered >= 10
+
+
+def greedy_turn_end(state: State, judge: Values, seat: int) -> float:
+    """The value for ``seat`` where the turn ends if every stage is played by its mover's best play by ``judge``."""
+    sign = 1.0 if state.current_player == seat else -1.0
+    while True:
+        player = state.current_player
+        values = judge.plays(*after_features(state), mine=player == seat)
+        best = int(np.argmax(values))
+        state = state.clone()
+        state.apply(state.legal_actions()[best])
+        if state.is_terminal() or state.current_player == CHANCE:
+            return sign * float(values[best])
+        sign = sign if state.current_player == player else -sign
+
+
+def test_one_roll_ahead_an_opponent_s_chain_is_played_through():
+    """Looking one roll ahead in Gjul Bara, an opponent's double from the ladder's roll on is valued where its chain
+    ends, each stage played by the opponent's best play (and a rest handed back, by the seat's)."""
+    game = make_game("gjul-bara")
+    chains = 0
+    for number in range(8):
+        rng = random.Random(number)
+        state = game.new_state()
+        while not state.is_terminal() and chains < 40:
+            if state.current_player == CHANCE:
+                state.apply(state.sample_chance(rng))
+                continue
+            seat = state.current_player
+            view = state.view(seat)
+            legal = state.legal_actions()
+            play = legal[rng.randrange(len(legal))]
+            if not view.later_stages and not view.remainder and len(view.dice) == 2:
+                request = request_of(state, {})
+                _, rebuilt = state_of(request.view, {}, exact=True)
+                rebuilt.apply(rebuilt.legal_actions()[legal.index(play)])
+                if rebuilt.current_player == CHANCE and not rebuilt.is_terminal():
+                    judge = Values.of(request)
+                    replies = td1_bot._Replies(judge, seat)
+                    replies.add(0, rebuilt)
+                    for (roll, _), entry in zip(rebuilt.chance_outcomes(), replies.entries, strict=True):
+                        after = rebuilt.clone()
+                        after.apply(roll)
+                        if after.current_player == 1 - seat and after.view(1 - seat).later_stages:
+                            assert entry[5] == pytest.approx(greedy_turn_end(after, judge, seat), abs=1e-6)
+                            chains += 1
+            state.apply(play)
+    assert chains >= 40
