@@ -9,13 +9,10 @@ heuristic's choice.
 
 from __future__ import annotations
 
-import os
 import sys
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # small matrices: more threads only cost
 
 if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))

@@ -7,15 +7,16 @@ TD-Gammon's shape. Weights are a small ``.npz`` file per game in ``bots/python/w
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Self
 
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # small matrices: more threads only cost
-import numpy as np  # noqa: E402
+import numpy as np
+from threadpoolctl import threadpool_limits
 
 from referee.games.tabla_family.features import FEATURES
+
+threadpool_limits(1, user_api="blas")  # small matrices: more BLAS threads only cost (and spin on the other core)
 
 WEIGHTS = Path(__file__).resolve().parent / "weights"
 """Where the trained networks live, one ``<game>.npz`` each."""

@@ -19,13 +19,11 @@ on top of it (three times faster a game, and the plays stay about those of the p
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import sys
 import time
 from pathlib import Path
 
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # small matrices: more threads only cost
 import numpy as np  # noqa: E402
 
 if __package__ in (None, ""):  # run as a script: make the repository importable
