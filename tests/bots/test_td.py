@@ -100,7 +100,7 @@ def test_a_broken_network_file_is_one_line(tmp_path):
         Network.load(wrong)
 
 
-HIDDEN = {"tabla": 80, "gjul-bara": 40, "tapa": 40}
+HIDDEN = {"tabla": 80, "gjul-bara": 80, "tapa": 40}
 """Hidden units of each shipped network (docs/performance.md says how each was trained)."""
 
 
@@ -113,9 +113,9 @@ def test_every_game_has_a_shipped_network(game_id):
     assert np.array_equal(points.w1, outcomes.w1) and np.array_equal(points.b1, outcomes.b1)
 
 
-WINS_OF_200 = {"tabla": 135, "gjul-bara": 104, "tapa": 105}
+WINS_OF_200 = {"tabla": 135, "gjul-bara": 122, "tapa": 105}
 """Wins asserted in 200 games against the heuristic (seeds 0-199, seats alternating). Measured with the shipped
-networks: tabla 146, gjul-bara 113, tapa 115."""
+networks: tabla 146, gjul-bara 133, tapa 115."""
 
 
 @pytest.mark.parametrize("game_id", ["tabla", "gjul-bara", "tapa"])
