@@ -136,3 +136,14 @@ async def test_looking_one_roll_ahead_beats_the_learned_bot():
 async def test_check_bot_accepts_the_learned_bots(bot):
     report = await check_bot(resolve_bot(ROOT / "bots" / "python" / bot))
     assert [check.name for check in report.checks if not check.ok] == []
+
+
+def test_the_networks_use_one_blas_thread_whatever_imported_numpy_first():
+    """numpy is imported long before td_network here (the referee's features need it), as in td1_bot and the
+    benchmarks; the learned bots' small matrices still run on one BLAS thread."""
+    from threadpoolctl import threadpool_info
+
+    import bots.python.td_network  # noqa: F401
+
+    blas = [pool for pool in threadpool_info() if pool["user_api"] == "blas"]
+    assert blas and all(pool["num_threads"] == 1 for pool in blas)
