@@ -13,7 +13,9 @@ machine. Progress (games played, games/s) is printed every thousand games.
 With ``--outcomes`` it trains an :class:`OutcomeNetwork` instead (the chances of winning, of winning two points
 and of losing two, what a match player needs; written to ``<game>-outcomes.npz``), choosing plays by the points
 those imply; with ``--init`` it keeps a trained points network's hidden layer as it is and learns only the outputs
-on top of it (three times faster a game, and the plays stay about those of the points network).
+on top of it (three times faster a game, and the plays stay about those of the points network). ``--init`` without
+``--outcomes`` goes on training a points network (all of it, ``--hidden`` is then the file's): a long training
+can be made as a chain of shorter ones, each on its own seed.
 """
 
 from __future__ import annotations
@@ -66,16 +68,19 @@ def choose(network: Trained, state) -> tuple[int, np.ndarray, float | np.ndarray
 def train(game_id: str, games: int, hidden: int, seed: int, alpha: float, lam: float,
           report=print, outcomes: bool = False, init: Network | None = None) -> Trained:
     """A network trained by ``games`` games of self-play: a points :class:`Network`, or with ``outcomes`` an
-    :class:`OutcomeNetwork` (on ``init``'s hidden layer, which then stays as it is, if given)."""
+    :class:`OutcomeNetwork` (on ``init``'s hidden layer, which then stays as it is, if given). A points network
+    goes on from ``init`` when given."""
     game = make_game(game_id)
     rng = random.Random(seed)
     weights_rng = np.random.default_rng(seed)
     network: Trained
     if outcomes:
         network = OutcomeNetwork.from_points(init, weights_rng) if init else OutcomeNetwork.new(hidden, weights_rng)
+    elif init:
+        network = Network(*(array.astype(np.float64) for array in init.parameters()))
     else:
         network = Network.new(hidden, weights_rng)
-    hidden_layer = init is None
+    hidden_layer = init is None or not outcomes
     parameters = network.parameters() if hidden_layer else network.parameters()[2:]
     start = time.perf_counter()
     for number in range(1, games + 1):
@@ -131,12 +136,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path,
                         help=f"where to write the network (default {WEIGHTS}/<game>.npz or <game>-outcomes.npz)")
     parser.add_argument("--outcomes", action="store_true", help="train an outcome network (win, win of 2, loss of 2)")
-    parser.add_argument("--init", type=Path, help="with --outcomes: a points network whose hidden layer to learn on")
+    parser.add_argument("--init", type=Path, help="a points network to go on training (with --outcomes: whose hidden "
+                        "layer to learn on)")
     args = parser.parse_args(argv)
     if args.games < 1 or args.hidden < 1:
         parser.error("--games and --hidden must be positive")
-    if args.init and not args.outcomes:
-        parser.error("--init starts an outcome network: add --outcomes")
     try:
         init = Network.load(args.init) if args.init else None
     except ValueError as error:

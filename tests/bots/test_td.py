@@ -80,10 +80,22 @@ def test_the_outcome_gradient_is_the_derivative():
     assert [g.shape for g in outputs_only] == [g.shape for g in grads[2:]]
 
 
+def test_a_points_network_goes_on_training(tmp_path):
+    """``--init`` without ``--outcomes``: all layers go on learning from the file's, reproducibly."""
+    points, later, again = tmp_path / "points.npz", tmp_path / "later.npz", tmp_path / "again.npz"
+    assert td_train.main(["--game", "tapa", "--games", "2", "--hidden", "4", "--out", str(points)]) == 0
+    for out in (later, again):
+        assert td_train.main(["--game", "tapa", "--games", "2", "--seed", "2", "--init", str(points),
+                              "--out", str(out)]) == 0
+    base, first, second = Network.load(points), Network.load(later), Network.load(again)
+    assert first.w1.shape == base.w1.shape and not np.array_equal(first.w1, base.w1)
+    assert all(np.array_equal(a, b) for a, b in zip(first.parameters(), second.parameters()))
+
+
 def test_mistaken_outcome_options_are_one_line(tmp_path, capsys):
     with pytest.raises(SystemExit):
-        td_train.main(["--game", "tabla", "--init", str(WEIGHTS / "tabla.npz")])
-    assert "--init starts an outcome network: add --outcomes" in capsys.readouterr().err
+        td_train.main(["--game", "tabla", "--init", str(WEIGHTS / "tabla-outcomes.npz")])
+    assert "tabla-outcomes.npz: a network of 3 outputs, not 1" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         td_train.main(["--game", "tabla", "--outcomes", "--init", str(WEIGHTS / "tabla-outcomes.npz")])
     assert "tabla-outcomes.npz: a network of 3 outputs, not 1" in capsys.readouterr().err
