@@ -1,7 +1,8 @@
 """A small value network for the Tabla family, trained by TD(lambda) self-play (:mod:`bots.python.td_train`).
 
-It reads the features of a position (:mod:`referee.games.tabla_family.features`) and estimates the points the side
-that just played will score from there, between −2 and 2: one hidden layer of sigmoid units and a linear output,
+It reads the features of a position (:mod:`referee.games.tabla_family.features`), and a few inputs computed from
+them if its input set says so (:mod:`bots.python.td_inputs`), and estimates the points the side that just played
+will score from there, between −2 and 2: one hidden layer of sigmoid units and a linear output,
 TD-Gammon's shape. Weights are a small ``.npz`` file per game in ``bots/python/weights/``.
 """
 
@@ -14,7 +15,7 @@ from typing import Self
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from referee.games.tabla_family.features import FEATURES
+from bots.python.td_inputs import EXTRAS, inputs, width
 
 threadpool_limits(1, user_api="blas")  # small matrices: more BLAS threads only cost (and spin on the other core)
 
@@ -26,10 +27,11 @@ WEIGHTS = Path(__file__).resolve().parent / "weights"
 class _Layers:
     """One hidden layer of sigmoid units over the features and an output layer: the arrays and how they are kept."""
 
-    w1: np.ndarray  # (hidden, FEATURES)
+    w1: np.ndarray  # (hidden, inputs)
     b1: np.ndarray  # (hidden,)
     w2: np.ndarray  # (hidden,) for one output, (outputs, hidden) for several
     b2: np.ndarray  # () or (outputs,)
+    inputs: str = "plain"  # the input set (td_inputs.EXTRAS)
 
     OUTPUTS = 1
     """How many numbers the network gives a position."""
@@ -37,14 +39,15 @@ class _Layers:
     """The output biases of a new network (a number for one output: its ``w2`` is then a vector)."""
 
     @classmethod
-    def new(cls, hidden: int, rng: np.random.Generator) -> Self:
-        """Small random weights."""
+    def new(cls, hidden: int, rng: np.random.Generator, inputs: str = "plain") -> Self:
+        """Small random weights over the input set ``inputs``."""
         bias = np.array(cls.OUTPUT_BIAS, dtype=np.float64)
         return cls(
-            rng.normal(0, 1 / np.sqrt(FEATURES), (hidden, FEATURES)).astype(np.float64),
+            rng.normal(0, 1 / np.sqrt(width(inputs)), (hidden, width(inputs))).astype(np.float64),
             np.zeros(hidden),
             rng.normal(0, 1 / np.sqrt(hidden), bias.shape + (hidden,)),
             bias,
+            inputs,
         )
 
     @classmethod
@@ -56,23 +59,42 @@ class _Layers:
         """
         try:
             with np.load(path) as saved:
-                network = cls(saved["w1"], saved["b1"], saved["w2"], saved["b2"])
+                kind = str(saved["inputs"]) if "inputs" in saved else "plain"
+                network = cls(saved["w1"], saved["b1"], saved["w2"], saved["b2"], kind)
         except (OSError, KeyError, ValueError) as error:
             raise ValueError(f"{path}: not a saved network ({error})") from None
-        if network.w1.ndim != 2 or network.w1.shape[1] != FEATURES or network.w2.shape[-1:] != network.b1.shape:
-            raise ValueError(f"{path}: a network of {network.w1.shape}, not (hidden, {FEATURES})")
+        if kind not in EXTRAS:
+            raise ValueError(f"{path}: inputs {kind!r}, not one of {', '.join(EXTRAS)}")
+        if network.w1.ndim != 2 or network.w1.shape[1] != width(kind) or network.w2.shape[-1:] != network.b1.shape:
+            raise ValueError(f"{path}: a network of {network.w1.shape}, not (hidden, {width(kind)})")
         outputs = 1 if network.w2.ndim == 1 else network.w2.shape[0]
         if outputs != cls.OUTPUTS:
             raise ValueError(f"{path}: a network of {outputs} outputs, not {cls.OUTPUTS}")
         return network
 
     def save(self, path: Path) -> None:
-        """Write the weights as float32 (the file is a few tens of kilobytes)."""
-        np.savez_compressed(path, **{name: getattr(self, name).astype(np.float32) for name in ("w1", "b1", "w2", "b2")})
+        """Write the weights as float32 (the file is a few tens of kilobytes) and the input set."""
+        arrays = {name: getattr(self, name).astype(np.float32) for name in ("w1", "b1", "w2", "b2")}
+        np.savez_compressed(path, **arrays, **({} if self.inputs == "plain" else {"inputs": np.array(self.inputs)}))
 
     def hidden(self, rows: np.ndarray) -> np.ndarray:
         """The hidden units of each row."""
-        return 1 / (1 + np.exp(-(rows.astype(self.w1.dtype) @ self.w1.T + self.b1)))  # one dtype: BLAS
+        rows = inputs(rows, self.inputs).astype(self.w1.dtype)  # one dtype: BLAS
+        return 1 / (1 + np.exp(-(rows @ self.w1.T + self.b1)))
+
+    def widened(self, kind: str) -> Self:
+        """This network reading the input set ``kind``, a plain network's weights for the extra inputs starting at
+        zero (it values every position as before until it learns them).
+
+        Raises:
+            ValueError: this network reads other extra inputs already.
+        """
+        if kind == self.inputs:
+            return self
+        if self.inputs != "plain":
+            raise ValueError(f"a network reading {self.inputs!r} cannot be made to read {kind!r}")
+        extra = np.zeros((self.w1.shape[0], width(kind) - self.w1.shape[1]), dtype=self.w1.dtype)
+        return type(self)(np.concatenate([self.w1, extra], axis=1), self.b1, self.w2, self.b2, kind)
 
     def parameters(self) -> list[np.ndarray]:
         """The arrays the gradient is by, in its order (updated in place by training)."""
@@ -89,7 +111,7 @@ class Network(_Layers):
 
     def gradient(self, row: np.ndarray) -> tuple[float, list[np.ndarray]]:
         """The value of one row and its gradient by (w1, b1, w2, b2)."""
-        row = row.astype(self.w1.dtype)
+        row = inputs(row[None], self.inputs)[0].astype(self.w1.dtype)
         hidden = 1 / (1 + np.exp(-(self.w1 @ row + self.b1)))
         back = self.w2 * hidden * (1 - hidden)
         return float(hidden @ self.w2 + self.b2), [np.outer(back, row), back, hidden, np.ones(())]
@@ -107,7 +129,7 @@ class OutcomeNetwork(_Layers):
     @classmethod
     def from_points(cls, points: Network, rng: np.random.Generator) -> OutcomeNetwork:
         """A network with ``points``' hidden layer (what it learnt of positions) and small random outputs."""
-        network = cls.new(points.w1.shape[0], rng)
+        network = cls.new(points.w1.shape[0], rng, points.inputs)
         network.w1, network.b1 = points.w1.astype(np.float64), points.b1.astype(np.float64)
         return network
 
@@ -123,7 +145,7 @@ class OutcomeNetwork(_Layers):
     def gradient(self, row: np.ndarray, hidden_layer: bool = True) -> tuple[np.ndarray, list[np.ndarray]]:
         """The outcomes of one row and the gradient of each by (w1, b1, w2, b2), or by (w2, b2) alone without
         ``hidden_layer``: arrays with the output first."""
-        row = row.astype(self.w1.dtype)
+        row = inputs(row[None], self.inputs)[0].astype(self.w1.dtype)
         hidden = 1 / (1 + np.exp(-(self.w1 @ row + self.b1)))
         out = 1 / (1 + np.exp(-(self.w2 @ hidden + self.b2)))
         slope = out * (1 - out)  # (outputs,)

@@ -1,7 +1,7 @@
 """Train a Tabla-family value network by TD(lambda) self-play (TD-Gammon's method).
 
-Usage: python -m bots.python.td_train --game tabla [--games 20000] [--hidden 40] [--seed 1] [--out FILE]
-       [--outcomes [--init POINTS_FILE]]
+Usage: python -m bots.python.td_train --game tabla [--games 20000] [--hidden 40] [--inputs plain] [--seed 1]
+       [--out FILE] [--init POINTS_FILE] [--outcomes]
 
 Both seats play the same network greedily: every decision takes the play whose position the network values
 best for the mover (a play that ends the game is worth its points). Each seat learns from its own positions:
@@ -31,6 +31,7 @@ import numpy as np  # noqa: E402
 if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from bots.python.td_inputs import EXTRAS, inputs  # noqa: E402
 from bots.python.td_network import WEIGHTS, Network, OutcomeNetwork, outcome_target  # noqa: E402
 from referee.games import CHANCE, make_game  # noqa: E402
 from referee.games.tabla_family.features import after_features  # noqa: E402
@@ -52,6 +53,7 @@ def choose(network: Trained, state) -> tuple[int, np.ndarray, float | np.ndarray
     """The index of the mover's best play (by the points the network expects), its position's features, what the
     network says of it (what the game's end says, if the play ends it) and whether it ends the game."""
     rows, outcomes = after_features(state)
+    rows = inputs(rows, network.inputs)  # once: what the network reads, also for its gradient later
     values = network.values(rows)
     for index, points in enumerate(outcomes):
         if points is not None:
@@ -66,20 +68,24 @@ def choose(network: Trained, state) -> tuple[int, np.ndarray, float | np.ndarray
 
 
 def train(game_id: str, games: int, hidden: int, seed: int, alpha: float, lam: float,
-          report=print, outcomes: bool = False, init: Network | None = None) -> Trained:
+          report=print, outcomes: bool = False, init: Network | None = None, inputs: str | None = None) -> Trained:
     """A network trained by ``games`` games of self-play: a points :class:`Network`, or with ``outcomes`` an
     :class:`OutcomeNetwork` (on ``init``'s hidden layer, which then stays as it is, if given). A points network
-    goes on from ``init`` when given."""
+    goes on from ``init`` when given. The network reads the input set ``inputs`` (:mod:`bots.python.td_inputs`;
+    by default ``init``'s, else plain): ``init`` is widened to it (:meth:`Network.widened`)."""
     game = make_game(game_id)
     rng = random.Random(seed)
     weights_rng = np.random.default_rng(seed)
     network: Trained
+    inputs = inputs or (init.inputs if init else "plain")
+    init = init.widened(inputs) if init else None
     if outcomes:
-        network = OutcomeNetwork.from_points(init, weights_rng) if init else OutcomeNetwork.new(hidden, weights_rng)
+        network = (OutcomeNetwork.from_points(init, weights_rng) if init
+                   else OutcomeNetwork.new(hidden, weights_rng, inputs))
     elif init:
-        network = Network(*(array.astype(np.float64) for array in init.parameters()))
+        network = Network(*(array.astype(np.float64) for array in init.parameters()), init.inputs)
     else:
-        network = Network.new(hidden, weights_rng)
+        network = Network.new(hidden, weights_rng, inputs)
     hidden_layer = init is None or not outcomes
     parameters = network.parameters() if hidden_layer else network.parameters()[2:]
     start = time.perf_counter()
@@ -130,6 +136,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", choices=GAMES, required=True)
     parser.add_argument("--games", type=int, default=20_000)
     parser.add_argument("--hidden", type=int, default=40)
+    parser.add_argument("--inputs", choices=list(EXTRAS),
+                        help="what the network reads besides the features (bots/python/td_inputs.py; default: "
+                        "--init's, else plain)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--alpha", type=float, default=0.01, help="learning rate")
     parser.add_argument("--lam", type=float, default=0.7, help="trace decay (lambda)")
@@ -143,11 +152,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--games and --hidden must be positive")
     try:
         init = Network.load(args.init) if args.init else None
+        if init and args.inputs:
+            init.widened(args.inputs)
     except ValueError as error:
         parser.error(str(error))
     start = time.perf_counter()
     network = train(args.game, args.games, args.hidden, args.seed, args.alpha, args.lam, outcomes=args.outcomes,
-                    init=init)
+                    init=init, inputs=args.inputs)
     out = args.out or WEIGHTS / f"{args.game}{'-outcomes' if args.outcomes else ''}.npz"
     network.save(out)
     print(f"{out}: {args.games} games in {time.perf_counter() - start:.0f} s")

@@ -1,0 +1,93 @@
+"""The extra inputs a learned network may read (``bots/python/td_inputs.py``): exact against a slow count over real
+Tapa positions and on hand-made ones, and networks that read them train, widen, save and load."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from bots.python import td_train
+from bots.python.td_inputs import inputs, shots, width
+from bots.python.td_network import Network, OutcomeNetwork
+from referee.games import CHANCE, make_game
+from referee.games.tabla_family._movegen import pack
+from referee.games.tabla_family.features import FEATURES, after_features, encode
+
+
+def _slow_shots(row: np.ndarray) -> list[float]:
+    """The ``shots`` inputs counted point by point and die by die from one feature row."""
+    sides = []
+    for start, pins in ((0, 196), (98, 220)):
+        units = row[start:start + 96].reshape(24, 4)
+        sides.append(([0] + [round(u[0] + u[1] + u[2] + 2 * u[3]) for u in units], [0] + list(row[pins:pins + 24])))
+    out: list[float] = []
+    for (mine, my_pins), (theirs, their_pins) in (sides, sides[::-1]):
+        lone = [p for p in range(1, 25) if mine[p] == 1 and not my_pins[p] and not their_pins[25 - p]]
+        dice, mother = set(), set()
+        for p in lone:
+            for die in range(1, 7):
+                q = 25 - p + die  # the other side's point a checker pins mine from with this die
+                if q <= 24 and theirs[q] and not their_pins[q]:
+                    dice.add(die)
+                    if p == 24:
+                        mother.add(die)
+        out += [1 - ((6 - len(dice)) / 6) ** 2, 1 - ((6 - len(mother)) / 6) ** 2, len(lone) / 15,
+                sum(p * mine[p] for p in range(1, 25)) / 200]
+    return out
+
+
+def test_shots_match_a_slow_count_over_real_positions():
+    rng, game, pinned = random.Random(3), make_game("tapa"), 0
+    for _ in range(8):
+        state = game.new_state()
+        while not state.is_terminal():
+            if state.current_player == CHANCE:
+                state.apply(state.sample_chance(rng))
+                continue
+            rows, _ = after_features(state)
+            assert np.allclose(shots(rows), [_slow_shots(row) for row in rows])
+            pinned += bool(rows[:, FEATURES - 48:].any())
+            plays = state.legal_actions()
+            state.apply(plays[rng.randrange(len(plays))])
+    assert pinned > 50  # the pins' cases were met
+
+
+def test_shots_of_hand_made_positions():
+    # My lone checker on my 20, theirs on their 8 (my 17): each is 3 pips from the other's free checker.
+    row = np.array([encode((pack({20: 1, 24: 14}), pack({8: 1, 24: 14})), (0, 0))])
+    mine = [11 / 36, 0.0, 1 / 15, (20 + 24 * 14) / 200]
+    assert np.allclose(shots(row), [mine + [11 / 36, 0.0, 1 / 15, (8 + 24 * 14) / 200]])
+    # Their lone checker pinned under mine on my 17: neither can be pinned, and it pins nothing.
+    row = np.array([encode((pack({17: 1, 24: 14}), pack({8: 1, 24: 14})), (0, 1 << (8 << 2)))])
+    assert np.allclose(shots(row)[0, [0, 2, 4, 6]], [0, 0, 0, 0])
+    # My mother alone on my 24, their free checkers on their 3 and 5 (2 and 4 pips away): 20 rolls of 36.
+    row = np.array([encode((pack({24: 1, 1: 14}), pack({3: 1, 5: 1, 24: 13})), (0, 0))])
+    assert np.allclose(shots(row)[0, :2], [20 / 36, 20 / 36])
+
+
+def test_a_widened_network_values_as_before_and_learns_its_new_inputs(tmp_path):
+    plain = Network.new(6, np.random.default_rng(1))
+    wide = plain.widened("shots")
+    rows, _ = after_features(make_game("tapa").position(0, {24: 15}, {24: 15}, dice=(6, 1)))
+    assert wide.w1.shape == (6, width("shots")) and inputs(rows, "shots").shape == (len(rows), width("shots"))
+    assert np.allclose(wide.values(rows), plain.values(rows))
+    path = tmp_path / "plain.npz"
+    plain.save(path)
+    out = tmp_path / "wide.npz"
+    assert td_train.main(["--game", "tapa", "--games", "2", "--init", str(path), "--inputs", "shots",
+                          "--out", str(out)]) == 0
+    trained = Network.load(out)
+    assert trained.inputs == "shots" and trained.w1[:, FEATURES:].any()
+    outcomes = OutcomeNetwork.from_points(trained, np.random.default_rng(1))
+    assert outcomes.inputs == "shots" and outcomes.outcomes(rows).shape == (len(rows), 3)
+    with pytest.raises(ValueError, match="a network reading 'shots' cannot be made to read 'plain'"):
+        trained.widened("plain")
+
+
+def test_a_network_of_unknown_inputs_is_one_line(tmp_path):
+    path = tmp_path / "odd.npz"
+    np.savez(path, w1=np.zeros((3, FEATURES)), b1=np.zeros(3), w2=np.zeros(3), b2=np.zeros(()), inputs="dice")
+    with pytest.raises(ValueError, match="odd.npz: inputs 'dice', not one of plain, shots"):
+        Network.load(path)
