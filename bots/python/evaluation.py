@@ -45,12 +45,11 @@ def after(view: BackgammonView, raw: tuple) -> Board:
         if not board.mine[src]:
             board.pinned_theirs.discard(src)
         board.mine[max(dst, 0)] += 1
-        if hit and dst > 0:
-            if board.variant == "tabla":
-                board.theirs[dst] -= 1
-                board.theirs[BAR] += 1
-            else:
-                board.pinned_theirs.add(dst)
+        if board.variant == "tapa" and dst > 0 and board.theirs[dst]:
+            board.pinned_theirs.add(dst)  # pinned, or pinned again after a step of the play freed it
+        elif hit and dst > 0:
+            board.theirs[dst] -= 1
+            board.theirs[BAR] += 1
     return board
 
 

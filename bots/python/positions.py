@@ -1,10 +1,16 @@
-"""An engine state rebuilt from a Tabla-family view, for bots that search or evaluate with the engines."""
+"""An engine state rebuilt from a Tabla-family view, for bots that search or evaluate with the engines, and the
+features of the positions a request's plays lead to where no state can be rebuilt (a Gjul Bara remainder)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
+import numpy as np
+
+from bots.python.evaluation import after
 from referee.games import GAMES, PIN_MINE, PIN_THEIRS, BackgammonView, Game, State, make_game
+from referee.games.tabla_family._movegen import pack
+from referee.games.tabla_family.features import FEATURES, AfterFeatures, encode
 
 
 def state_of(
@@ -42,3 +48,21 @@ def state_of(
         rolls=(rolls[0], rolls[1]),
     )
     return game, state
+
+
+def played_features(view: BackgammonView, plays: Sequence[tuple]) -> AfterFeatures:
+    """What :func:`~referee.games.tabla_family.features.after_features` gives of a stage, from ``view`` and its
+    plays' steps (``LegalAction.action.raw``, in the request's order) instead of an engine state: for the stages
+    :func:`state_of` does not rebuild, a Gjul Bara remainder. The only end it sees is the mover's last checker
+    borne off (two points if the opponent has none off), all a remainder can end with."""
+    mapping = GAMES[view.variant].theirs_to_mine
+    rows, outcomes = [], []
+    for raw in plays:
+        board = after(view, raw)
+        mine = {point: n for point, n in enumerate(board.mine) if n}
+        theirs = {(point if point in (0, 25) else mapping(point)): n for point, n in enumerate(board.theirs) if n}
+        pins = (sum(1 << (point << 2) for point in board.pinned_mine),
+                sum(1 << (mapping(point) << 2) for point in board.pinned_theirs))
+        rows.append(encode((pack(mine), pack(theirs)), pins))
+        outcomes.append((2 if board.theirs[0] == 0 else 1, 0) if board.mine[0] == 15 else None)
+    return np.array(rows, dtype=np.float32).reshape(len(rows), FEATURES), outcomes

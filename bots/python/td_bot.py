@@ -3,8 +3,8 @@ position it values best (0-ply). Networks: ``bots/python/weights/<game>.npz``, m
 (the commands and times are in docs/performance.md). In a ``tabla-match`` it weighs the score: each game's outcome
 network (``<game>-outcomes.npz``: the chances of winning, of winning two points, of losing two) and the match
 equity table (:mod:`bots.python.match_equity`) value a play by the chance it leaves of winning the match. Where
-the rebuilt position does not list the request's plays (some Gjul Bara ladder stages and remainders) it plays the
-heuristic's choice.
+the rebuilt position does not list the request's plays (a Gjul Bara remainder) the positions are those the
+request's plays make on the view's board.
 """
 
 from __future__ import annotations
@@ -19,10 +19,9 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
 
 import numpy as np  # noqa: E402
 
-from bots.python.heuristic_bot import ranked  # noqa: E402
 from bots.python.kit import serve  # noqa: E402
 from bots.python.match_equity import equity, outcome_equity  # noqa: E402
-from bots.python.positions import state_of  # noqa: E402
+from bots.python.positions import played_features, state_of  # noqa: E402
 from bots.python.td_network import WEIGHTS, Network, OutcomeNetwork  # noqa: E402
 from referee.games.tabla_family.features import after_features  # noqa: E402
 from referee.wire import ActRequest, ActResponse  # noqa: E402
@@ -102,11 +101,14 @@ def choose(request: ActRequest) -> ActResponse:
     if len(view.dice) in (2, 4) and not view.remainder:
         _, state = state_of(view)
         notations = [play.notation() for play in state.legal_actions()]
-    if sorted(notations) != sorted(ids):
-        return ActResponse(ranked(request)[0][1], "heuristic")
-    values = Values.of(request).plays(*after_features(state))
+    if sorted(notations) == sorted(ids):
+        values = Values.of(request).plays(*after_features(state))
+        best = int(np.argmax(values))
+        return ActResponse(ids[notations[best]], f"value {values[best]:+.2f}")
+    legal = request.legal_actions
+    values = Values.of(request).plays(*played_features(view, [entry.action.raw for entry in legal]))
     best = int(np.argmax(values))
-    return ActResponse(ids[notations[best]], f"value {values[best]:+.2f}")
+    return ActResponse(legal[best].id, f"value {values[best]:+.2f} (played on the view)")
 
 
 if __name__ == "__main__":
