@@ -31,7 +31,7 @@ import numpy as np  # noqa: E402
 if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from bots.python.td_inputs import EXTRAS, inputs  # noqa: E402
+from bots.python import td_inputs  # noqa: E402
 from bots.python.td_network import WEIGHTS, Network, OutcomeNetwork, outcome_target  # noqa: E402
 from referee.games import CHANCE, make_game  # noqa: E402
 from referee.games.tabla_family.features import after_features  # noqa: E402
@@ -53,7 +53,7 @@ def choose(network: Trained, state) -> tuple[int, np.ndarray, float | np.ndarray
     """The index of the mover's best play (by the points the network expects), its position's features, what the
     network says of it (what the game's end says, if the play ends it) and whether it ends the game."""
     rows, outcomes = after_features(state)
-    rows = inputs(rows, network.inputs)  # once: what the network reads, also for its gradient later
+    rows = td_inputs.inputs(rows, network.inputs)  # once: what the network reads, also for its gradient later
     values = network.values(rows)
     for index, points in enumerate(outcomes):
         if points is not None:
@@ -136,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", choices=GAMES, required=True)
     parser.add_argument("--games", type=int, default=20_000)
     parser.add_argument("--hidden", type=int, default=40)
-    parser.add_argument("--inputs", choices=list(EXTRAS),
+    parser.add_argument("--inputs", choices=list(td_inputs.EXTRAS),
                         help="what the network reads besides the features (bots/python/td_inputs.py; default: "
                         "--init's, else plain)")
     parser.add_argument("--seed", type=int, default=1)

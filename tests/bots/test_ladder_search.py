@@ -14,6 +14,7 @@ from bots.python.positions import state_of
 from bots.python.td_bot import Values
 from referee.games import CHANCE, State, make_game
 from referee.games.tabla_family.features import after_features
+from referee.playouts import random_decisions
 from referee.wire import ActRequest, ClockInfo, LegalAction
 
 RULES = [
@@ -37,21 +38,19 @@ def request_of(state: State, options: dict[str, str], game_id: str = "gjul-bara"
     )
 
 
+def stages(game_id: str, options: dict[str, str], games: int, seed: int = 0) -> Iterator[State]:
+    """Every stage with a choice in seeded random games (a copy of the state)."""
+    for state, legal in random_decisions(make_game(game_id, options), games, seed):
+        if legal is not None and len(legal) > 1:
+            yield state.clone()
+
+
 def ladder_stages(options: dict[str, str], games: int, seed: int = 0) -> Iterator[tuple[State, ActRequest]]:
     """Every stage of a ladder chain with a choice (later stages queued, not a remainder) in seeded random games."""
-    game = make_game("gjul-bara", options)
-    for number in range(games):
-        rng = random.Random(seed * 1000 + number)
-        state = game.new_state()
-        while not state.is_terminal():
-            if state.current_player == CHANCE:
-                state.apply(state.sample_chance(rng))
-                continue
-            view = state.view(state.current_player)
-            legal = state.legal_actions()
-            if view.later_stages and not view.remainder and len(legal) > 1:
-                yield state.clone(), request_of(state, options)
-            state.apply(legal[rng.randrange(len(legal))])
+    for state in stages("gjul-bara", options, games, seed):
+        view = state.view(state.current_player)
+        if view.later_stages and not view.remainder:
+            yield state, request_of(state, options)
 
 
 @pytest.mark.parametrize("options", RULES, ids=lambda rules: ",".join(f"{k}={v}" for k, v in rules.items()) or "-")

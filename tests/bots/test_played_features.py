@@ -3,40 +3,20 @@ the engine's, Gjul Bara's remainders included, and the learned bot values a rema
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterator
-
 import numpy as np
 import pytest
 
 from bots.python import td_bot
 from bots.python.positions import played_features
-from referee.games import CHANCE, State, make_game
 from referee.games.tabla_family.features import after_features
 
-from .test_ladder_search import request_of
-
-
-def stages(game_id: str, games: int, seed: int) -> Iterator[State]:
-    """Every stage with a choice in seeded random games (a copy of the state)."""
-    game = make_game(game_id)
-    for number in range(games):
-        rng = random.Random(seed * 1000 + number)
-        state = game.new_state()
-        while not state.is_terminal():
-            if state.current_player == CHANCE:
-                state.apply(state.sample_chance(rng))
-                continue
-            legal = state.legal_actions()
-            if len(legal) > 1:
-                yield state.clone()
-            state.apply(legal[rng.randrange(len(legal))])
+from .test_ladder_search import request_of, stages
 
 
 @pytest.mark.parametrize("game_id", ["tabla", "gjul-bara", "tapa"])
 def test_the_played_positions_are_the_engine_s(game_id):
     remainders = 0
-    for state in stages(game_id, 6, seed=4):
+    for state in stages(game_id, {}, 6, seed=4):
         view = state.view(state.current_player)
         remainders += view.remainder
         rows, outcomes = played_features(view, [play.raw for play in state.legal_actions()])
@@ -51,7 +31,7 @@ def test_the_played_positions_are_the_engine_s(game_id):
 
 def test_td_bot_values_a_remainder_by_its_network():
     seen = 0
-    for state in stages("gjul-bara", 30, seed=7):
+    for state in stages("gjul-bara", {}, 30, seed=7):
         if not state.view(state.current_player).remainder:
             continue
         request = request_of(state, {})
