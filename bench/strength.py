@@ -8,7 +8,8 @@ Backgammon's 0-ply evaluation in Tabla (the ``bench`` extra installs it), ``poin
 score. Every pair of games shares one seed, so both bots meet the same dice: BOT
 takes seat 0 in the first game and seat 1 in the second. Prints BOT's share of the games won (draws count half)
 with its 95% interval (normal approximation over the pairs, whose two games are not independent), the points a
-game, the share of single games decided by two points or more (mars, Tapa's mother: what the match equity table of
+game (in ``tabla-match``: the matches won, the points a match and the single games the matches were made of), the
+share of single games decided by two points or more (mars, Tapa's mother: what the match equity table of
 ``bots/python/match_equity.py`` needs, from a bot against itself), and the wall time per decision of each bot (the
 clock counts each bot's own ``choose`` calls). ``--jobs N`` splits the pairs into N runs of consecutive seeds, one
 process each, and adds them up: the same games and the same figures as one process (timings aside).
@@ -55,10 +56,11 @@ class Timed:
         return 1000 * self.seconds / max(1, self.calls)
 
 
-async def duplicate(game_id: str, bot, other, pairs: int, start: int) -> tuple[list[float], list[int]]:
-    """BOT's score (1 won, ½ drawn, 0 lost) summed per pair, and BOT's points minus OTHER's per game."""
+async def duplicate(game_id: str, bot, other, pairs: int, start: int) -> tuple[list[float], list[int], int]:
+    """BOT's score (1 won, ½ drawn, 0 lost) summed per pair, BOT's points minus OTHER's per game (a match's: per
+    match), and the single games played (a match counts the games within it)."""
     game = make_game(game_id)
-    scores, margins = [], []
+    scores, margins, played = [], [], 0
     for pair in range(start, start + pairs):
         score = 0.0
         for seat in (0, 1):
@@ -70,8 +72,9 @@ async def duplicate(game_id: str, bot, other, pairs: int, start: int) -> tuple[l
             winner = record.outcome.winner
             score += 0.5 if winner is None else float(winner == seat)
             margins.append(record.outcome.points[seat] - record.outcome.points[1 - seat])
+            played += max(1, len(record.outcome.games))
         scores.append(score)
-    return scores, margins
+    return scores, margins, played
 
 
 def _chunks(start: int, pairs: int, jobs: int) -> list[tuple[int, int]]:
@@ -86,11 +89,12 @@ def _chunks(start: int, pairs: int, jobs: int) -> list[tuple[int, int]]:
     return runs
 
 
-def _run(game_id: str, names: tuple[str, str], start: int, pairs: int) -> tuple[list[float], list[int], list]:
-    """One process's share of the contest: the pairs' scores, the games' margins and each bot's (seconds, calls)."""
+def _run(game_id: str, names: tuple[str, str], start: int, pairs: int) -> tuple[list[float], list[int], int, list]:
+    """One process's share of the contest: the pairs' scores, the games' margins, the single games played and each
+    bot's (seconds, calls)."""
     bot, other = (Timed(_module(name).choose) for name in names)
-    scores, margins = trio.run(duplicate, game_id, bot, other, pairs, start)
-    return scores, margins, [(bot.seconds, bot.calls), (other.seconds, other.calls)]
+    scores, margins, played = trio.run(duplicate, game_id, bot, other, pairs, start)
+    return scores, margins, played, [(bot.seconds, bot.calls), (other.seconds, other.calls)]
 
 
 def _module(name: str):
@@ -126,7 +130,8 @@ def main() -> None:
     scores = [score for result in results for score in result[0]]
     margins = [margin for result in results for margin in result[1]]
     bot, other = (Timed(None) for _ in names)
-    for _, _, clocks in results:
+    played = sum(result[2] for result in results)
+    for *_, clocks in results:
         for total, (seconds, calls) in zip((bot, other), clocks):
             total.seconds += seconds
             total.calls += calls
@@ -134,9 +139,11 @@ def main() -> None:
     share = sum(scores) / games
     spread = math.sqrt(sum((s / 2 - share) ** 2 for s in scores) / max(1, len(scores) - 1))
     half = 1.96 * spread / math.sqrt(len(scores))
-    two = "" if args.game == "tabla-match" else f", {sum(abs(m) >= 2 for m in margins) / games:.1%} by two points"
-    print(f"{args.game}: {args.bot} against {args.other}, {games} games ({len(scores)} duplicate pairs): "
-          f"{100 * share:.1f}% ± {100 * half:.1f}% won, {sum(margins) / games:+.2f} points a game{two}; "
+    match = args.game == "tabla-match"
+    two = "" if match else f", {sum(abs(m) >= 2 for m in margins) / games:.1%} by two points"
+    counted, unit = (f"{games} matches of {played} games", "match") if match else (f"{games} games", "game")
+    print(f"{args.game}: {args.bot} against {args.other}, {counted} ({len(scores)} duplicate pairs): "
+          f"{100 * share:.1f}% ± {100 * half:.1f}% won, {sum(margins) / games:+.2f} points a {unit}{two}; "
           f"{bot.per_call_ms:.2f} / {other.per_call_ms:.2f} ms a decision")
 
 
