@@ -8,6 +8,12 @@ side's mother (its last checker on its 24) so, the share of its checkers that st
 die pins a lone checker when a free checker of the other side stands that many points behind it (opposite
 directions: my point p is the other side's 25 − p); a lone checker on a pinned checker of the other side is safe.
 Combinations of both dice are not counted.
+
+``blocks`` (Tapa): the ``shots`` inputs, then for each side in the same order the chance that the other side's next
+roll pins one of its lone checkers by any move of one checker (a die, both dice one after the other, a double's
+two, three or four steps), the same for its mother, and the longest run of points it blocks to the other side
+(points it holds with two checkers or more, or by pinning) up to six, over six. A checker may stop on the way only
+at a point the other side does not block; a move is counted whatever the other dice are then forced to do.
 """
 
 from __future__ import annotations
@@ -20,8 +26,11 @@ POINTS = 24
 SIDE = 4 * POINTS + 2  # a side's units per point, then its bar and its borne-off
 PINS = 2 * SIDE  # where the pin masks start: the side just moved, then the other
 
-EXTRAS = {"plain": 0, "shots": 8}
+EXTRAS = {"plain": 0, "shots": 8, "blocks": 14}
 """The input sets a network can read, by name, and how many numbers each adds to the features."""
+EXTENDS = {"shots": "plain", "blocks": "shots"}
+"""The input set each set begins with (its extra inputs come after that set's): a network reading the one can be
+widened to the other."""
 
 
 def _unit_counts() -> np.ndarray:
@@ -45,26 +54,80 @@ def _mask(flags: np.ndarray, reverse: bool = False) -> np.ndarray:
     return (flags @ (BITS[::-1] if reverse else BITS)).astype(np.int64)
 
 
-def shots(rows: np.ndarray) -> np.ndarray:
-    """The ``shots`` inputs of each row (rows × 8)."""
-    rows = np.asarray(rows, dtype=np.float32)
-    n = len(rows)
-    a, b = rows[:, :4 * POINTS] @ UNITS, rows[:, SIDE:SIDE + 4 * POINTS] @ UNITS
-    a_pins, b_pins = rows[:, PINS:PINS + POINTS], rows[:, PINS + POINTS:PINS + 2 * POINTS]
-    mine, theirs = np.concatenate([a, b]), np.concatenate([b, a])  # each side in turn, over the other
-    my_pins, their_pins = np.concatenate([a_pins, b_pins]), np.concatenate([b_pins, a_pins])
-    # Bitmasks in my numbering: the other side's point q is my point 25 - q.
-    alone = (mine == 1).astype(np.float32)
-    lone = _mask(alone) & ~_mask(my_pins) & ~_mask(their_pins, reverse=True)
-    shooters = _mask(((theirs >= 1) & (their_pins == 0)).astype(np.float32), reverse=True)
+_SINGLES = np.array([(first, second) for first in range(1, 7) for second in range(first + 1, 7)]).T[:, :, None]
+"""The 15 rolls of two different dice (each 2 of 36): their first and their second die, as columns."""
+_DOUBLES = np.arange(1, 7)[:, None]
+
+
+class _Sides:
+    """Each side of each row in turn, over the other: the side that just played first (rows 0..n-1), then the side
+    to play (rows n..2n-1); its checkers, and bitmasks of points in its numbering (the other side's point q is its
+    point 25 - q)."""
+
+    def __init__(self, rows: np.ndarray) -> None:
+        rows = np.asarray(rows, dtype=np.float32)
+        a, b = rows[:, :4 * POINTS] @ UNITS, rows[:, SIDE:SIDE + 4 * POINTS] @ UNITS
+        a_pins, b_pins = rows[:, PINS:PINS + POINTS], rows[:, PINS + POINTS:PINS + 2 * POINTS]
+        self.mine = np.concatenate([a, b])
+        theirs = np.concatenate([b, a])
+        my_pins, their_pins = np.concatenate([a_pins, b_pins]), np.concatenate([b_pins, a_pins])
+        pinning = _mask(their_pins, reverse=True)  # where a checker of mine holds one of theirs
+        self.lone = _mask((self.mine == 1).astype(np.float32)) & ~_mask(my_pins) & ~pinning
+        """My lone checkers that can be pinned."""
+        self.shooters = _mask(((theirs >= 1) & (their_pins == 0)).astype(np.float32), reverse=True)
+        """Their checkers free to move."""
+        self.blocked = _mask((self.mine >= 2).astype(np.float32)) | pinning
+        """The points they may not stop on."""
+
+    @staticmethod
+    def pairs(columns: list[np.ndarray]) -> np.ndarray:
+        """Per-side columns (2n each) as rows of the side just moved's, then the other's (n × 2·columns)."""
+        both = np.stack(columns, axis=1)
+        n = len(both) // 2
+        return np.concatenate([both[:n], both[n:]], axis=1)
+
+
+def _shots(sides: _Sides) -> np.ndarray:
+    lone, shooters = sides.lone, sides.shooters
     # A die d moves a shooter from my point p - d onto my lone checker on p.
     dice = sum(((lone >> die) & shooters) != 0 for die in range(1, 7))
     mothers = np.where(lone & MOTHER, shooters, 0)
     mother_dice = sum((mothers >> (POINTS - 1 - die)) & 1 for die in range(1, 7))
-    columns = [1 - ((6 - dice) / 6) ** 2, 1 - ((6 - mother_dice) / 6) ** 2, np.bitwise_count(lone) / 15,
-               mine @ np.arange(1, POINTS + 1, dtype=np.float32) / 200]
-    both = np.stack(columns, axis=1)  # 2n × 4: the side just moved's rows, then the other's
-    return np.concatenate([both[:n], both[n:]], axis=1)
+    return sides.pairs([1 - ((6 - dice) / 6) ** 2, 1 - ((6 - mother_dice) / 6) ** 2, np.bitwise_count(lone) / 15,
+                        sides.mine @ np.arange(1, POINTS + 1, dtype=np.float32) / 200])
+
+
+def shots(rows: np.ndarray) -> np.ndarray:
+    """The ``shots`` inputs of each row (rows × 8)."""
+    return _shots(_Sides(rows))
+
+
+def _blocks(sides: _Sides) -> np.ndarray:
+    shooters, open_, lone = sides.shooters, ~sides.blocked, sides.lone
+    # The points one free checker of theirs reaches with each roll (rolls × sides), stopping only where it may.
+    one, other = shooters << _SINGLES[0], shooters << _SINGLES[1]
+    singles = (one | other | ((one & open_) << _SINGLES[1]) | ((other & open_) << _SINGLES[0])) & lone
+    doubles, moving = np.zeros((6, len(lone)), dtype=lone.dtype), np.broadcast_to(shooters, (6, len(lone)))
+    for _ in range(4):
+        moving = moving << _DOUBLES
+        doubles |= moving
+        moving = moving & open_
+    doubles &= lone
+    hit = 2 * (singles != 0).sum(axis=0) + (doubles != 0).sum(axis=0)
+    mother = 2 * ((singles & MOTHER) != 0).sum(axis=0) + ((doubles & MOTHER) != 0).sum(axis=0)
+    run, held = np.zeros(len(lone)), sides.blocked
+    for _ in range(6):
+        run += held != 0
+        held = held & (held >> 1)  # the points that begin a run one point longer
+    return sides.pairs([hit / 36, mother / 36, run / 6])
+
+
+def blocks(rows: np.ndarray) -> np.ndarray:
+    """The ``blocks`` inputs of each row that come after the ``shots`` ones (rows × 6)."""
+    return _blocks(_Sides(rows))
+
+
+_COMPUTE = {"shots": _shots, "blocks": _blocks}
 
 
 def inputs(rows: np.ndarray, kind: str) -> np.ndarray:
@@ -72,7 +135,18 @@ def inputs(rows: np.ndarray, kind: str) -> np.ndarray:
     have them already are returned as they are)."""
     if kind == "plain" or rows.shape[1] == width(kind):
         return rows
-    return np.concatenate([np.asarray(rows, dtype=np.float64), shots(rows)], axis=1)
+    sides, extras = _Sides(rows), []
+    while kind != "plain":
+        extras.insert(0, _COMPUTE[kind](sides))
+        kind = EXTENDS[kind]
+    return np.concatenate([np.asarray(rows, dtype=np.float64), *extras], axis=1)
+
+
+def extends(kind: str, base: str) -> bool:
+    """Whether input set ``kind`` begins with the inputs of ``base`` (or is it)."""
+    while kind != base and kind != "plain":
+        kind = EXTENDS[kind]
+    return kind == base
 
 
 def width(kind: str) -> int:

@@ -15,7 +15,7 @@ from typing import Self
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from bots.python.td_inputs import EXTRAS, inputs, width
+from bots.python.td_inputs import EXTRAS, extends, inputs, width
 
 threadpool_limits(1, user_api="blas")  # small matrices: more BLAS threads only cost (and spin on the other core)
 
@@ -83,15 +83,15 @@ class _Layers:
         return 1 / (1 + np.exp(-(rows @ self.w1.T + self.b1)))
 
     def widened(self, kind: str) -> Self:
-        """This network reading the input set ``kind``, a plain network's weights for the extra inputs starting at
-        zero (it values every position as before until it learns them).
+        """This network reading the input set ``kind``, which begins with this network's inputs; the weights of the
+        inputs it adds start at zero (it values every position as before until it learns them).
 
         Raises:
-            ValueError: this network reads other extra inputs already.
+            ValueError: ``kind`` does not begin with this network's inputs.
         """
         if kind == self.inputs:
             return self
-        if self.inputs != "plain":
+        if not extends(kind, self.inputs):
             raise ValueError(f"a network reading {self.inputs!r} cannot be made to read {kind!r}")
         extra = np.zeros((self.w1.shape[0], width(kind) - self.w1.shape[1]), dtype=self.w1.dtype)
         return type(self)(np.concatenate([self.w1, extra], axis=1), self.b1, self.w2, self.b2, kind)

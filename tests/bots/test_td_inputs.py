@@ -9,19 +9,25 @@ import numpy as np
 import pytest
 
 from bots.python import td_train
-from bots.python.td_inputs import inputs, shots, width
+from bots.python.td_inputs import blocks, inputs, shots, width
 from bots.python.td_network import Network, OutcomeNetwork
 from referee.games import CHANCE, make_game
 from referee.games.tabla_family._movegen import pack
 from referee.games.tabla_family.features import FEATURES, after_features, encode
 
 
-def _slow_shots(row: np.ndarray) -> list[float]:
-    """The ``shots`` inputs counted point by point and die by die from one feature row."""
+def _sides(row: np.ndarray) -> list[tuple[list[int], list[float]]]:
+    """Each side's checkers and pinned flags by point (index 0 unused), the side just moved first."""
     sides = []
     for start, pins in ((0, 196), (98, 220)):
         units = row[start:start + 96].reshape(24, 4)
         sides.append(([0] + [round(u[0] + u[1] + u[2] + 2 * u[3]) for u in units], [0] + list(row[pins:pins + 24])))
+    return sides
+
+
+def _slow_shots(row: np.ndarray) -> list[float]:
+    """The ``shots`` inputs counted point by point and die by die from one feature row."""
+    sides = _sides(row)
     out: list[float] = []
     for (mine, my_pins), (theirs, their_pins) in (sides, sides[::-1]):
         lone = [p for p in range(1, 25) if mine[p] == 1 and not my_pins[p] and not their_pins[25 - p]]
@@ -38,6 +44,39 @@ def _slow_shots(row: np.ndarray) -> list[float]:
     return out
 
 
+def _slow_blocks(row: np.ndarray) -> list[float]:
+    """The ``blocks`` inputs counted roll by roll, checker by checker and step by step from one feature row."""
+    sides = _sides(row)
+    out: list[float] = []
+    for (mine, my_pins), (theirs, their_pins) in (sides, sides[::-1]):
+        lone = {p for p in range(1, 25) if mine[p] == 1 and not my_pins[p] and not their_pins[25 - p]}
+        blocked = {p for p in range(1, 25) if mine[p] >= 2 or their_pins[25 - p]}
+        shooters = [25 - q for q in range(1, 25) if theirs[q] and not their_pins[q]]  # in my numbering
+        hit = mother = 0
+        for first in range(1, 7):
+            for second in range(1, 7):
+                ways = [[first] * steps for steps in range(1, 5)] if first == second else \
+                    [[first], [second], [first, second], [second, first]]
+                pinned = set()
+                for start in shooters:
+                    for way in ways:
+                        point = start
+                        for step in way:
+                            point += step
+                            if point in lone:
+                                pinned.add(point)
+                            if point > 24 or point in blocked:
+                                break
+                hit += bool(pinned)
+                mother += 24 in pinned
+        run = longest = 0
+        for point in range(1, 25):
+            run = run + 1 if point in blocked else 0
+            longest = max(longest, run)
+        out += [hit / 36, mother / 36, min(longest, 6) / 6]
+    return out
+
+
 def test_shots_match_a_slow_count_over_real_positions():
     rng, game, pinned = random.Random(3), make_game("tapa"), 0
     for _ in range(8):
@@ -48,6 +87,7 @@ def test_shots_match_a_slow_count_over_real_positions():
                 continue
             rows, _ = after_features(state)
             assert np.allclose(shots(rows), [_slow_shots(row) for row in rows])
+            assert np.allclose(blocks(rows), [_slow_blocks(row) for row in rows])
             pinned += bool(rows[:, FEATURES - 48:].any())
             plays = state.legal_actions()
             state.apply(plays[rng.randrange(len(plays))])
@@ -65,6 +105,13 @@ def test_shots_of_hand_made_positions():
     # My mother alone on my 24, their free checkers on their 3 and 5 (2 and 4 pips away): 20 rolls of 36.
     row = np.array([encode((pack({24: 1, 1: 14}), pack({3: 1, 5: 1, 24: 13})), (0, 0))])
     assert np.allclose(shots(row)[0, :2], [20 / 36, 20 / 36])
+    # With both dice: 1-3, 3-1 and 1-1 too; their lone checkers are my mother's 2 and 4 away, the same rolls.
+    # Each side holds one point (my 1, their 24): runs of one.
+    assert np.allclose(blocks(row), [[23 / 36, 23 / 36, 1 / 6, 23 / 36, 0, 1 / 6]])
+    # Their checker 4 away behind my points 21 and 22 (their 4 and 3): a 4, or a 3 then a 1 by my open 23; a 1
+    # first, 2-2 and 1-1 stop on my points.
+    row = np.array([encode((pack({24: 1, 22: 2, 21: 2, 1: 10}), pack({5: 1, 24: 14})), (0, 0))])
+    assert np.allclose(blocks(row)[0, :3], [13 / 36, 13 / 36, 2 / 6])
 
 
 def test_a_widened_network_values_as_before_and_learns_its_new_inputs(tmp_path):
@@ -84,10 +131,15 @@ def test_a_widened_network_values_as_before_and_learns_its_new_inputs(tmp_path):
     assert outcomes.inputs == "shots" and outcomes.outcomes(rows).shape == (len(rows), 3)
     with pytest.raises(ValueError, match="a network reading 'shots' cannot be made to read 'plain'"):
         trained.widened("plain")
+    wider = trained.widened("blocks")
+    assert wider.w1.shape == (6, width("blocks")) and np.allclose(wider.values(rows), trained.values(rows))
+    assert np.allclose(inputs(rows, "blocks")[:, :width("shots")], inputs(rows, "shots"))
+    with pytest.raises(ValueError, match="a network reading 'blocks' cannot be made to read 'shots'"):
+        wider.widened("shots")
 
 
 def test_a_network_of_unknown_inputs_is_one_line(tmp_path):
     path = tmp_path / "odd.npz"
     np.savez(path, w1=np.zeros((3, FEATURES)), b1=np.zeros(3), w2=np.zeros(3), b2=np.zeros(()), inputs="dice")
-    with pytest.raises(ValueError, match="odd.npz: inputs 'dice', not one of plain, shots"):
+    with pytest.raises(ValueError, match="odd.npz: inputs 'dice', not one of plain, shots, blocks"):
         Network.load(path)
