@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from referee.games.engine import NATIVE
 from referee.games.tabla_family.features import FEATURES
 
 POINTS = 24
@@ -128,11 +129,24 @@ def blocks(rows: np.ndarray) -> np.ndarray:
 
 
 _COMPUTE = {"shots": _shots, "blocks": _blocks}
+_NATIVE = {"shots": False, "blocks": True}
+"""The input sets the native core computes (``tapa_extras``), and whether with the ``blocks`` inputs."""
 
 
 def inputs(rows: np.ndarray, kind: str) -> np.ndarray:
     """The rows a network of input set ``kind`` reads: the features and its extra inputs after them (rows that
     have them already are returned as they are)."""
+    if kind == "plain" or rows.shape[1] == width(kind):
+        return rows
+    if NATIVE is not None and kind in _NATIVE:
+        data = NATIVE.tapa_extras(np.ascontiguousarray(rows, dtype="<f4").tobytes(), _NATIVE[kind])
+        extras = np.frombuffer(data, dtype="<f8").reshape(len(rows), EXTRAS[kind])
+        return np.concatenate([np.asarray(rows, dtype=np.float64), extras], axis=1)
+    return python_inputs(rows, kind)
+
+
+def python_inputs(rows: np.ndarray, kind: str) -> np.ndarray:
+    """:func:`inputs` in numpy (the reference the native core's ``tapa_extras`` is checked against)."""
     if kind == "plain" or rows.shape[1] == width(kind):
         return rows
     sides, extras = _Sides(rows), []

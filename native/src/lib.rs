@@ -11,6 +11,7 @@ mod family;
 mod family_core;
 mod gaps;
 mod game;
+mod inputs;
 mod wire;
 
 use pyo3::exceptions::PyValueError;
@@ -398,6 +399,19 @@ fn after_features<'py>(
     Ok((PyBytes::new(py, &bytes), outcomes))
 }
 
+/// The extra inputs of feature rows (``rows``: the little-endian float32 rows of ``after_features``) as
+/// little-endian float64 rows: ``shots``, then with ``blocks`` the ``blocks`` inputs. The twin of
+/// ``bots.python.td_inputs``'s numpy reference.
+#[pyfunction]
+fn tapa_extras<'py>(py: Python<'py>, rows: &[u8], blocks: bool) -> PyResult<Bound<'py, PyBytes>> {
+    if !rows.len().is_multiple_of(4 * inputs::FEATURES) {
+        return Err(PyValueError::new_err(format!("{} bytes are not rows of {} features", rows.len(), inputs::FEATURES)));
+    }
+    let values: Vec<f32> = rows.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
+    let bytes: Vec<u8> = inputs::extras(&values, blocks).iter().flat_map(|value| value.to_le_bytes()).collect();
+    Ok(PyBytes::new(py, &bytes))
+}
+
 #[pymodule]
 fn kafana_native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(stage_ends, module)?)?;
@@ -407,6 +421,7 @@ fn kafana_native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(durak_playouts, module)?)?;
     module.add_function(wrap_pyfunction!(durak_rollouts, module)?)?;
     module.add_function(wrap_pyfunction!(after_features, module)?)?;
+    module.add_function(wrap_pyfunction!(tapa_extras, module)?)?;
     module.add("FEATURES", game::FEATURES)?;
     module.add_function(wrap_pyfunction!(durak_core::durak_actions, module)?)?;
     module.add_class::<durak_core::DurakCore>()?;

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from bots.python import td_train
-from bots.python.td_inputs import blocks, inputs, shots, width
+from bots.python.td_inputs import blocks, inputs, python_inputs, shots, width
 from bots.python.td_network import Network, OutcomeNetwork
 from referee.games import CHANCE, make_game
 from referee.games.tabla_family._movegen import pack
@@ -88,6 +88,8 @@ def test_shots_match_a_slow_count_over_real_positions():
             rows, _ = after_features(state)
             assert np.allclose(shots(rows), [_slow_shots(row) for row in rows])
             assert np.allclose(blocks(rows), [_slow_blocks(row) for row in rows])
+            for kind in ("shots", "blocks"):  # the native core's twin, when it runs
+                assert np.array_equal(inputs(rows, kind), python_inputs(rows, kind))
             pinned += bool(rows[:, FEATURES - 48:].any())
             plays = state.legal_actions()
             state.apply(plays[rng.randrange(len(plays))])

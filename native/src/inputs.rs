@@ -1,0 +1,132 @@
+//! The extra inputs a learned network may read, computed from its feature rows: the twin of
+//! `bots/python/td_inputs.py` (``shots``, and ``blocks`` after them), which says what each number means. A row is
+//! the 244 features of `game.rs` (each side's TD-Gammon units per point, bar and borne-off, then each side's pin
+//! flags), the side that just played first.
+
+pub use crate::game::FEATURES;
+
+const POINTS: usize = 24;
+/// A side's units: four per point, then its bar and its borne-off.
+const SIDE: usize = 4 * POINTS + 2;
+/// Where the pin flags start: the side just moved's, then the other's.
+const PINS: usize = 2 * SIDE;
+const _: () = assert!(FEATURES == PINS + 2 * POINTS);
+const MOTHER: u64 = 1 << (POINTS - 1);
+/// The ``shots`` inputs of a row, and the ``blocks`` ones.
+pub const SHOTS: usize = 8;
+pub const BLOCKS: usize = 6;
+
+/// One side of a row over the other, bitmasks of points in its numbering (bit p - 1 for point p; the other side's
+/// point q is its point 25 - q).
+struct Side {
+    /// Its checkers per point.
+    checkers: [f32; POINTS],
+    /// Its lone checkers that can be pinned.
+    lone: u64,
+    /// The other side's checkers free to move.
+    shooters: u64,
+    /// The points the other side may not stop on.
+    blocked: u64,
+}
+
+impl Side {
+    fn new(row: &[f32], side: usize) -> Self {
+        let (units, other) = (&row[side * SIDE..], &row[(1 - side) * SIDE..]);
+        let (my_pins, their_pins) = (&row[PINS + side * POINTS..], &row[PINS + (1 - side) * POINTS..]);
+        let count = |units: &[f32], point: usize| {
+            let unit = &units[4 * point..4 * point + 4];
+            unit[0] + unit[1] + unit[2] + 2.0 * unit[3]
+        };
+        let mut side = Side { checkers: [0.0; POINTS], lone: 0, shooters: 0, blocked: 0 };
+        let mut pinned = 0u64;
+        for point in 0..POINTS {
+            let (bit, mirrored) = (1u64 << point, 1u64 << (POINTS - 1 - point));
+            let mine = count(units, point);
+            side.checkers[point] = mine;
+            if mine == 1.0 && my_pins[point] == 0.0 {
+                side.lone |= bit;
+            }
+            if mine >= 2.0 {
+                side.blocked |= bit;
+            }
+            // The other side's point `point + 1` is my point 24 - point.
+            if their_pins[point] != 0.0 {
+                pinned |= mirrored;
+            } else if count(other, point) >= 1.0 {
+                side.shooters |= mirrored;
+            }
+        }
+        side.lone &= !pinned;
+        side.blocked |= pinned;
+        side
+    }
+
+    /// Its four ``shots`` inputs.
+    fn shots(&self) -> [f64; 4] {
+        let dice = (1..=6).filter(|&die| (self.lone >> die) & self.shooters != 0).count() as f64;
+        let mothers = if self.lone & MOTHER != 0 { self.shooters } else { 0 };
+        let mother_dice = (1..=6).filter(|&die| (mothers >> (POINTS - 1 - die)) & 1 != 0).count() as f64;
+        let pips: f32 = self.checkers.iter().enumerate().map(|(point, &n)| (point + 1) as f32 * n).sum();
+        [
+            1.0 - ((6.0 - dice) / 6.0).powi(2),
+            1.0 - ((6.0 - mother_dice) / 6.0).powi(2),
+            self.lone.count_ones() as f64 / 15.0,
+            f64::from(pips / 200.0),
+        ]
+    }
+
+    /// The points one free checker of the other side reaches with the roll (`first`, `second`), stopping only
+    /// where it may.
+    fn reached(&self, first: u32, second: u32) -> u64 {
+        let open = !self.blocked;
+        if first == second {
+            let (mut reached, mut moving) = (0, self.shooters);
+            for _ in 0..4 {
+                moving <<= first;
+                reached |= moving;
+                moving &= open;
+            }
+            return reached;
+        }
+        let (one, other) = (self.shooters << first, self.shooters << second);
+        one | other | ((one & open) << second) | ((other & open) << first)
+    }
+
+    /// Its three ``blocks`` inputs.
+    fn blocks(&self) -> [f64; 3] {
+        let (mut hit, mut mother) = (0u32, 0u32);
+        for first in 1..=6 {
+            for second in first..=6 {
+                let weight = if first == second { 1 } else { 2 };
+                let pinned = self.reached(first, second) & self.lone;
+                hit += weight * u32::from(pinned != 0);
+                mother += weight * u32::from(pinned & MOTHER != 0);
+            }
+        }
+        let (mut run, mut held) = (0u32, self.blocked);
+        for _ in 0..6 {
+            run += u32::from(held != 0);
+            held &= held >> 1;
+        }
+        [f64::from(hit) / 36.0, f64::from(mother) / 36.0, f64::from(run) / 6.0]
+    }
+}
+
+/// The extra inputs of each row of `rows` (rows of [`FEATURES`]): its ``shots`` (the side just moved's four, the
+/// other's four) and, with `blocks`, its ``blocks`` after them (three each, in the same order).
+pub fn extras(rows: &[f32], blocks: bool) -> Vec<f64> {
+    let width = SHOTS + if blocks { BLOCKS } else { 0 };
+    let mut out = Vec::with_capacity(rows.len() / FEATURES * width);
+    for row in rows.chunks_exact(FEATURES) {
+        let sides = [Side::new(row, 0), Side::new(row, 1)];
+        for side in &sides {
+            out.extend(side.shots());
+        }
+        if blocks {
+            for side in &sides {
+                out.extend(side.blocks());
+            }
+        }
+    }
+    out
+}
