@@ -12,6 +12,7 @@ from bots.python import td_train
 from bots.python.td_inputs import blocks, inputs, python_inputs, shots, width
 from bots.python.td_network import Network, OutcomeNetwork
 from referee.games import CHANCE, make_game
+from referee.games.engine import NATIVE
 from referee.games.tabla_family._movegen import pack
 from referee.games.tabla_family.features import FEATURES, after_features, encode
 
@@ -88,12 +89,30 @@ def test_shots_match_a_slow_count_over_real_positions():
             rows, _ = after_features(state)
             assert np.allclose(shots(rows), [_slow_shots(row) for row in rows])
             assert np.allclose(blocks(rows), [_slow_blocks(row) for row in rows])
-            for kind in ("shots", "blocks"):  # the native core's twin, when it runs
-                assert np.array_equal(inputs(rows, kind), python_inputs(rows, kind))
             pinned += bool(rows[:, FEATURES - 48:].any())
             plays = state.legal_actions()
             state.apply(plays[rng.randrange(len(plays))])
     assert pinned > 50  # the pins' cases were met
+
+
+@pytest.mark.skipif(NATIVE is None, reason="the native core is not installed")
+def test_the_native_core_computes_the_numpy_inputs_exactly():
+    rng, game, rows_seen = random.Random(5), make_game("tapa"), 0
+    for _ in range(6):
+        state = game.new_state()
+        while not state.is_terminal():
+            if state.current_player == CHANCE:
+                state.apply(state.sample_chance(rng))
+                continue
+            rows, _ = after_features(state)
+            for kind in ("shots", "blocks"):
+                assert np.array_equal(inputs(rows, kind), python_inputs(rows, kind))
+            rows_seen += len(rows)
+            plays = state.legal_actions()
+            state.apply(plays[rng.randrange(len(plays))])
+    assert rows_seen > 1000
+    with pytest.raises(ValueError, match="5 bytes are not rows of 244 features"):
+        NATIVE.tapa_extras(b"12345", True)
 
 
 def test_shots_of_hand_made_positions():
