@@ -96,6 +96,24 @@ class _Layers:
         extra = np.zeros((self.w1.shape[0], width(kind) - self.w1.shape[1]), dtype=self.w1.dtype)
         return type(self)(np.concatenate([self.w1, extra], axis=1), self.b1, self.w2, self.b2, kind)
 
+    def grown(self, hidden: int, rng: np.random.Generator) -> Self:
+        """This network with ``hidden`` hidden units, the units it adds reading the inputs by small random weights
+        and leaving the outputs by zero ones (it values every position as before until it learns them).
+
+        Raises:
+            ValueError: ``hidden`` is fewer units than this network has.
+        """
+        have = self.w1.shape[0]
+        if hidden < have:
+            raise ValueError(f"a network of {have} hidden units cannot be made one of {hidden}")
+        if hidden == have:
+            return self
+        added = hidden - have
+        w1 = rng.normal(0, 1 / np.sqrt(self.w1.shape[1]), (added, self.w1.shape[1])).astype(self.w1.dtype)
+        w2 = np.zeros(self.w2.shape[:-1] + (added,), dtype=self.w2.dtype)
+        return type(self)(np.concatenate([self.w1, w1]), np.concatenate([self.b1, np.zeros(added, self.b1.dtype)]),
+                          np.concatenate([self.w2, w2], axis=-1), self.b2, self.inputs)
+
     def parameters(self) -> list[np.ndarray]:
         """The arrays the gradient is by, in its order (updated in place by training)."""
         return [self.w1, self.b1, self.w2, self.b2]

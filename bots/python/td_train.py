@@ -14,8 +14,9 @@ With ``--outcomes`` it trains an :class:`OutcomeNetwork` instead (the chances of
 and of losing two, what a match player needs; written to ``<game>-outcomes.npz``), choosing plays by the points
 those imply; with ``--init`` it keeps a trained points network's hidden layer as it is and learns only the outputs
 on top of it (three times faster a game, and the plays stay about those of the points network). ``--init`` without
-``--outcomes`` goes on training a points network (all of it, ``--hidden`` is then the file's): a long training
-can be made as a chain of shorter ones, each on its own seed.
+``--outcomes`` goes on training a points network (all of it; ``--hidden`` more units than the file's grows it,
+the new units' outputs starting at zero): a long training can be made as a chain of shorter ones, each on its own
+seed.
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ from referee.games import CHANCE, make_game  # noqa: E402
 from referee.games.tabla_family.features import after_features  # noqa: E402
 
 GAMES = ("tabla", "gjul-bara", "tapa")
+DEFAULT_HIDDEN = 40
+"""Hidden units of a network trained from nothing unless ``--hidden`` says otherwise."""
 
 
 Trained = Network | OutcomeNetwork
@@ -67,12 +70,14 @@ def choose(network: Trained, state) -> tuple[int, np.ndarray, float | np.ndarray
     return best, rows[best], float(values[best]), False
 
 
-def train(game_id: str, games: int, hidden: int, seed: int, alpha: float, lam: float,
+def train(game_id: str, games: int, hidden: int | None, seed: int, alpha: float, lam: float,
           report=print, outcomes: bool = False, init: Network | None = None, inputs: str | None = None) -> Trained:
     """A network trained by ``games`` games of self-play: a points :class:`Network`, or with ``outcomes`` an
     :class:`OutcomeNetwork` (on ``init``'s hidden layer, which then stays as it is, if given). A points network
-    goes on from ``init`` when given. The network reads the input set ``inputs`` (:mod:`bots.python.td_inputs`;
-    by default ``init``'s, else plain): ``init`` is widened to it (:meth:`Network.widened`)."""
+    goes on from ``init`` when given, grown to ``hidden`` units if that is more than its own
+    (:meth:`Network.grown`; ``hidden`` is 40 without ``init``). The network reads the input set ``inputs``
+    (:mod:`bots.python.td_inputs`; by default ``init``'s, else plain): ``init`` is widened to it
+    (:meth:`Network.widened`)."""
     game = make_game(game_id)
     rng = random.Random(seed)
     weights_rng = np.random.default_rng(seed)
@@ -81,11 +86,12 @@ def train(game_id: str, games: int, hidden: int, seed: int, alpha: float, lam: f
     init = init.widened(inputs) if init else None
     if outcomes:
         network = (OutcomeNetwork.from_points(init, weights_rng) if init
-                   else OutcomeNetwork.new(hidden, weights_rng, inputs))
+                   else OutcomeNetwork.new(hidden or DEFAULT_HIDDEN, weights_rng, inputs))
     elif init:
-        network = Network(*(array.astype(np.float64) for array in init.parameters()), init.inputs)
+        grown = init.grown(hidden or init.w1.shape[0], weights_rng)
+        network = Network(*(array.astype(np.float64) for array in grown.parameters()), grown.inputs)
     else:
-        network = Network.new(hidden, weights_rng, inputs)
+        network = Network.new(hidden or DEFAULT_HIDDEN, weights_rng, inputs)
     hidden_layer = init is None or not outcomes
     parameters = network.parameters() if hidden_layer else network.parameters()[2:]
     start = time.perf_counter()
@@ -135,7 +141,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=GAMES, required=True)
     parser.add_argument("--games", type=int, default=20_000)
-    parser.add_argument("--hidden", type=int, default=40)
+    parser.add_argument("--hidden", type=int, help=f"hidden units (default {DEFAULT_HIDDEN}, or --init's; more "
+                        "than --init's grows it)")
     parser.add_argument("--inputs", choices=list(td_inputs.EXTRAS),
                         help="what the network reads besides the features (bots/python/td_inputs.py; default: "
                         "--init's, else plain)")
@@ -148,12 +155,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--init", type=Path, help="a points network to go on training (with --outcomes: whose hidden "
                         "layer to learn on)")
     args = parser.parse_args(argv)
-    if args.games < 1 or args.hidden < 1:
+    if args.games < 1 or (args.hidden is not None and args.hidden < 1):
         parser.error("--games and --hidden must be positive")
     try:
         init = Network.load(args.init) if args.init else None
         if init and args.inputs:
             init.widened(args.inputs)
+        if init and args.hidden:
+            if args.outcomes and args.hidden != init.w1.shape[0]:
+                raise ValueError("--outcomes learns on --init's hidden layer: leave --hidden out")
+            init.grown(args.hidden, np.random.default_rng(0))
     except ValueError as error:
         parser.error(str(error))
     start = time.perf_counter()

@@ -92,6 +92,28 @@ def test_a_points_network_goes_on_training(tmp_path):
     assert all(np.array_equal(a, b) for a, b in zip(first.parameters(), second.parameters()))
 
 
+def test_a_grown_network_values_as_before_and_learns_with_its_new_units(tmp_path, capsys):
+    """``--init`` with more ``--hidden`` units: the added units leave the output at zero, so the network values
+    every position as before, until training gives them weight; fewer units is a one-line error."""
+    small = Network.new(4, np.random.default_rng(1))
+    rows = np.random.default_rng(2).random((5, small.w1.shape[1]))
+    grown = small.grown(7, np.random.default_rng(3))
+    assert grown.w1.shape == (7, small.w1.shape[1]) and grown.w1[4:].any() and not grown.w2[4:].any()
+    assert np.allclose(grown.values(rows), small.values(rows)) and small.grown(4, np.random.default_rng(3)) is small
+    points, out = tmp_path / "points.npz", tmp_path / "grown.npz"
+    small.save(points)
+    assert td_train.main(["--game", "tapa", "--games", "2", "--hidden", "7", "--init", str(points),
+                          "--out", str(out)]) == 0
+    trained = Network.load(out)
+    assert trained.w1.shape == (7, small.w1.shape[1]) and trained.w2[4:].any()
+    with pytest.raises(SystemExit):
+        td_train.main(["--game", "tapa", "--hidden", "3", "--init", str(points)])
+    assert "a network of 4 hidden units cannot be made one of 3" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        td_train.main(["--game", "tapa", "--hidden", "7", "--outcomes", "--init", str(points)])
+    assert "--outcomes learns on --init's hidden layer: leave --hidden out" in capsys.readouterr().err
+
+
 def test_mistaken_outcome_options_are_one_line(tmp_path, capsys):
     with pytest.raises(SystemExit):
         td_train.main(["--game", "tabla", "--init", str(WEIGHTS / "tabla-outcomes.npz")])
