@@ -4,6 +4,7 @@ Tapa positions and on hand-made ones, and networks that read them train, widen, 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -78,38 +79,36 @@ def _slow_blocks(row: np.ndarray) -> list[float]:
     return out
 
 
-def test_shots_match_a_slow_count_over_real_positions():
-    rng, game, pinned = random.Random(3), make_game("tapa"), 0
-    for _ in range(8):
+def _played_rows(seed: int, games: int) -> Iterator[np.ndarray]:
+    """The feature rows of every decision's plays in ``games`` Tapa games of random plays on ``seed``."""
+    rng, game = random.Random(seed), make_game("tapa")
+    for _ in range(games):
         state = game.new_state()
         while not state.is_terminal():
             if state.current_player == CHANCE:
                 state.apply(state.sample_chance(rng))
                 continue
-            rows, _ = after_features(state)
-            assert np.allclose(shots(rows), [_slow_shots(row) for row in rows])
-            assert np.allclose(blocks(rows), [_slow_blocks(row) for row in rows])
-            pinned += bool(rows[:, FEATURES - 48:].any())
+            yield after_features(state)[0]
             plays = state.legal_actions()
             state.apply(plays[rng.randrange(len(plays))])
+
+
+def test_shots_match_a_slow_count_over_real_positions():
+    pinned = 0
+    for rows in _played_rows(3, 8):
+        assert np.allclose(shots(rows), [_slow_shots(row) for row in rows])
+        assert np.allclose(blocks(rows), [_slow_blocks(row) for row in rows])
+        pinned += bool(rows[:, FEATURES - 48:].any())
     assert pinned > 50  # the pins' cases were met
 
 
 @pytest.mark.skipif(NATIVE is None, reason="the native core is not installed")
 def test_the_native_core_computes_the_numpy_inputs_exactly():
-    rng, game, rows_seen = random.Random(5), make_game("tapa"), 0
-    for _ in range(6):
-        state = game.new_state()
-        while not state.is_terminal():
-            if state.current_player == CHANCE:
-                state.apply(state.sample_chance(rng))
-                continue
-            rows, _ = after_features(state)
-            for kind in ("shots", "blocks"):
-                assert np.array_equal(inputs(rows, kind), python_inputs(rows, kind))
-            rows_seen += len(rows)
-            plays = state.legal_actions()
-            state.apply(plays[rng.randrange(len(plays))])
+    rows_seen = 0
+    for rows in _played_rows(5, 6):
+        for kind in ("shots", "blocks"):
+            assert np.array_equal(inputs(rows, kind), python_inputs(rows, kind))
+        rows_seen += len(rows)
     assert rows_seen > 1000
     with pytest.raises(ValueError, match="5 bytes are not rows of 244 features"):
         NATIVE.tapa_extras(b"12345", True)
