@@ -73,7 +73,7 @@ def decision_request(
         decision=decision,
         view=state.view(seat),
         clock=clock,
-        legal_actions=tuple(wire.LegalAction(i, a.notation(), a) for i, a in enumerate(legal)),
+        legal_actions=wire.LegalActions(legal),
     )
 
 

@@ -162,6 +162,11 @@ pub struct Found {
 }
 
 impl Found {
+    /// The steps of the play that ends in `end`, if one does.
+    pub fn steps_of(&self, end: &Position) -> Option<&Steps> {
+        self.index.get(end).map(|&at| &self.plays[at].1)
+    }
+
     fn contains(&self, end: &Position) -> bool {
         self.index.contains_key(end)
     }

@@ -3,13 +3,16 @@
 //! one call into the core. The Python engines are the reference; `tests/games/test_native_state.py` plays seeded
 //! games through both and compares every step.
 
+use std::sync::OnceLock;
+
+use prost::Message;
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PySlice};
+use pyo3::types::{PyBytes, PyDict, PyList, PySlice};
 
-use crate::family::{Position, Stage};
+use crate::family::{Found, Position, Stage};
 use crate::game::{Game, Phase, State, Variant};
-use crate::{int_of, plays_of, position_of};
+use crate::{int_of, notation, plays_dict, position_of};
 
 /// `current_player` while a chance step is due, and once the game is over (`referee.games._core`).
 const CHANCE: i32 = -1;
@@ -49,12 +52,56 @@ pub struct FamilyCore {
 }
 
 /// One stage's legal plays: a sequence of their end positions (sorted; each made a Python int only when it is
-/// read), with the stage's constant facts and the mover's board for their steps (made only when one is shown).
+/// read), with the stage's constant facts and the mover's board for their steps (listed the first time a play is
+/// shown, then kept).
 #[pyclass(module = "kafana_native", frozen, sequence)]
 pub struct FamilyStage {
     ends: Vec<Position>,
     stage: Stage,
     board: Position,
+    found: OnceLock<Found>,
+}
+
+/// `kafana.v1.LegalAction` as the referee sends a Tabla-family play (`proto/kafana/v1/bot.proto`): the fields it
+/// writes, with their numbers.
+#[derive(Clone, PartialEq, Message)]
+struct LegalAction {
+    #[prost(int32, tag = "1")]
+    id: i32,
+    #[prost(string, tag = "2")]
+    notation: String,
+    #[prost(message, optional, tag = "10")]
+    backgammon: Option<BackgammonPlay>,
+}
+
+/// `kafana.v1.BackgammonPlay`.
+#[derive(Clone, PartialEq, Message)]
+struct BackgammonPlay {
+    #[prost(message, repeated, tag = "1")]
+    steps: Vec<BackgammonStep>,
+}
+
+/// `kafana.v1.BackgammonStep`.
+#[derive(Clone, PartialEq, Message)]
+struct BackgammonStep {
+    #[prost(int32, tag = "1")]
+    from: i32,
+    #[prost(int32, tag = "2")]
+    to: i32,
+    #[prost(int32, tag = "3")]
+    die: i32,
+    #[prost(bool, tag = "4")]
+    hit: bool,
+}
+
+/// The field number of `legal_actions` in `kafana.v1.ActRequest`.
+const LEGAL_ACTIONS_FIELD: u32 = 21;
+
+impl FamilyStage {
+    /// The stage's plays with their steps, listed once (without the GIL).
+    fn found(&self, py: Python<'_>) -> &Found {
+        self.found.get_or_init(|| py.allow_threads(|| self.stage.plays(self.board).0))
+    }
 }
 
 #[pymethods]
@@ -90,7 +137,37 @@ impl FamilyStage {
 
     /// The stage's plays with their steps and notations, ``{end: (steps, notation)}`` (``stage_plays``).
     fn plays<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        Ok(plays_of(py, &self.stage, self.board)?.0)
+        plays_dict(py, self.found(py))
+    }
+
+    /// The notation of the play that ends in ``end`` (``24/18 18/13``).
+    fn notation(&self, py: Python<'_>, end: &Bound<PyAny>) -> PyResult<String> {
+        let end = position_of(end)?;
+        let steps = self.found(py).steps_of(&end).ok_or_else(|| PyValueError::new_err("no play of the stage ends there"))?;
+        let mut text = String::new();
+        notation(steps.as_slice(), &mut text);
+        Ok(text)
+    }
+
+    /// The plays as an ActRequest's ``legal_actions`` records, ids 0.. in end order: each with its notation and,
+    /// with ``detail``, its steps (the bytes ``referee.wire.act_request_bytes`` writes for them).
+    fn records<'py>(&self, py: Python<'py>, detail: bool) -> Bound<'py, PyBytes> {
+        let found = self.found(py);
+        let mut records = Vec::with_capacity(self.ends.len() * 24);
+        let mut text = String::new();
+        for (id, end) in self.ends.iter().enumerate() {
+            let steps = found.steps_of(end).expect("every end is a listed play").as_slice();
+            notation(steps, &mut text);
+            let backgammon = detail.then(|| BackgammonPlay {
+                steps: steps
+                    .iter()
+                    .map(|&(from, to, die, hit)| BackgammonStep { from: from as i32, to: to as i32, die: die as i32, hit })
+                    .collect(),
+            });
+            let action = LegalAction { id: id as i32, notation: text.clone(), backgammon };
+            prost::encoding::message::encode(LEGAL_ACTIONS_FIELD, &action, &mut records);
+        }
+        PyBytes::new(py, &records)
     }
 }
 
@@ -187,7 +264,7 @@ impl FamilyCore {
             return None;
         }
         let (stage, board) = self.state.current_stage();
-        Some(FamilyStage { ends: self.state.ends.clone(), stage, board })
+        Some(FamilyStage { ends: self.state.ends.clone(), stage, board, found: OnceLock::new() })
     }
 
     /// Both seats' boards, pins and rolls made, the seat whose turn it is and the dice of the stage to play.

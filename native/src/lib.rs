@@ -125,18 +125,23 @@ fn stage_plays<'py>(
 /// The plays of `stage` from `start` as `stage_plays` gives them.
 fn plays_of<'py>(py: Python<'py>, stage: &Stage, start: Position) -> PyResult<(Bound<'py, PyDict>, u32)> {
     let (found, used) = py.allow_threads(|| stage.plays(start));
+    Ok((plays_dict(py, &found)?, used))
+}
+
+/// Found plays as ``{end: (steps, notation)}``.
+pub(crate) fn plays_dict<'py>(py: Python<'py>, found: &family::Found) -> PyResult<Bound<'py, PyDict>> {
     let plays = PyDict::new(py);
     let mut text = String::new();
-    for (end, steps) in found.plays {
+    for (end, steps) in &found.plays {
         notation(steps.as_slice(), &mut text);
         let steps = PyTuple::new(py, steps.as_slice().iter().copied())?;
-        plays.set_item(int_of(py, end)?, (steps, text.as_str()))?;
+        plays.set_item(int_of(py, *end)?, (steps, text.as_str()))?;
     }
-    Ok((plays, used))
+    Ok(plays)
 }
 
 /// A play's notation, as `referee.games.tabla_family._plays.Play.notation` writes it: ``13/10* bar/20 6/off``.
-fn notation(steps: &[family::Step], text: &mut String) {
+pub(crate) fn notation(steps: &[family::Step], text: &mut String) {
     use std::fmt::Write;
     text.clear();
     for (index, &(src, dst, _, hit)) in steps.iter().enumerate() {

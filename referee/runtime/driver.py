@@ -16,7 +16,7 @@ import trio
 from referee.chance import Chance
 from referee.games import CHANCE, Game, Outcome, State
 from referee.replay import ReplayWriter, games_json
-from referee.wire import ActRequest, ClockInfo, GameOver, LegalAction, MatchOver, SeatResult
+from referee.wire import ActRequest, ClockInfo, GameOver, LegalActions, MatchOver, SeatResult
 
 from .clock import TRANSPORT_GRACE, Clock
 from .faults import BotError, BotIllegalAction, BotTimeout, Fault
@@ -132,7 +132,7 @@ async def play_game(
                 move_cap_ms=int(clock.cap * 1000),
                 move_limit_ms=int(limit * 1000),
             ),
-            legal_actions=tuple(LegalAction(i, a.notation(), a) for i, a in enumerate(legal)),
+            legal_actions=LegalActions(legal),
         )
         start = trio.current_time()
         try:

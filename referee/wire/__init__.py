@@ -33,6 +33,7 @@ from ._messages import (
     ClockInfo,
     GameOver,
     LegalAction,
+    LegalActions,
     MatchOver,
     SeatResult,
 )
@@ -51,6 +52,7 @@ __all__ = [
     "ClockInfo",
     "GameOver",
     "LegalAction",
+    "LegalActions",
     "MatchOver",
     "SeatResult",
     "WireError",

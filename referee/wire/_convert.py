@@ -8,6 +8,7 @@ Every protocol message has a dataclass twin in :mod:`referee.wire._messages`; ``
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from typing import Any
 
 import grpc
@@ -45,6 +46,7 @@ from ._messages import (
     ClockInfo,
     GameOver,
     LegalAction,
+    LegalActions,
     MatchOver,
     SeatResult,
 )
@@ -547,9 +549,12 @@ def _card_detail_bytes(action: DurakAction | GapaAction | GapsMove) -> bytes:
     return _legal_action_to_proto(LegalAction(0, "", action)).SerializeToString()
 
 
-def _legal_records(actions: tuple[LegalAction, ...], detail: bool) -> list[bytes]:
-    """The records of ``actions`` in an ActRequest's ``legal_actions`` (the loop of every decision: kept flat, the
-    usual one-byte lengths looked up)."""
+def _legal_records(actions: Sequence[LegalAction], detail: bool) -> list[bytes]:
+    """The records of ``actions`` in an ActRequest's ``legal_actions``: the engine's own (:class:`LegalActions`
+    whose list writes them), else made here (the loop of every decision: kept flat, the usual one-byte lengths
+    looked up)."""
+    if isinstance(actions, LegalActions) and (written := actions.wire_records(detail)) is not None:
+        return [written]
     records = []
     small = _ONE_BYTE
     for legal in actions:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, overload
 
 PROTOCOL = "kafana.v1"
 
@@ -42,6 +43,61 @@ class LegalAction(NamedTuple):
     action: Any = None
 
 
+class LegalActions(Sequence[LegalAction]):
+    """A decision's legal actions, made from the engine's list of actions (ids in its order) only when read: a
+    referee whose bot reads the request from its bytes never makes them. Equal to any sequence of the same
+    :class:`LegalAction` items.
+
+    When the engine's list writes its own wire records (``wire_records(detail)``, as a native Tabla-family stage
+    does), :func:`referee.wire.act_request_bytes` sends those.
+    """
+
+    __slots__ = ("_actions",)
+
+    def __init__(self, actions: Sequence[Any]) -> None:
+        self._actions = actions
+
+    def __len__(self) -> int:
+        return len(self._actions)
+
+    @overload
+    def __getitem__(self, index: int) -> LegalAction: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[LegalAction, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> LegalAction | tuple[LegalAction, ...]:
+        if isinstance(index, slice):
+            return tuple(self[i] for i in range(*index.indices(len(self))))
+        if index < 0:
+            index += len(self._actions)
+        if not 0 <= index < len(self._actions):
+            raise IndexError("legal action id out of range")
+        action = self._actions[index]
+        return LegalAction(index, action.notation(), action)
+
+    def __iter__(self) -> Iterator[LegalAction]:
+        return (LegalAction(i, action.notation(), action) for i, action in enumerate(self._actions))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and tuple(self) == tuple(other)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"LegalActions({list(self)!r})"
+
+    def __reduce__(self) -> tuple:
+        return tuple, (tuple(self),)  # pickled as the tuple it equals (an engine's list may not pickle)
+
+    def wire_records(self, detail: bool) -> bytes | None:
+        """The actions as an ActRequest's ``legal_actions`` records, when the engine's list writes them; else None.
+        """
+        records = getattr(self._actions, "wire_records", None)
+        return records(detail) if records is not None else None
+
+
 @dataclass(frozen=True)
 class ActRequest:
     """A decision asked of one seat."""
@@ -54,7 +110,8 @@ class ActRequest:
     decision: int
     view: Any
     clock: ClockInfo
-    legal_actions: tuple[LegalAction, ...]
+    legal_actions: Sequence[LegalAction]
+    """A tuple, or :class:`LegalActions` made from the engine's list."""
 
 
 @dataclass(frozen=True)

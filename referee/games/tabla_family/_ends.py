@@ -55,10 +55,20 @@ stage_plays = native_stage_plays if NATIVE is not None else python_stage_plays
 
 
 class StagePlays(Protocol):
-    """Where a stage's listed plays find their steps and notations when one is first shown."""
+    """Where a stage's listed plays find their steps and notations when one is first shown (the native core's
+    ``FamilyStage``, or :class:`PythonStage`)."""
 
     def plays(self) -> Listed:
         """Every play of the stage, ``{end: (steps, notation)}``."""
+        ...
+
+    def notation(self, end: int) -> str | None:
+        """The notation of the play that ends in ``end``; None where only :meth:`plays` lists them."""
+        ...
+
+    def records(self, detail: bool) -> bytes | None:
+        """The plays as an ActRequest's ``legal_actions`` records, ids in end order (with ``detail``, each play's
+        steps too); None where only :mod:`referee.wire` writes them."""
         ...
 
 
@@ -71,3 +81,11 @@ class PythonStage(NamedTuple):
     def plays(self) -> Listed:
         """Every play of the stage, ``{end: (steps, notation)}``."""
         return stage_plays(self.stage, self.board)[0]
+
+    def notation(self, end: int) -> None:
+        """None: a play's notation is read from :meth:`plays`."""
+        return None
+
+    def records(self, detail: bool) -> None:
+        """None: the wire writes the records from the plays."""
+        return None

@@ -191,8 +191,16 @@ class Plays(Sequence[Play]):
         return self._listed()[end][0]
 
     def notation(self, end: int) -> str:
-        """The notation of the legal play ending in ``end``."""
+        """The notation of the legal play ending in ``end`` (the stage's own, when it gives one without listing
+        every play)."""
+        if self._plays is None and (text := self._source.notation(end)) is not None:
+            return text
         return self._listed()[end][1]
+
+    def wire_records(self, detail: bool) -> bytes | None:
+        """The plays as an ActRequest's ``legal_actions`` records (ids in this order; with ``detail``, the steps
+        too), when the stage writes them itself (the native core's); else None."""
+        return self._source.records(detail)
 
     def end_of(self, raw: RawPlay) -> int | None:
         """The end of the legal play with exactly these steps, if there is one."""

@@ -38,6 +38,8 @@ class NativeState(FamilyState):
         self.current_player = self._core.current_player
         self._opening = starter is None  # the opening throw is due (else a roll, when a throw is)
         self._plays: Plays | None = None
+        self._snapshot: Any = None
+        """The core's snapshot of the position, read once per position (a view reads it several times)."""
 
     def clone(self) -> NativeState:
         """An independent copy."""
@@ -90,6 +92,7 @@ class NativeState(FamilyState):
             raise IllegalActionError(f"{action!r} cannot be applied in phase {self._phase}")
         self.current_player = now
         self._plays = None
+        self._snapshot = None
 
     def outcome(self) -> Outcome:
         """The result; raises ValueError before the end."""
@@ -100,6 +103,7 @@ class NativeState(FamilyState):
 
     def _place(self, boards: list[int], pins: list[int], rolls: list[int]) -> None:
         self._core.place(tuple(boards), tuple(pins), tuple(rolls))
+        self._snapshot = None
 
     def _ladder(self) -> tuple[tuple[int, ...], bool]:
         later, remainder = self._core.ladder()
@@ -107,32 +111,38 @@ class NativeState(FamilyState):
 
     # The position as the Python states keep it, read from the core (for the reference class's readers).
 
+    def _position(self) -> Any:
+        """The core's snapshot: both boards, both pins, the rolls, the seat whose turn it is, the stage's dice."""
+        if self._snapshot is None:
+            self._snapshot = self._core.snapshot()
+        return self._snapshot
+
     @property
     def _phase(self) -> str:  # type: ignore[override]
         return self._core.phase
 
     @property
     def _boards(self) -> list[int]:  # type: ignore[override]
-        return list(self._core.snapshot()[0])
+        return list(self._position()[0])
 
     @property
     def _pins(self) -> list[int]:  # type: ignore[override]
-        return list(self._core.snapshot()[1])
+        return list(self._position()[1])
 
     @property
     def _rolls(self) -> list[int]:  # type: ignore[override]
-        return list(self._core.snapshot()[2])
+        return list(self._position()[2])
 
     @property
     def _turn(self) -> int:  # type: ignore[override]
-        return self._core.snapshot()[3]
+        return self._position()[3]
 
     @property
     def _dice(self) -> tuple[int, ...]:  # type: ignore[override]
-        return tuple(self._core.snapshot()[4])
+        return tuple(self._position()[4])
 
     def __repr__(self) -> str:
-        boards, pins, _, turn, dice = self._core.snapshot()
+        boards, pins, _, turn, dice = self._position()
         return f"<{type(self).__name__} {self._phase} turn={turn} dice={tuple(dice)} boards={boards} pins={pins}>"
 
 

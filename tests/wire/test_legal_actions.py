@@ -1,0 +1,75 @@
+"""The lazy legal actions of a request, and the native core's own records of a Tabla-family stage: the same
+message, byte for byte, as the one built field by field."""
+
+from __future__ import annotations
+
+import pickle
+import random
+
+import pytest
+from kafana_kit.v1 import bot_pb2 as pb
+
+from referee import wire
+from referee.games import CHANCE, make_game
+from referee.games.engine import NATIVE
+
+
+def _decisions(game_id: str, games: int, seed: int):
+    """(state, legal actions) at every decision of ``games`` seeded random games."""
+    game = make_game(game_id)
+    rng = random.Random(seed)
+    for _ in range(games):
+        state = game.new_state()
+        while not state.is_terminal():
+            if state.current_player == CHANCE:
+                state.apply(state.sample_chance(rng))
+                continue
+            legal = state.legal_actions()
+            yield state, legal
+            state.apply(legal[rng.randrange(len(legal))])
+
+
+def _request(state, legal_actions) -> wire.ActRequest:
+    """A request of ``state``'s mover with these legal actions."""
+    seat = state.current_player
+    clock = wire.ClockInfo(9, 1, 5, 5)
+    return wire.ActRequest("m", 1, "g", seat, {"a": "b"}, 7, state.view(seat), clock, legal_actions)
+
+
+@pytest.mark.parametrize("game_id", ["tabla", "gjul-bara", "tapa", "durak", "gaps"])
+def test_lazy_legal_actions_send_the_message_built_field_by_field(game_id: str) -> None:
+    for state, legal in _decisions(game_id, 4, seed=11):
+        lazy = wire.LegalActions(legal)
+        eager = tuple(wire.LegalAction(i, action.notation(), action) for i, action in enumerate(legal))
+        assert lazy == eager and len(lazy) == len(eager) and lazy[-1] == eager[-1] and lazy[1:3] == eager[1:3]
+        for detail in (True, False):
+            expected = wire.act_request_to_proto(_request(state, eager), detail=detail).SerializeToString()
+            assert wire.act_request_bytes(_request(state, lazy), detail=detail) == expected
+
+
+@pytest.mark.skipif(NATIVE is None, reason="the native core is not installed")
+@pytest.mark.parametrize("game_id", ["tabla", "gjul-bara", "tapa", "tabla-match"])
+def test_a_native_stage_writes_its_own_records_and_notations(game_id: str) -> None:
+    decisions = 0
+    for state, legal in _decisions(game_id, 3, seed=5):
+        notations = [play.notation() for play in legal]  # each the stage's own: the plays are not listed
+        assert legal._plays is None
+        lazy = wire.LegalActions(legal)
+        records = {detail: lazy.wire_records(detail) for detail in (True, False)}
+        assert None not in records.values() and legal._plays is None
+        eager = tuple(wire.LegalAction(i, action.notation(), action) for i, action in enumerate(legal))
+        for detail, written in records.items():
+            expected = wire.act_request_to_proto(_request(state, eager), detail=detail).legal_actions
+            assert list(pb.ActRequest.FromString(written).legal_actions) == list(expected)
+        assert notations == [text for _, text in (legal._listed()[play.key] for play in legal)]
+        decisions += 1
+    assert decisions > 100
+
+
+def test_legal_actions_pickle_as_their_tuple_and_check_their_ids() -> None:
+    state, legal = next(_decisions("tapa", 1, seed=2))
+    lazy = wire.LegalActions(legal)
+    copy = pickle.loads(pickle.dumps(lazy))
+    assert isinstance(copy, tuple) and copy == lazy
+    with pytest.raises(IndexError):
+        lazy[len(legal)]
