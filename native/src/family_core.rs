@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use prost::Message;
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PySlice};
+use pyo3::types::{PyBytes, PyDict, PyList, PySlice, PyTuple};
 
 use crate::family::{Found, Position, Stage};
 use crate::game::{Game, Phase, State, Variant};
@@ -39,6 +39,31 @@ pub fn family_game(
         _ => return Err(PyValueError::new_err(format!("{game:?} is not a game of the Tabla family"))),
     };
     Ok(Game { variant, stuck_limit })
+}
+
+/// A seat's view as `BackgammonView` holds it, but for the variant, the seat and the match score: its checkers and
+/// the opponent's on its points 1..24, the pin markers there (0 none, 1 its own checker pinned, 2 the opponent's),
+/// both bars, both sides' checkers off, the dice of the stage to play, the seat to move (-1 at the opening and the
+/// end), both seats' rolls, Gjul Bara's later stages and whether a remainder is played.
+type View<'py> = (
+    Bound<'py, PyTuple>,
+    Bound<'py, PyTuple>,
+    Bound<'py, PyTuple>,
+    (u32, u32, u32, u32),
+    Bound<'py, PyTuple>,
+    i32,
+    Bound<'py, PyTuple>,
+    Bound<'py, PyTuple>,
+    bool,
+);
+
+/// Pin markers of a view (`referee.games.tabla_family._views`).
+const PIN_MINE: u32 = 1;
+const PIN_THEIRS: u32 = 2;
+
+/// Checkers on `point` of a packed board (0 off, 25 the bar).
+fn count(board: u128, point: u32) -> u32 {
+    ((board >> (point << 2)) & 15) as u32
 }
 
 /// Both boards, both pins, both seats' rolls, the seat whose turn it is, the dice of the stage to play.
@@ -271,6 +296,44 @@ impl FamilyCore {
     fn snapshot(&self) -> Snapshot {
         let ([b0, b1], [p0, p1], [r0, r1]) = (self.state.boards(), self.state.pins(), self.state.rolls());
         ((b0, b1), (p0, p1), (r0, r1), self.state.turn(), self.state.dice().to_vec())
+    }
+
+    /// ``seat``'s view of the position (the twin of ``FamilyState.view``, without what the Python state adds: the
+    /// variant's name, the seat and the match score): ``(mine, theirs, pins, (my_bar, their_bar, my_off,
+    /// their_off), dice, turn, rolls, later_stages, remainder)``.
+    fn view<'py>(&self, py: Python<'py>, seat: usize) -> PyResult<View<'py>> {
+        if seat > 1 {
+            return Err(PyValueError::new_err(format!("the seats are 0 and 1, not {seat}")));
+        }
+        let ([me, opp], pins) = (self.state.boards(), self.state.pins());
+        let (me, opp) = if seat == 0 { (me, opp) } else { (opp, me) };
+        let (my_pins, their_pins) = (pins[seat], pins[1 - seat]);
+        let variant = self.state.variant();
+        let theirs_to_mine = |point: u32| match variant {
+            Variant::GjulBara { .. } => if point <= 12 { point + 12 } else { point - 12 },
+            _ => 25 - point,
+        };
+        let marker = |point: u32| match variant {
+            Variant::Tapa { .. } if count(my_pins, point) & 1 == 1 => PIN_MINE,
+            Variant::Tapa { .. } if count(their_pins, 25 - point) & 1 == 1 => PIN_THEIRS,
+            _ => 0,
+        };
+        let turn = match self.state.phase {
+            Phase::Opening | Phase::Over => -1,
+            _ => self.state.turn() as i32,
+        };
+        let (later, remainder) = self.state.ladder();
+        Ok((
+            PyTuple::new(py, (1..25u32).map(|point| count(me, point)))?,
+            PyTuple::new(py, (1..25u32).map(|point| count(opp, theirs_to_mine(point))))?,
+            PyTuple::new(py, (1..25u32).map(marker))?,
+            (count(me, 25), count(opp, 25), count(me, 0), count(opp, 0)),
+            PyTuple::new(py, self.state.dice())?,
+            turn,
+            PyTuple::new(py, self.state.rolls())?,
+            PyTuple::new(py, later)?,
+            remainder,
+        ))
     }
 
     /// Gjul Bara's ladder: the die of each stage after the current one, and whether a remainder is played.

@@ -243,6 +243,11 @@ impl State {
         self.rolls = rolls;
     }
 
+    /// The game's rules.
+    pub fn variant(&self) -> &Variant {
+        &self.game.variant
+    }
+
     /// Each seat's board (own numbering).
     pub fn boards(&self) -> [u128; 2] {
         self.boards

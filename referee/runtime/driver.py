@@ -6,6 +6,7 @@ The driver knows nothing of any game's rules: it sees engines only through :clas
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -106,63 +107,69 @@ async def play_game(
     faults = list(startup_faults)
     decisions = 0
     notified = 0
-    while not faults and not state.is_terminal():
-        seat = state.current_player
-        if seat == CHANCE:
-            action = state.sample_chance(rng)
-            state.apply(action)
-            if replay is not None:
-                replay.chance(action.notation())
-            continue
-        player = players[seat]
-        assert player is not None
-        legal = state.legal_actions()
-        limit = clock.move_limit(banks[seat])
-        request = ActRequest(
-            match_id=match_id,
-            game_number=state.game_number,
-            game=game.id,
-            seat=seat,
-            options=dict(game.options),
-            decision=decisions,
-            view=state.view(seat),
-            clock=ClockInfo(
-                bank_ms=int(banks[seat] * 1000),
-                increment_ms=int(clock.increment * 1000),
-                move_cap_ms=int(clock.cap * 1000),
-                move_limit_ms=int(limit * 1000),
-            ),
-            legal_actions=LegalActions(legal),
-        )
-        start = trio.current_time()
-        try:
-            # A backstop: a player's own deadline (limit + grace) ends first and says why (a cap hit, a crash…).
-            with trio.move_on_after(limit + 2 * TRANSPORT_GRACE) as scope:
+    # A backstop around each move: a player's own deadline (limit + grace) ends first and says why (a cap hit, a
+    # crash…). One scope for the game, its deadline set for each move (a scope a move costs more than the rest of
+    # the driver's work on it).
+    with trio.CancelScope() as backstop:
+        while not faults and not state.is_terminal():
+            seat = state.current_player
+            if seat == CHANCE:
+                action = state.sample_chance(rng)
+                state.apply(action)
+                if replay is not None:
+                    replay.chance(action.notation())
+                continue
+            player = players[seat]
+            assert player is not None
+            legal = state.legal_actions()
+            limit = clock.move_limit(banks[seat])
+            request = ActRequest(
+                match_id=match_id,
+                game_number=state.game_number,
+                game=game.id,
+                seat=seat,
+                options=dict(game.options),
+                decision=decisions,
+                view=state.view(seat),
+                clock=ClockInfo(
+                    bank_ms=int(banks[seat] * 1000),
+                    increment_ms=int(clock.increment * 1000),
+                    move_cap_ms=int(clock.cap * 1000),
+                    move_limit_ms=int(limit * 1000),
+                ),
+                legal_actions=LegalActions(legal),
+            )
+            start = trio.current_time()
+            try:
+                backstop.deadline = start + limit + 2 * TRANSPORT_GRACE
                 response = await player.act(request, limit)
-            if scope.cancelled_caught:
-                raise BotTimeout(seat, f"no answer within the {limit:.3f}s limit")
-            used = trio.current_time() - start
-            if used > limit + TRANSPORT_GRACE:
-                raise BotTimeout(seat, f"answered after {used:.3f}s, limit {limit:.3f}s")
-            if not 0 <= response.action_id < len(legal):
-                raise BotIllegalAction(
-                    seat, f"answered id {response.action_id}, legal ids are 0..{len(legal) - 1}"
-                )
-        except BotError as exc:
-            log.warning("%s: %s", match_id, exc)
-            faults.append(exc.fault())
-            break
-        banks[seat] = clock.after_move(banks[seat], used)
-        action = legal[response.action_id]
-        state.apply(action)
-        decisions += 1
-        if replay is not None:
-            replay.action(seat, response.action_id, action.notation(), used * 1000, printable(response.comment))
-        finished = state.completed_games()
-        if len(finished) > notified and not state.is_terminal():
-            for number, (game_id, outcome) in enumerate(finished[notified:], notified + 1):
-                await _notify_game(players, GameOver(match_id, number, game_id, outcome.termination, _seats(outcome)))
-            notified = len(finished)
+                backstop.deadline = math.inf
+                used = trio.current_time() - start
+                if used > limit + TRANSPORT_GRACE:
+                    raise BotTimeout(seat, f"answered after {used:.3f}s, limit {limit:.3f}s")
+                if not 0 <= response.action_id < len(legal):
+                    raise BotIllegalAction(
+                        seat, f"answered id {response.action_id}, legal ids are 0..{len(legal) - 1}"
+                    )
+            except BotError as exc:
+                log.warning("%s: %s", match_id, exc)
+                faults.append(exc.fault())
+                break
+            banks[seat] = clock.after_move(banks[seat], used)
+            action = legal[response.action_id]
+            state.apply(action)
+            decisions += 1
+            if replay is not None:
+                replay.action(seat, response.action_id, action.notation(), used * 1000, printable(response.comment))
+            finished = state.completed_games()
+            if len(finished) > notified and not state.is_terminal():
+                for number, (game_id, ended) in enumerate(finished[notified:], notified + 1):
+                    await _notify_game(players, GameOver(match_id, number, game_id, ended.termination, _seats(ended)))
+                notified = len(finished)
+    if backstop.cancelled_caught:
+        timeout = BotTimeout(seat, f"no answer within the {limit:.3f}s limit")
+        log.warning("%s: %s", match_id, timeout)
+        faults.append(timeout.fault())
     outcome = game.forfeit([f.seat for f in faults]) if faults else state.outcome()
     outputs = tuple(p.output() if p is not None else {"stdout": "", "stderr": ""} for p in players)
     if replay is not None:

@@ -54,6 +54,13 @@ class OffTurnPause:
             self._signal(False)
             self.paused = False
 
+    def __enter__(self) -> None:
+        """Resume the bot for the length of a ``with`` block (its move or a notification)."""
+        self.resume()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.pause()
+
     def _signal(self, stop: bool) -> None:
         if self.freezer is not None:
             with contextlib.suppress(OSError):

@@ -14,7 +14,6 @@ import logging
 import os
 import signal
 import socket
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +60,9 @@ MAX_RESPONSE_BYTES = 1024 * 1024
 """Largest answer the referee accepts from a bot."""
 MAX_REQUEST_BYTES = 64 * 1024 * 1024
 """Largest request the referee sends."""
+_RUNNING = contextlib.nullcontext()
+"""What a bot that is not paused off turn does for the length of its move: nothing."""
+
 
 def bot_address(transport: str, folder: Path, seat: int) -> str:
     """A fresh address for a bot: ``unix:…/seatN.sock`` or ``127.0.0.1:PORT`` (a free port)."""
@@ -427,17 +429,9 @@ class ProcessPlayer:
             raise BotProtocolError(self.seat, "answered an act request on the Session stream with notified")
         return answer
 
-    @contextlib.contextmanager
-    def _awake(self) -> Iterator[None]:
+    def _awake(self) -> contextlib.AbstractContextManager[None]:
         """Let a paused bot run for the length of the block (its move or a notification)."""
-        if self._pause is None:
-            yield
-            return
-        self._pause.resume()
-        try:
-            yield
-        finally:
-            self._pause.pause()
+        return self._pause if self._pause is not None else _RUNNING
 
     async def notify(self, event: wire.GameOver | wire.MatchOver, *, strict: bool = False) -> None:
         """Send a notification (a call, or a message on the Session stream). Failures are logged and ignored (a bot

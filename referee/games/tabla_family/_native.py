@@ -20,7 +20,7 @@ from ..engine import NATIVE
 from ._dice import OpeningThrow, Roll, draw_roll
 from ._family import FamilyGame, FamilyState, Plays
 from ._plays import Play
-from ._views import MatchScore
+from ._views import BackgammonView, MatchScore
 
 
 class NativeState(FamilyState):
@@ -100,6 +100,31 @@ class NativeState(FamilyState):
         if ended is None:
             raise ValueError("the game is not over")
         return Outcome(*ended)
+
+    def view(self, seat: int) -> BackgammonView:
+        """The board from ``seat``'s side (``FamilyState.view``, read from the core in one call)."""
+        if seat not in (0, 1):
+            raise ValueError(f"{self._game.id} has seats 0 and 1, not {seat}")
+        mine, theirs, pins, (my_bar, their_bar, my_off, their_off), dice, turn, rolls, later, remainder = (
+            self._core.view(seat)
+        )
+        return BackgammonView(
+            variant=self._game.variant,
+            seat=seat,
+            mine=mine,
+            theirs=theirs,
+            pins=pins,
+            my_bar=my_bar,
+            their_bar=their_bar,
+            my_off=my_off,
+            their_off=their_off,
+            dice=dice,
+            turn=turn,
+            match=self._match,
+            rolls=rolls,
+            later_stages=later,
+            remainder=remainder,
+        )
 
     def _place(self, boards: list[int], pins: list[int], rolls: list[int]) -> None:
         self._core.place(tuple(boards), tuple(pins), tuple(rolls))
