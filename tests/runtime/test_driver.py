@@ -11,6 +11,7 @@ import trio
 from referee.games import make_game
 from referee.replay import ReplayWriter, read_replay, verify
 from referee.runtime import BotCrashed, Clock, LocalPlayer, play_game
+from referee.runtime.clock import TRANSPORT_GRACE
 from referee.wire import ActResponse
 
 GAME = make_game("tapa")
@@ -52,6 +53,36 @@ async def test_timeout_by_bank_and_cap(autojump_clock):
     # 1.5 s per move is under the 2 s cap, but the 5 s bank runs out on the fourth move.
     assert [(f.seat, f.kind) for f in record.faults] == [(0, "timeout")]
     assert record.outcome.points == (0, 2)
+
+
+class SilentPlayer(LocalPlayer):
+    """Plays its first ``moves`` moves at once, then never answers (and keeps no deadline of its own)."""
+
+    def __init__(self, seat: int, moves: int) -> None:
+        super().__init__(seat, seeded_random)
+        self.moves = moves
+
+    async def act(self, request, limit):
+        if self.moves == 0:
+            await trio.sleep_forever()
+        self.moves -= 1
+        return await super().act(request, limit)
+
+
+async def test_the_backstop_ends_a_move_the_player_never_ends(autojump_clock, tmp_path):
+    clock = Clock(bank=5.0, increment=0.0, cap=2.0)
+    players = [SilentPlayer(0, 3), LocalPlayer(1, seeded_random)]
+    started = trio.current_time()
+    record = await play_game(
+        GAME, players, match_id="s", seed=1, clock=clock, replay=ReplayWriter(tmp_path / "s.jsonl")
+    )
+    assert [(f.seat, f.kind) for f in record.faults] == [(0, "timeout")]
+    assert record.faults[0].message == "no answer within the 2.000s limit"
+    assert record.decisions >= 6 and trio.current_time() - started <= 2.0 + 2 * TRANSPORT_GRACE + 0.01
+    assert read_replay(record.replay_path).result["faults"][0]["kind"] == "timeout"
+    players[0].moves = 1_000  # the next game of the same players has no deadline left over from this one
+    again = await play_game(GAME, players, match_id="s2", seed=1, clock=Clock(bank=5.0, increment=0.0, cap=2.0))
+    assert again.faults == ()
 
 
 async def test_increment_keeps_a_steady_bot_alive(autojump_clock):
