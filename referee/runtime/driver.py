@@ -108,8 +108,9 @@ async def play_game(
     decisions = 0
     notified = 0
     # A backstop around each move: a player's own deadline (limit + grace) ends first and says why (a cap hit, a
-    # crash…). One scope for the game, its deadline set for each move (a scope a move costs more than the rest of
-    # the driver's work on it).
+    # crash…). One scope for the game, its deadline set before each move (a scope a move costs more than the rest
+    # of the driver's work on it). It stays set until the next move's: between moves the loop reaches no checkpoint
+    # (where alone trio delivers a cancellation) but in a notification, before which it is lifted.
     with trio.CancelScope() as backstop:
         while not faults and not state.is_terminal():
             seat = state.current_player
@@ -143,7 +144,6 @@ async def play_game(
             try:
                 backstop.deadline = start + limit + 2 * TRANSPORT_GRACE
                 response = await player.act(request, limit)
-                backstop.deadline = math.inf
                 used = trio.current_time() - start
                 if used > limit + TRANSPORT_GRACE:
                     raise BotTimeout(seat, f"answered after {used:.3f}s, limit {limit:.3f}s")
@@ -163,6 +163,7 @@ async def play_game(
                 replay.action(seat, response.action_id, action.notation(), used * 1000, printable(response.comment))
             finished = state.completed_games()
             if len(finished) > notified and not state.is_terminal():
+                backstop.deadline = math.inf
                 for number, (game_id, ended) in enumerate(finished[notified:], notified + 1):
                     await _notify_game(players, GameOver(match_id, number, game_id, ended.termination, _seats(ended)))
                 notified = len(finished)
