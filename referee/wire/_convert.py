@@ -517,6 +517,70 @@ def _backgammon_view_bytes(view: BackgammonView) -> bytes:
     )
 
 
+def _card_records(number: int) -> tuple[bytes, ...]:
+    """Each card's record as an entry of the repeated string field ``number`` (by card number)."""
+    return tuple(field(number, text.encode()) for text in _CARD_TEXT)
+
+
+_HAND_RECORDS, _KNOWN_RECORDS, _DISCARD_RECORDS, _SHOWN_RECORDS = (
+    _card_records(_number(message, name))
+    for message, name in ((pb.DurakView, "hand"), (pb.DurakSeat, "known"), (pb.DurakView, "discard"),
+                          (pb.DurakView, "shown"))
+)
+
+
+@functools.lru_cache(maxsize=4096)
+def _durak_pair_record(attack: int, defence: int) -> bytes:
+    """A card pair of the bout as its record in a DurakView's ``table``."""
+    pair = _text(1, _CARD_TEXT[attack]) + (_text(2, _CARD_TEXT[defence]) if defence != NO_CARD else b"")
+    return field(8, pair)
+
+
+def _durak_seat_record(seat: DurakSeat) -> bytes:
+    """A seat as its record in a DurakView's ``seats``."""
+    known = _KNOWN_RECORDS
+    return field(
+        3,
+        b"".join(
+            [
+                int_field(1, seat.hand_size),
+                int_field(2, seat.place),
+                _text(3, seat.role),
+                *[known[card] for card in seat.known],
+                int_field(5, seat.team),
+            ]
+        ),
+    )
+
+
+def _durak_view_bytes(view: DurakView) -> bytes:
+    """The bytes of :func:`_durak_view_to_proto`'s message (the fields' records in turn)."""
+    hand, discard, shown = _HAND_RECORDS, _DISCARD_RECORDS, _SHOWN_RECORDS
+    return b"".join(
+        [
+            _text(1, view.variant),
+            *[hand[card] for card in view.hand],
+            *[_durak_seat_record(seat) for seat in view.seats],
+            _text(4, SUITS[view.trump_suit] if view.trump_suit >= 0 else ""),
+            _text(5, _CARD_TEXT[view.trump_card] if view.trump_card != NO_CARD else ""),
+            int_field(6, view.trump_in_stock),
+            int_field(7, view.stock),
+            *[_durak_pair_record(attack, defence) for attack, defence in view.table],
+            *[discard[card] for card in view.discard],
+            _text(10, view.phase),
+            int_field(11, view.to_act),
+            int_field(12, view.attacker),
+            int_field(13, view.defender),
+            int_field(14, view.throw_room),
+            int_field(15, view.bout),
+            *[shown[card] for card in view.shown],
+            int_field(17, view.deal),
+            int_field(18, view.deals),
+            packed_field(19, view.duraks),
+        ]
+    )
+
+
 def _view_field(view: Any) -> int:
     number = _VIEW_FIELDS.get(type(view))
     if number is None:
@@ -527,6 +591,8 @@ def _view_field(view: Any) -> int:
 def _view_bytes(view: Any) -> bytes:
     if isinstance(view, BackgammonView):
         return _backgammon_view_bytes(view)
+    if isinstance(view, DurakView):
+        return _durak_view_bytes(view)
     return _view_to_proto(view)[1].SerializeToString()
 
 

@@ -18,6 +18,7 @@ from referee.wire._encode import field, int_field, varint
 FORMS = [(game_id, {}) for game_id in sorted(GAMES)] + [
     ("durak", {"variant": "perevodnoy", "seats": "4"}),
     ("durak", {"teams": "2v2", "seats": "4"}),
+    ("durak", {"variant": "perevodnoy", "show_trump_transfer": "true", "deals": "3", "seats": "3"}),
     ("gaps", {"variant": "blue_moon"}),
 ]
 
