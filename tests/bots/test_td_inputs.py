@@ -3,7 +3,6 @@ Tapa positions and on hand-made ones, and networks that read them train, widen, 
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 
 import numpy as np
@@ -12,10 +11,11 @@ import pytest
 from bots.python import td_train
 from bots.python.td_inputs import blocks, inputs, python_inputs, shots, width
 from bots.python.td_network import Network, OutcomeNetwork
-from referee.games import CHANCE, make_game
+from referee.games import make_game
 from referee.games.engine import NATIVE
 from referee.games.tabla_family._movegen import pack
 from referee.games.tabla_family.features import FEATURES, after_features, encode
+from referee.playouts import random_decisions
 
 
 def _sides(row: np.ndarray) -> list[tuple[list[int], list[float]]]:
@@ -81,16 +81,9 @@ def _slow_blocks(row: np.ndarray) -> list[float]:
 
 def _played_rows(seed: int, games: int) -> Iterator[np.ndarray]:
     """The feature rows of every decision's plays in ``games`` Tapa games of random plays on ``seed``."""
-    rng, game = random.Random(seed), make_game("tapa")
-    for _ in range(games):
-        state = game.new_state()
-        while not state.is_terminal():
-            if state.current_player == CHANCE:
-                state.apply(state.sample_chance(rng))
-                continue
+    for state, legal in random_decisions(make_game("tapa"), games, seed):
+        if legal is not None:
             yield after_features(state)[0]
-            plays = state.legal_actions()
-            state.apply(plays[rng.randrange(len(plays))])
 
 
 def test_shots_match_a_slow_count_over_real_positions():

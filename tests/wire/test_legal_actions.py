@@ -4,29 +4,19 @@ message, byte for byte, as the one built field by field."""
 from __future__ import annotations
 
 import pickle
-import random
 
 import pytest
 from kafana_kit.v1 import bot_pb2 as pb
 
 from referee import wire
-from referee.games import CHANCE, make_game
+from referee.games import make_game
 from referee.games.engine import NATIVE
+from referee.playouts import random_decisions
 
 
 def _decisions(game_id: str, games: int, seed: int):
     """(state, legal actions) at every decision of ``games`` seeded random games."""
-    game = make_game(game_id)
-    rng = random.Random(seed)
-    for _ in range(games):
-        state = game.new_state()
-        while not state.is_terminal():
-            if state.current_player == CHANCE:
-                state.apply(state.sample_chance(rng))
-                continue
-            legal = state.legal_actions()
-            yield state, legal
-            state.apply(legal[rng.randrange(len(legal))])
+    return ((state, legal) for state, legal in random_decisions(make_game(game_id), games, seed) if legal is not None)
 
 
 def _request(state, legal_actions) -> wire.ActRequest:
