@@ -11,7 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PySlice, PyTuple};
 
 use crate::family::{Found, Position, Stage};
-use crate::game::{Game, Phase, State, Variant};
+use crate::game::{count, Game, Phase, State, Variant};
 use crate::{int_of, notation, plays_dict, position_of};
 
 /// `current_player` while a chance step is due, and once the game is over (`referee.games._core`).
@@ -60,11 +60,6 @@ type View<'py> = (
 /// Pin markers of a view (`referee.games.tabla_family._views`).
 const PIN_MINE: u32 = 1;
 const PIN_THEIRS: u32 = 2;
-
-/// Checkers on `point` of a packed board (0 off, 25 the bar).
-fn count(board: u128, point: u32) -> u32 {
-    ((board >> (point << 2)) & 15) as u32
-}
 
 /// Both boards, both pins, both seats' rolls, the seat whose turn it is, the dice of the stage to play.
 type Snapshot = ((u128, u128), (u128, u128), (u32, u32), usize, Vec<u32>);

@@ -16,7 +16,7 @@ const LOW_BITS: u128 = nibble_bits(0, 25);
 const FIRST_HALF: u128 = nibble_bits(1, 12);
 
 /// Checkers on `point` (0 off, 25 the bar).
-fn count(board: u128, point: u32) -> u32 {
+pub(crate) fn count(board: u128, point: u32) -> u32 {
     ((board >> (point << 2)) & 15) as u32
 }
 
