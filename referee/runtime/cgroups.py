@@ -24,6 +24,9 @@ class BotCgroup:
 
     def __init__(self, folders: dict[str, Path]) -> None:
         self.folders = folders
+        self._open: dict[Path, int] = {}
+        """The control files :meth:`exceeded` reads, each opened once (a check after every answer is then a pread,
+        not an open, a read and a close)."""
 
     @classmethod
     def create(cls, name: str, settings: Mapping[str, Mapping[str, str]], root: Path = ROOT) -> BotCgroup | None:
@@ -56,16 +59,22 @@ class BotCgroup:
         """``memory`` or ``processes`` when the bot hit that cap, else None."""
         if "memory" in self.folders:
             with contextlib.suppress(OSError, ValueError):
-                control = (self.folders["memory"] / "memory.oom_control").read_text()
+                control = self._read(self.folders["memory"] / "memory.oom_control")
                 fields = dict(line.split() for line in control.splitlines())
                 if int(fields.get("oom_kill", 0)) > 0:
                     return "memory"
         if "pids" in self.folders:
             with contextlib.suppress(OSError, ValueError):
-                events = (self.folders["pids"] / "pids.events").read_text().split()
+                events = self._read(self.folders["pids"] / "pids.events").split()
                 if len(events) >= 2 and int(events[1]) > 0:
                     return "processes"
         return None
+
+    def _read(self, path: Path) -> str:
+        """A control file's text as it is now (the kernel writes it anew for each read from its start)."""
+        if (fd := self._open.get(path)) is None:
+            fd = self._open[path] = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        return os.pread(fd, 4096, 0).decode()
 
     def freeze(self, frozen: bool) -> None:
         """Freeze (or thaw) every process of the freezer cgroup."""
@@ -73,6 +82,9 @@ class BotCgroup:
 
     def remove(self, attempts: int = 100) -> None:
         """Kill whatever is still in the cgroups and remove them (blocking, up to a second or two)."""
+        for fd in self._open.values():
+            os.close(fd)
+        self._open.clear()
         if "freezer" in self.folders:
             with contextlib.suppress(OSError):
                 self.freeze(False)  # a frozen process cannot die

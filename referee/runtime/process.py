@@ -38,10 +38,10 @@ from .sandbox import (
     DEFAULT_LIMITS,
     SOCKET_PATH,
     Limits,
+    PrivateTmp,
     Sandbox,
     UidClaim,
     bot_environment,
-    tmp_full,
     unreadable,
 )
 from .spawn import Child, die_with_referee, spawn
@@ -138,7 +138,7 @@ class ProcessPlayer:
         self.address = address
         self.sandboxed = sandboxed
         self.limits = limits
-        self._sandbox_root: Path | None = None
+        self._tmp: PrivateTmp | None = None
         self._cgroup: BotCgroup | None = None
         self._freezer: BotCgroup | None = None
         self.pause_off_turn = pause_off_turn
@@ -237,8 +237,9 @@ class ProcessPlayer:
             nursery.start_soon(self._stderr.drain, process.stderr)
             try:
                 if uid is not None:
-                    self._sandbox_root = await self._sandbox_started(trio.lowlevel.FdStream(info_read))
-                    self.address = f"unix:{self._sandbox_root}{SOCKET_PATH}"
+                    root = await self._sandbox_started(trio.lowlevel.FdStream(info_read))
+                    self._tmp = PrivateTmp(root)
+                    self.address = f"unix:{root}{SOCKET_PATH}"
                 self._caller = open_caller(
                     self.address,
                     max_response=MAX_RESPONSE_BYTES,
@@ -265,6 +266,8 @@ class ProcessPlayer:
         if self._lifeline is not None:
             os.close(self._lifeline)
             self._lifeline = None
+        if self._tmp is not None:
+            self._tmp.close()
         if error is not None:
             raise error
 
@@ -366,7 +369,7 @@ class ProcessPlayer:
     def _cap_hit(self) -> BotError | None:
         """A resource_limit fault when the bot's cgroup says it hit its memory or process cap, or its /tmp is
         full."""
-        if self._sandbox_root is not None and tmp_full(self._sandbox_root):
+        if self._tmp is not None and self._tmp.full():
             return BotResourceLimit(self.seat, "disk", f"filled its /tmp of {self.limits.tmp_bytes >> 20} MiB")
         kind = self._cgroup.exceeded() if self._cgroup is not None else None
         if kind is None:

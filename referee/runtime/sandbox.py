@@ -297,12 +297,28 @@ def bot_environment(address: str, declared: Mapping[str, str], sandboxed: bool) 
     return env
 
 
-def tmp_full(root: Path) -> bool:
-    """Whether the private /tmp of the sandbox whose root is ``root`` (``/proc/PID/root``) is full."""
-    try:
-        return os.statvfs(root / "tmp").f_bavail == 0
-    except OSError:  # the sandbox is gone
-        return False
+class PrivateTmp:
+    """The private /tmp of the sandbox whose root is ``root`` (``/proc/PID/root``), held by a descriptor opened at
+    the first check (when the bot has answered, its sandbox is whole), so that each check is one ``fstatvfs``."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._fd: int | None = None
+
+    def full(self) -> bool:
+        """Whether the sandbox's /tmp is full."""
+        try:
+            if self._fd is None:
+                self._fd = os.open(self.root / "tmp", os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+            return os.fstatvfs(self._fd).f_bavail == 0
+        except OSError:  # the sandbox is gone
+            return False
+
+    def close(self) -> None:
+        """Let go of the descriptor (which keeps the sandbox's /tmp mounted while it is open); idempotent."""
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
 
 
 def unreadable(folder: Path) -> bool:

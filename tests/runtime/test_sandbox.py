@@ -22,7 +22,7 @@ from referee.cli import main
 from referee.games import CHANCE, make_game
 from referee.runtime import BotSpec, Clock, default_store, prepare_bot, resolve_bot, run_game
 from referee.runtime import sandbox as sandbox_module
-from referee.runtime.cgroups import BotCgroup
+from referee.runtime.cgroups import BotCgroup, enter_command
 from referee.runtime.process import ProcessPlayer
 from referee.runtime.sandbox import Limits, sandbox_problem
 from referee.wire import ActRequest, ClockInfo, LegalAction
@@ -315,7 +315,7 @@ def test_what_a_dead_referee_left_in_its_cgroups_is_killed_by_the_next():
     """A referee killed while a sandbox was in its first milliseconds can leave it waiting for ever; the next
     referee to make a cgroup kills it and removes the group."""
     from referee.runtime.cgroups import ROOT as CGROUPS
-    from referee.runtime.cgroups import enter_command, sweep_stale
+    from referee.runtime.cgroups import sweep_stale
 
     group = BotCgroup.caps("99999999-0-left", 1 << 30, 64)  # no such pid: its referee is dead
     left = subprocess.Popen(enter_command([group]) + ["sleep", "60"])
@@ -327,3 +327,28 @@ def test_what_a_dead_referee_left_in_its_cgroups_is_killed_by_the_next():
     finally:
         left.kill()
         group.remove()
+
+
+@pytest.mark.skipif(not _cgroups_here(), reason="no writable memory and pids cgroups here")
+def test_a_cap_hit_after_earlier_checks_is_seen():
+    """The control files are read through descriptors kept open: a check after a clean one still sees the cap."""
+    group = BotCgroup.caps(f"{os.getpid()}-0-recheck", 1 << 30, 2)
+    assert group is not None
+    try:
+        assert group.exceeded() is None
+        moves = enter_command([group])
+        subprocess.run(moves + ["sh", "-c", "sleep 1 & sleep 1 & sleep 1 & wait"], capture_output=True, timeout=10)
+        assert group.exceeded() == "processes"
+    finally:
+        group.remove()
+
+
+def test_a_private_tmp_is_checked_through_one_descriptor(tmp_path):
+    from referee.runtime.sandbox import PrivateTmp
+
+    (tmp_path / "tmp").mkdir()
+    tmp = PrivateTmp(tmp_path)
+    assert not tmp.full() and not tmp.full()
+    tmp.close()
+    tmp.close()
+    assert not PrivateTmp(tmp_path / "gone").full()  # a sandbox that has ended is not full
