@@ -24,7 +24,7 @@ class BotCgroup:
 
     def __init__(self, folders: dict[str, Path]) -> None:
         self.folders = folders
-        self._open: dict[Path, int] = {}
+        self._open: dict[str, int] = {}
         """The control files :meth:`exceeded` reads, each opened once (a check after every answer is then a pread,
         not an open, a read and a close)."""
 
@@ -56,25 +56,26 @@ class BotCgroup:
         return cls.create(name, settings, root)
 
     def exceeded(self) -> str | None:
-        """``memory`` or ``processes`` when the bot hit that cap, else None."""
-        if "memory" in self.folders:
-            with contextlib.suppress(OSError, ValueError):
-                control = self._read(self.folders["memory"] / "memory.oom_control")
-                fields = dict(line.split() for line in control.splitlines())
-                if int(fields.get("oom_kill", 0)) > 0:
-                    return "memory"
-        if "pids" in self.folders:
-            with contextlib.suppress(OSError, ValueError):
-                events = self._read(self.folders["pids"] / "pids.events").split()
-                if len(events) >= 2 and int(events[1]) > 0:
-                    return "processes"
+        """``memory`` or ``processes`` when the bot hit that cap, else None (checked after every answer)."""
+        if (words := self._words("memory", "memory.oom_control")) is not None:  # oom_kill_disable 0 … oom_kill N
+            if int(dict(zip(words[::2], words[1::2])).get(b"oom_kill", 0)) > 0:
+                return "memory"
+        if (words := self._words("pids", "pids.events")) is not None:  # max N
+            if len(words) >= 2 and int(words[1]) > 0:
+                return "processes"
         return None
 
-    def _read(self, path: Path) -> str:
-        """A control file's text as it is now (the kernel writes it anew for each read from its start)."""
-        if (fd := self._open.get(path)) is None:
-            fd = self._open[path] = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
-        return os.pread(fd, 4096, 0).decode()
+    def _words(self, controller: str, file: str) -> list[bytes] | None:
+        """The words of a control file as it is now (the kernel writes it anew for each read from its start), or
+        None without that controller or when it cannot be read."""
+        try:
+            if (fd := self._open.get(controller)) is None:
+                if controller not in self.folders:
+                    return None
+                fd = self._open[controller] = os.open(self.folders[controller] / file, os.O_RDONLY | os.O_CLOEXEC)
+            return os.pread(fd, 4096, 0).split()
+        except OSError:
+            return None
 
     def freeze(self, frozen: bool) -> None:
         """Freeze (or thaw) every process of the freezer cgroup."""
