@@ -206,8 +206,7 @@ def open_store(path: str | Path, create: bool = True) -> Database:
     path.parent.mkdir(parents=True, exist_ok=True)
     db = Database(path)
     db.enable_wal()
-    db.execute("PRAGMA foreign_keys = ON")
-    db.execute("PRAGMA busy_timeout = 10000")
+    _settings(db)
     MIGRATIONS.apply(db)
     return db
 
@@ -215,9 +214,17 @@ def open_store(path: str | Path, create: bool = True) -> Database:
 def connect(path: str | Path) -> Database:
     """Another connection to an existing, migrated league database (the service's web requests)."""
     db = Database(path)
+    _settings(db)
+    return db
+
+
+def _settings(db: Database) -> None:
+    """A connection's settings: foreign keys checked, a writer waits up to ten seconds for another, and commits
+    are not synced to the disk one by one (in WAL mode the file stays whole after any crash; a power cut may only
+    lose the last transactions, matches the next run plays again)."""
     db.execute("PRAGMA foreign_keys = ON")
     db.execute("PRAGMA busy_timeout = 10000")
-    return db
+    db.execute("PRAGMA synchronous = NORMAL")
 
 
 def replay_folder(db: Database) -> Path:
