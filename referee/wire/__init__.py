@@ -35,6 +35,7 @@ from ._messages import (
     LegalAction,
     LegalActions,
     MatchOver,
+    ReceivedActions,
     SeatResult,
 )
 from ._session import session_act, session_notify, session_reply_from_bytes
@@ -54,6 +55,7 @@ __all__ = [
     "LegalAction",
     "LegalActions",
     "MatchOver",
+    "ReceivedActions",
     "SeatResult",
     "WireError",
     "act_request_bytes",

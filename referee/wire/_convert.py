@@ -48,6 +48,7 @@ from ._messages import (
     LegalAction,
     LegalActions,
     MatchOver,
+    ReceivedActions,
     SeatResult,
 )
 from ._strict import wire_problem
@@ -156,12 +157,13 @@ def _backgammon_view_from_proto(message: pb.BackgammonView, seat: int) -> Backga
     if len(message.points) != 24:
         raise WireError(f"a backgammon view has 24 points, not {len(message.points)}")
     match = message.match
+    mine, theirs, pins = zip(*[(point.mine, point.theirs, int(point.pin)) for point in message.points])
     return BackgammonView(
         variant=message.variant,
         seat=seat,
-        mine=tuple(p.mine for p in message.points),
-        theirs=tuple(p.theirs for p in message.points),
-        pins=tuple(int(p.pin) for p in message.points),
+        mine=mine,
+        theirs=theirs,
+        pins=pins,
         my_bar=message.my_bar,
         their_bar=message.their_bar,
         my_off=message.my_off,
@@ -674,7 +676,8 @@ def act_request_bytes(request: ActRequest, detail: bool = True) -> bytes:
 
 
 def act_request_from_proto(message: pb.ActRequest) -> ActRequest:
-    """Read an ActRequest (the bot side)."""
+    """Read an ActRequest (the bot side); each legal action is read from its record when the bot first uses it
+    (:class:`ReceivedActions`)."""
     kind = message.WhichOneof("view")
     if kind == "backgammon":
         view: Any = _backgammon_view_from_proto(message.backgammon, message.seat)
@@ -687,6 +690,7 @@ def act_request_from_proto(message: pb.ActRequest) -> ActRequest:
     else:
         raise WireError(f"unknown view kind {kind!r}")
     clock = message.clock
+    read = functools.partial(_legal_action_from_proto, columns=view.columns if kind == "gaps" else 0)
     return ActRequest(
         match_id=message.match_id,
         game_number=message.game_number,
@@ -696,10 +700,7 @@ def act_request_from_proto(message: pb.ActRequest) -> ActRequest:
         decision=message.decision,
         view=view,
         clock=ClockInfo(clock.bank_ms, clock.increment_ms, clock.move_cap_ms, clock.move_limit_ms),
-        legal_actions=tuple(
-            _legal_action_from_proto(legal, view.columns if isinstance(view, GapsView) else 0)
-            for legal in message.legal_actions
-        ),
+        legal_actions=ReceivedActions(message.legal_actions, read),
     )
 
 

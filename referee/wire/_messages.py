@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, overload
 
@@ -43,19 +43,17 @@ class LegalAction(NamedTuple):
     action: Any = None
 
 
-class LegalActions(Sequence[LegalAction]):
-    """A decision's legal actions, made from the engine's list of actions (ids in its order) only when read: a
-    referee whose bot reads the request from its bytes never makes them. Equal to any sequence of the same
-    :class:`LegalAction` items.
-
-    When the engine's list writes its own wire records (``wire_records(detail)``, as a native Tabla-family stage
-    does), :func:`referee.wire.act_request_bytes` sends those.
-    """
+class _LazyActions(Sequence[LegalAction]):
+    """Legal actions made one by one from a list of records only when read (:meth:`_made`); equal to any sequence
+    of the same :class:`LegalAction` items, and pickled as that tuple."""
 
     __slots__ = ("_actions",)
 
     def __init__(self, actions: Sequence[Any]) -> None:
         self._actions = actions
+
+    def _made(self, index: int) -> LegalAction:
+        raise NotImplementedError
 
     def __len__(self) -> int:
         return len(self._actions)
@@ -73,11 +71,10 @@ class LegalActions(Sequence[LegalAction]):
             index += len(self._actions)
         if not 0 <= index < len(self._actions):
             raise IndexError("legal action id out of range")
-        action = self._actions[index]
-        return LegalAction(index, action.notation(), action)
+        return self._made(index)
 
     def __iter__(self) -> Iterator[LegalAction]:
-        return (LegalAction(i, action.notation(), action) for i, action in enumerate(self._actions))
+        return (self._made(i) for i in range(len(self._actions)))
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Sequence) and tuple(self) == tuple(other)
@@ -86,16 +83,48 @@ class LegalActions(Sequence[LegalAction]):
         return hash(tuple(self))
 
     def __repr__(self) -> str:
-        return f"LegalActions({list(self)!r})"
+        return f"{type(self).__name__}({list(self)!r})"
 
     def __reduce__(self) -> tuple:
         return tuple, (tuple(self),)  # pickled as the tuple it equals (an engine's list may not pickle)
+
+
+class LegalActions(_LazyActions):
+    """A decision's legal actions, made from the engine's list of actions (ids in its order) only when read: a
+    referee whose bot reads the request from its bytes never makes them.
+
+    When the engine's list writes its own wire records (``wire_records(detail)``, as a native Tabla-family stage
+    does), :func:`referee.wire.act_request_bytes` sends those.
+    """
+
+    __slots__ = ()
+
+    def _made(self, index: int) -> LegalAction:
+        action = self._actions[index]
+        return LegalAction(index, action.notation(), action)
 
     def wire_records(self, detail: bool) -> bytes | None:
         """The actions as an ActRequest's ``legal_actions`` records, when the engine's list writes them; else None.
         """
         records = getattr(self._actions, "wire_records", None)
         return records(detail) if records is not None else None
+
+
+class ReceivedActions(_LazyActions):
+    """A request's legal actions as a bot reads them: each made from its received record by ``read`` when it is
+    first used (a bot that picks one by its index pays for that one)."""
+
+    __slots__ = ("_read", "_made_ones")
+
+    def __init__(self, records: Sequence[Any], read: Callable[[Any], LegalAction]) -> None:
+        super().__init__(records)
+        self._read = read
+        self._made_ones: dict[int, LegalAction] = {}
+
+    def _made(self, index: int) -> LegalAction:
+        if (made := self._made_ones.get(index)) is None:
+            made = self._made_ones[index] = self._read(self._actions[index])
+        return made
 
 
 @dataclass(frozen=True)
@@ -111,7 +140,8 @@ class ActRequest:
     view: Any
     clock: ClockInfo
     legal_actions: Sequence[LegalAction]
-    """A tuple, or :class:`LegalActions` made from the engine's list."""
+    """A tuple, :class:`LegalActions` made from the engine's list (the referee's), or :class:`ReceivedActions`
+    read from the request's records (a bot's)."""
 
 
 @dataclass(frozen=True)

@@ -63,3 +63,32 @@ def test_legal_actions_pickle_as_their_tuple_and_check_their_ids() -> None:
     assert isinstance(copy, tuple) and copy == lazy
     with pytest.raises(IndexError):
         lazy[len(legal)]
+
+
+@pytest.mark.parametrize("game_id", ["tabla", "tapa", "durak", "gapa", "gaps"])
+def test_a_bot_reads_the_legal_actions_it_uses_and_sees_what_was_sent(game_id: str) -> None:
+    """The bot side: the request's legal actions are read from their records when used, equal to the actions
+    sent, with and without detail."""
+    for state, legal in _decisions(game_id, 2, seed=5):
+        sent = tuple(wire.LegalAction(i, action.notation(), action) for i, action in enumerate(legal))
+        for detail in (True, False):
+            message = pb.ActRequest.FromString(wire.act_request_bytes(_request(state, sent), detail=detail))
+            received = wire.act_request_from_proto(message).legal_actions
+            assert isinstance(received, wire.ReceivedActions) and len(received) == len(sent)
+            assert [(a.id, a.notation) for a in received] == [(a.id, a.notation) for a in sent]
+            if detail:
+                assert received == sent and received[-1] is received[len(sent) - 1]
+            assert pickle.loads(pickle.dumps(received)) == tuple(received)
+
+
+def test_a_bot_that_reads_one_legal_action_reads_only_that_record() -> None:
+    """A record the bot never reads is never converted: a malformed one is found only when read."""
+    state, legal = next(_decisions("durak", 1, seed=3))
+    message = pb.ActRequest.FromString(wire.act_request_bytes(_request(state, wire.LegalActions(legal))))
+    message.legal_actions[-1].durak.cards.append("not a card")
+    received = wire.act_request_from_proto(message).legal_actions
+    assert received[0].id == 0
+    with pytest.raises(wire.WireError):
+        received[-1]
+    with pytest.raises(IndexError):
+        received[len(legal)]
