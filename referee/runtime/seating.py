@@ -6,7 +6,8 @@ fault is reused by a later game of the same bot, until it has played :attr:`BotP
 never seated in two games of one duplicate unit (the same deal with the seats swapped): what it saw in one half
 would tell it the other half's hidden cards. What it remembers of other games is what it was shown there, which
 their public replays show too (chance is secret, and a reused process sees no seed). After any fault its process
-is stopped and the next game gets a fresh one.
+is stopped and the next game gets a fresh one. A process that has played its games is stopped and its successor
+started at once, while the worker sets up the next game, so that the game seldom waits for it.
 """
 
 from __future__ import annotations
@@ -95,6 +96,10 @@ class _Kept:
     player: ProcessPlayer
     games: int = 0
     units: set[str] = field(default_factory=set)
+    started: trio.Event = field(default_factory=trio.Event)
+    """Set once the process has answered Hello (or failed to): a successor is kept while it starts."""
+    starting: trio.CancelScope = field(default_factory=trio.CancelScope)
+    """A successor's start, cancelled when the pool closes first."""
 
 
 class BotPool:
@@ -109,29 +114,64 @@ class BotPool:
         self._folder = tempfile.TemporaryDirectory(prefix="kafana-pool-")
         self._idle: dict[tuple[str, str], list[_Kept]] = {}
         self._started = 0
+        self._closed = False
         self.starts = 0
         """Bot processes started so far (for benchmarks: reuse shows as few starts)."""
 
     async def _take(self, seat: int, spec: BotSpec, game_id: str, unit: str) -> _Kept:
-        idle = self._idle.setdefault((str(spec.path), spec.content_hash), [])
-        for kept in idle:
-            if unit not in kept.units and kept.player.alive:
-                idle.remove(kept)
-                if game_id not in kept.player.info.games:
-                    idle.append(kept)  # it may play the bot's other games
-                    raise BotNoHello(seat, f"{kept.player.info.name} does not play {game_id!r}")
-                kept.player.seat = seat
-                kept.player.new_game()
-                return kept
+        key = (str(spec.path), spec.content_hash)
+        idle = self._idle.setdefault(key, [])
+        while kept := self._candidate(idle, unit):
+            idle.remove(kept)
+            await kept.started.wait()
+            if not kept.player.alive:
+                continue  # a successor that did not start, or a process that ended while idle
+            if game_id not in kept.player.info.games:
+                idle.append(kept)  # it may play the bot's other games
+                raise BotNoHello(seat, f"{kept.player.info.name} does not play {game_id!r}")
+            kept.player.seat = seat
+            kept.player.new_game()
+            return kept
+        kept = _Kept(self._new_player(spec))
+        kept.player.seat = seat
+        await self._nursery.start(kept.player.run)
+        kept.started.set()
+        if game_id not in kept.player.info.games:
+            kept.player.close()
+            raise BotNoHello(seat, f"{kept.player.info.name} does not play {game_id!r} (it lists "
+                                   f"{list(kept.player.info.games)})")
+        return kept
+
+    @staticmethod
+    def _candidate(idle: list[_Kept], unit: str) -> _Kept | None:
+        """A kept process that may play a game of ``unit``: a started one first, else a successor still starting
+        (``idle`` loses the processes that ended on the way)."""
+        idle[:] = [kept for kept in idle if kept.player.alive or not kept.started.is_set()]  # the ended ones go
+        usable = [kept for kept in idle if unit not in kept.units]
+        return next((kept for kept in usable if kept.started.is_set()), usable[0] if usable else None)
+
+    def _new_player(self, spec: BotSpec) -> ProcessPlayer:
         self._started += 1
         self.starts += 1
-        player = _player(self._started, spec, None, Path(self._folder.name), self.options)
-        player.seat = seat
-        await self._nursery.start(player.run)
-        if game_id not in player.info.games:
-            player.close()
-            raise BotNoHello(seat, f"{player.info.name} does not play {game_id!r} (it lists {list(player.info.games)})")
-        return _Kept(player)
+        return _player(self._started, spec, None, Path(self._folder.name), self.options)
+
+    def _successor(self, spec: BotSpec) -> None:
+        """Start a process of ``spec`` in place of one that has played its games, before a game asks for it, and
+        keep it idle (a game that needs it meanwhile waits for it rather than start another)."""
+        if self._closed:
+            return
+        kept = _Kept(self._new_player(spec))
+        self._idle.setdefault((str(spec.path), spec.content_hash), []).append(kept)
+        self._nursery.start_soon(self._start, kept)
+
+    async def _start(self, kept: _Kept) -> None:
+        """Start a successor. One that cannot start is dropped: the game that then starts its own process is
+        charged with that fault, if it has one."""
+        try:
+            with kept.starting, contextlib.suppress(BotError):
+                await self._nursery.start(kept.player.run)
+        finally:
+            kept.started.set()
 
     @contextlib.asynccontextmanager
     async def seating(self, game_id: str, specs: Sequence[BotSpec], unit: str) -> AsyncIterator[Seating]:
@@ -157,15 +197,20 @@ class BotPool:
                     continue
                 one.games += 1
                 one.units.add(unit)
-                if seat in faulty or not one.player.alive or one.games >= self.max_games:
+                if seat in faulty or not one.player.alive:
                     one.player.close()
+                elif one.games >= self.max_games:
+                    one.player.close()
+                    self._successor(specs[seat])  # it starts while the next game is set up
                 else:
                     self._idle[(str(specs[seat].path), specs[seat].content_hash)].append(one)
 
     def close(self) -> None:
-        """Stop every kept process."""
+        """Stop every kept process (and start no more)."""
+        self._closed = True
         for idle in self._idle.values():
             for kept in idle:
+                kept.starting.cancel()  # a successor still starting is not waited for
                 kept.player.close()
         self._idle.clear()
         self._folder.cleanup()

@@ -60,13 +60,27 @@ async def test_a_fault_is_charged_to_its_game_and_the_next_game_gets_a_fresh_pro
         pool.close()
 
 
-async def test_a_kept_bot_plays_at_most_max_games():
+async def test_a_kept_bot_plays_at_most_max_games_and_its_successor_starts_at_once():
     async with trio.open_nursery() as nursery:
         pool = BotPool(nursery, SeatOptions(), max_games=2)
-        for unit in ("a", "b", "c"):
+        for unit in ("a", "b"):
             await play(pool, unit, bots=(RANDOM,) * 2)
-        assert pool.starts == 4
+        successors = [kept.player for idle in pool._idle.values() for kept in idle]
+        assert pool.starts == 4 and len(successors) == 2  # started when the first two had played their games
+        third = await play(pool, "c", bots=(RANDOM,) * 2)
+        assert third.faults == () and pool.starts == 4
+        assert pids(pool) == {player._process.pid for player in successors}  # they played the third game
         pool.close()
+
+
+async def test_closing_the_pool_does_not_wait_for_successors_to_start():
+    async with trio.open_nursery() as nursery:
+        pool = BotPool(nursery, SeatOptions(), max_games=1)
+        await play(pool, "a")
+        successors = [kept for idle in pool._idle.values() for kept in idle]
+        pool.close()
+    assert len(successors) == 2 and all(kept.starting.cancelled_caught for kept in successors)
+    assert all(kept.player._process is None or kept.player._process.returncode is not None for kept in successors)
 
 
 def test_the_match_worker_plays_spec_lines_and_reuses_its_bots(tmp_path):
@@ -135,3 +149,26 @@ async def test_a_kept_bot_learns_nothing_of_an_earlier_match_beyond_its_public_r
         assert all(seat.fault == seat.fault_message == "" for seat in event.seats)
         if kind == "game_over":
             assert event.termination == public["termination"]
+
+
+async def test_a_successor_that_cannot_start_is_replaced_by_the_game_that_needs_it(tmp_path):
+    """The third process of this bot crashes as it starts: that is the successor of the second, so the fifth game
+    starts its own and is played without a fault."""
+    count = tmp_path / "starts"
+    bot = tmp_path / "third_crashes.py"
+    bot.write_text(f"""import pathlib, runpy, sys
+count = pathlib.Path({str(count)!r})
+starts = int(count.read_text()) + 1 if count.exists() else 1
+count.write_text(str(starts))
+if starts == 3:
+    sys.exit("the third start fails")
+sys.argv[0] = {str(RANDOM.path)!r}
+runpy.run_path({str(RANDOM.path)!r}, run_name="__main__")
+""")
+    crashing = resolve_bot(bot)
+    async with trio.open_nursery() as nursery:
+        pool = BotPool(nursery, SeatOptions(), max_games=2)
+        records = [await play(pool, unit, bots=(crashing, RANDOM)) for unit in "abcde"]
+        assert [r.faults for r in records] == [()] * 5
+        assert count.read_text() == "4" and pool.starts == 7  # 2, the successors after b and d, the fifth game's own
+        pool.close()
