@@ -11,14 +11,17 @@ can afford enough rounds for the workers' start-up to weigh little.
 
 Each measurement is a fresh league database with the two bots submitted (not timed) and a round robin of
 ``--rounds`` duplicate units (2 matches each) played through ``run_units``, timed by wall clock from the first
-match to the last, worker start-up included. Printed: medians with min-max over the repeats, the ratios, and how
-many bot processes were started.
+match to the last, worker start-up included. Printed: medians with min-max over the repeats, the ratios, how
+many bot processes were started, and how many of the machine's cores were busy over the timed part (from
+/proc/stat, everything on the machine counted: a configuration that keeps more than one core busy at concurrency
+1 cannot gain the full number of cores at a higher concurrency).
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import statistics
 import sys
 import tempfile
@@ -44,8 +47,19 @@ serve(choose, name="{name}", games=GAMES, action_detail=False)
 """
 
 
+def busy_ticks() -> tuple[int, int]:
+    """(busy, all) clock ticks of every core since boot, from /proc/stat."""
+    ticks = [int(value) for value in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return sum(ticks) - ticks[3] - ticks[4], sum(ticks)  # idle and iowait are not busy
+
+
+def cores_busy(before: tuple[int, int], after: tuple[int, int]) -> float:
+    """How many cores were busy on average between two :func:`busy_ticks`."""
+    return (after[0] - before[0]) / max(after[1] - before[1], 1) * os.cpu_count()
+
+
 async def league(folder: Path, label: str, arena: str, rounds: int, concurrency: int, executor, workers: bool):
-    """(matches, seconds, bot starts) of one round robin."""
+    """(matches, seconds, bot starts, cores busy) of one round robin."""
     path = folder / f"{label}.db"
     db = open_store(path)
     for name in ("random-a", "random-b"):
@@ -57,19 +71,21 @@ async def league(folder: Path, label: str, arena: str, rounds: int, concurrency:
         assert report.accepted, report.text()
     plan(db, "bench", arena, "round-robin", rounds)
     session = executor.session() if workers else contextlib.nullcontext()
-    start = time.perf_counter()
+    start, ticks = time.perf_counter(), busy_ticks()
     async with session:
         progress = await run_units(db, "bench", executor, concurrency=concurrency)
+    seconds, busy = time.perf_counter() - start, cores_busy(ticks, busy_ticks())
     starts = executor.bot_starts if workers else 2 * progress.done
-    return progress.done, time.perf_counter() - start, starts
+    return progress.done, seconds, starts, busy
 
 
 async def alone(folder: Path, arena: str, rounds: int) -> tuple[int, float, int]:
     """The same matches without the ladder: played one after the other by this process's referee, with kept bots
-    (a pool, as a worker has), no database, scheduler or worker protocol. (matches, seconds, bot starts)"""
+    (a pool, as a worker has), no database, scheduler or worker protocol. (matches, seconds, bot starts, cores
+    busy)"""
     game = make_game(arena)
     specs = [resolve_bot(folder / name) for name in ("random-a", "random-b")]
-    start = time.perf_counter()
+    start, ticks = time.perf_counter(), busy_ticks()
     async with trio.open_nursery() as nursery:
         pool = BotPool(nursery, SeatOptions(sandboxed=resolve_mode("on")))
         for unit in range(rounds):
@@ -77,7 +93,7 @@ async def alone(folder: Path, arena: str, rounds: int) -> tuple[int, float, int]
                 await run_game(game, seats, match_id=f"alone-{unit}", seed=str(unit), clock=Clock(), replay_path=None,
                                pool=pool, unit=str(unit))
         pool.close()
-    return 2 * rounds, time.perf_counter() - start, pool.starts
+    return 2 * rounds, time.perf_counter() - start, pool.starts, cores_busy(ticks, busy_ticks())
 
 
 async def main(rounds: int, arena: str, repeats: int, dask: bool, workers_only: bool) -> None:
@@ -86,6 +102,7 @@ async def main(rounds: int, arena: str, repeats: int, dask: bool, workers_only: 
     kinds.append(("workers, concurrency 4", 4, True))
     kinds.append(("the same matches without the ladder", 1, None))
     rates: dict[str, list[float]] = {label: [] for label, _, _ in kinds}
+    busy: dict[str, list[float]] = {label: [] for label, _, _ in kinds}
     starts: dict[str, int] = {}
     with tempfile.TemporaryDirectory() as folder:
         for repeat in range(repeats):
@@ -94,18 +111,19 @@ async def main(rounds: int, arena: str, repeats: int, dask: bool, workers_only: 
                 if workers is None:
                     if not (Path(folder) / "random-a").exists():
                         continue  # the bot folders are made by the first league
-                    matches, seconds, started = await alone(Path(folder), arena, rounds)
+                    matches, seconds, started, cores = await alone(Path(folder), arena, rounds)
                 else:
-                    matches, seconds, started = await league(
+                    matches, seconds, started, cores = await league(
                         Path(folder), f"{repeat}-{concurrency}-{workers}", arena, rounds, concurrency, LocalExecutor(),
                         workers,
                     )
                 rates[label].append(matches / seconds * 60)
+                busy[label].append(cores)
                 starts[label] = started
         print(f"{arena}: {rounds} units (2 matches each), {repeats} repeats")
         for label, values in rates.items():
             print(f"  {label:<32} {statistics.median(values):6.1f} matches/min  ({min(values):.1f}-{max(values):.1f}),"
-                  f" {starts[label]} bot starts")
+                  f" {starts[label]} bot starts, {statistics.median(busy[label]):.2f} cores busy")
         if not workers_only:
             base = statistics.median(rates["process per match, concurrency 1"])
             for label, values in rates.items():
@@ -124,7 +142,7 @@ async def main(rounds: int, arena: str, repeats: int, dask: bool, workers_only: 
             with loopback_cluster(2, Path(folder) / "logs") as cluster:
                 executor = DaskExecutor(cluster.address)
                 try:
-                    matches, seconds, _ = await league(Path(folder), "dask", arena, rounds, 2, executor, False)
+                    matches, seconds, _, _ = await league(Path(folder), "dask", arena, rounds, 2, executor, False)
                 finally:
                     executor.close()
             dask_rate = matches / seconds * 60
