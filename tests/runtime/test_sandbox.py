@@ -348,7 +348,12 @@ def test_a_private_tmp_is_checked_through_one_descriptor(tmp_path):
 
     (tmp_path / "tmp").mkdir()
     tmp = PrivateTmp(tmp_path)
-    assert not tmp.full() and not tmp.full()
+    assert not tmp.full()
+    held = tmp._fd
+    assert held is not None and os.path.samestat(os.fstat(held), (tmp_path / "tmp").stat())
+    (tmp_path / "tmp").rename(tmp_path / "moved")  # later checks go through the descriptor, not the path
+    assert not tmp.full() and tmp._fd == held
     tmp.close()
     tmp.close()
+    assert tmp._fd is None
     assert not PrivateTmp(tmp_path / "gone").full()  # a sandbox that has ended is not full
