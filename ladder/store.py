@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime
 import re
+import sqlite3
 from pathlib import Path
 
 from sqlite_utils import Database
@@ -191,11 +192,16 @@ class MissingDatabase(FileNotFoundError):
     """There is no league database where one was expected; the message says what makes one."""
 
 
+class NotADatabase(ValueError):
+    """The file given as the league database is not an SQLite database (a mistyped path, another file)."""
+
+
 def open_store(path: str | Path, create: bool = True) -> Database:
     """Open (and migrate) the league database at ``path``, in WAL mode; create it only with ``create``.
 
     Raises:
         MissingDatabase: ``create`` is False and there is no database at ``path``.
+        NotADatabase: the file at ``path`` is not an SQLite database.
         ValueError: ``path`` looks like a mistyped option (it starts with ``-``).
     """
     path = Path(path)
@@ -205,7 +211,11 @@ def open_store(path: str | Path, create: bool = True) -> Database:
         raise MissingDatabase(f"no league database at {path} (ladder submit or ladder demo makes one)")
     path.parent.mkdir(parents=True, exist_ok=True)
     db = Database(path)
-    db.enable_wal()
+    try:
+        db.enable_wal()
+    except sqlite3.DatabaseError as exc:
+        db.close()
+        raise NotADatabase(f"{path} is not a league database ({exc})") from None
     _settings(db)
     MIGRATIONS.apply(db)
     return db

@@ -122,6 +122,18 @@ def test_a_missing_database_is_not_made_up(tmp_path, command):
     assert "no league database at" in line and not (tmp_path / "nope.db").exists()
 
 
+@pytest.mark.parametrize("command", [["standings"], ["demo"], ["league", "--arena", "tapa"], ["serve"],
+                                     ["submit", "BOT"]])
+def test_a_file_that_is_not_a_database_is_refused_and_left_alone(tmp_path, command):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a league\n" * 200)
+    command = [str(random_bot_folder(tmp_path, "a")) if word == "BOT" else word for word in command]
+    files = sorted(tmp_path.iterdir())
+    line = one_line_error(CliRunner().invoke(main, [*command, "--db", str(notes)]), 2)
+    assert f"{notes} is not a league database" in line
+    assert notes.read_text() == "not a league\n" * 200 and sorted(tmp_path.iterdir()) == files  # no -wal, no replays
+
+
 def test_a_database_named_like_an_option_is_refused(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     line = one_line_error(CliRunner().invoke(main, ["submit", str(random_bot_folder(tmp_path, "a")), "--db", "-q"]), 2)
