@@ -12,6 +12,10 @@ first in the other. Per decision, wall time (``time.perf_counter``):
   the bots that take calls / to the bots on the stream, timed from the first request to the end;
 - **raw unary**: the same requests, as the exact bytes the referee sent in that round's game, sent to the bots
   that take calls by blocking grpcio unary calls from one thread with nothing around them (answers not parsed);
+- **referee's client**: the same bytes sent to the bots that take calls by the referee's own client
+  (``open_caller``: the native core's, or grpcio's with ``KAFANA_WIRE=grpcio``), one call after the other from
+  trio with nothing around them: the client against grpcio's blocking call, and the referee's loop alone (the
+  first row less this one);
 - **raw stream**: the same bytes, framed as SessionRequests, on one bidirectional stream per bot from one thread
   (a request put, its answer read), nothing else around them.
 
@@ -41,7 +45,8 @@ from referee import wire  # noqa: E402
 from referee.games import make_game  # noqa: E402
 from referee.replay import ReplayWriter  # noqa: E402
 from referee.runtime import Clock, play_game, resolve_bot  # noqa: E402
-from referee.runtime.process import ProcessPlayer, bot_address  # noqa: E402
+from referee.runtime.calls import WIRE, open_caller  # noqa: E402
+from referee.runtime.process import MAX_REQUEST_BYTES, MAX_RESPONSE_BYTES, ProcessPlayer, bot_address  # noqa: E402
 
 CALLS_BOT = """import sys
 sys.path.insert(0, {root!r})
@@ -92,6 +97,14 @@ def raw_unary(methods, requests: list[tuple[int, bytes]]) -> float:
     return (time.perf_counter() - start) / len(requests)
 
 
+async def client_unary(callers, requests: list[tuple[int, bytes]]) -> float:
+    """Seconds per call of the referee's client's unary calls with ``requests``' bytes, one after the other."""
+    start = time.perf_counter()
+    for seat, data in requests:
+        await callers[seat].call(wire.ACT, data, timeout=10)
+    return (time.perf_counter() - start) / len(requests)
+
+
 def raw_stream(streams, requests: list[tuple[int, bytes]]) -> float:
     """Seconds per message of ``requests``' bytes on open streams (put the request, read the answer)."""
     framed = [(seat, wire.session_act(data)) for seat, data in requests]
@@ -120,12 +133,14 @@ async def main(game_id: str, rounds: int, bot: str) -> None:
             assert not any(p.info.session for p in by_calls) and all(p.info.session for p in by_session)
             channels = [grpc.insecure_channel(player.address) for player in by_calls + by_session]
             methods = [channel.unary_unary("/kafana.v1.Bot/Act") for channel in channels[:2]]
+            callers = [open_caller(player.address, max_response=MAX_RESPONSE_BYTES, max_request=MAX_REQUEST_BYTES)
+                       for player in by_calls]
             streams = []
             for channel in channels[2:]:
                 sink: queue.SimpleQueue = queue.SimpleQueue()
                 streams.append((sink, channel.stream_stream("/kafana.v1.Bot/Session")(iter(sink.get, None))))
-            figures: dict[str, list[float]] = {key: [] for key in
-                                               ("referee, calls", "referee, session", "raw unary", "raw stream")}
+            figures: dict[str, list[float]] = {key: [] for key in ("referee, calls", "referee, session", "raw unary",
+                                                                   "referee's client", "raw stream")}
             requests: list[tuple[int, bytes]] = []
             for index in range(rounds):  # rounds 2k and 2k+1 play the same game (seed k), in the two orders
                 seed = index // 2
@@ -133,24 +148,29 @@ async def main(game_id: str, rounds: int, bot: str) -> None:
                     calls, requests = await referee_game(game, by_calls, seed, Path(folder))
                     session, _ = await referee_game(game, by_session, seed, Path(folder))
                     unary, stream = raw_unary(methods, requests), raw_stream(streams, requests)
+                    client = await client_unary(callers, requests)
                 else:
+                    client = await client_unary(callers, requests)
                     unary, stream = raw_unary(methods, requests), raw_stream(streams, requests)
                     session, _ = await referee_game(game, by_session, seed, Path(folder))
                     calls, requests = await referee_game(game, by_calls, seed, Path(folder))
-                for key, value in zip(figures, (calls, session, unary, stream), strict=True):
+                for key, value in zip(figures, (calls, session, unary, client, stream), strict=True):
                     figures[key].append(value)
             for sink, answers in streams:
                 sink.put(None)
                 answers.cancel()
             for channel in channels:
                 channel.close()
+            for caller in callers:
+                caller.close()
             for player in by_calls + by_session:
                 player.close()
-    print(f"{game_id}: {rounds} rounds, one game each ({len(requests)} decisions in the last)")
+    print(f"{game_id}: {rounds} rounds, one game each ({len(requests)} decisions in the last); "
+          f"the referee's client: {WIRE}")
     for label, values in figures.items():
         ms = [1000 * v for v in values]
         print(f"  {label:<17} {statistics.median(ms):6.3f} ms a decision  ({min(ms):.3f}-{max(ms):.3f})")
-    for label in ("referee, calls", "referee, session"):
+    for label in ("referee, calls", "referee, session", "referee's client"):
         ratios = [raw / mine for raw, mine in zip(figures["raw unary"], figures[label], strict=True)]
         print(f"  raw unary / {label:<17} {statistics.median(ratios):.2f}  ({min(ratios):.2f}-{max(ratios):.2f})")
 
