@@ -215,6 +215,8 @@ def open_store(path: str | Path, create: bool = True) -> Database:
         db.enable_wal()
     except sqlite3.DatabaseError as exc:
         db.close()
+        if isinstance(exc, sqlite3.OperationalError):  # a database, busy or unreadable: not this error's case
+            raise
         raise NotADatabase(f"{path} is not a league database ({exc})") from None
     _settings(db)
     MIGRATIONS.apply(db)
