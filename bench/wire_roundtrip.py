@@ -9,7 +9,10 @@ first in the other. Per decision, wall time (``time.perf_counter``):
 
 - **referee, calls** / **referee, session**: one whole game through the referee's loop (``play_game``: legal
   actions, views, requests built and sent, answers read strictly, moves applied, clocks, the replay written) to
-  the bots that take calls / to the bots on the stream, timed from the first request to the end;
+  the bots that take calls / to the bots on the stream, timed from the start of the game to the last decision's
+  answer. What follows it (the GameOver and MatchOver notifications to both bots, the replay's result line) is
+  not a decision and has no twin on the raw side: it is timed apart (**the game's end**, spread over the game's
+  decisions) and printed with the ratio of the whole game;
 - **raw unary**: the same requests, as the exact bytes the referee sent in that round's game, sent to the bots
   that take calls by blocking grpcio unary calls from one thread with nothing around them (answers not parsed);
 - **referee's client**: the same bytes sent to the bots that take calls by the referee's own client
@@ -66,27 +69,32 @@ class Recording(ProcessPlayer):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.sent: list = []
+        self.answered = 0.0
 
     async def act(self, request, limit):
         self.sent.append(request)
-        return await super().act(request, limit)
+        response = await super().act(request, limit)
+        self.answered = time.perf_counter()
+        return response
 
     def sent_bytes(self) -> list[bytes]:
         detail = not self.info.without_action_detail
         return [wire.act_request_bytes(request, detail=detail) for request in self.sent]
 
 
-async def referee_game(game, players, seed: int, folder: Path) -> tuple[float, list[tuple[int, bytes]]]:
-    """Seconds per decision of one game, and the requests it sent as (seat, bytes) in order."""
+async def referee_game(game, players, seed: int, folder: Path) -> tuple[float, float, list[tuple[int, bytes]]]:
+    """Seconds per decision of one game (to the last decision's answer), the seconds of the game's end after it
+    spread over its decisions, and the requests it sent as (seat, bytes) in order."""
     for player in players:
         player.sent.clear()
     start = time.perf_counter()
     record = await play_game(game, players, match_id=f"bench-{seed}", seed=seed, clock=Clock(),
                              replay=ReplayWriter(folder / f"{seed}.jsonl", overwrite=True))
-    seconds = time.perf_counter() - start
+    end = time.perf_counter()
+    answered = max(player.answered for player in players)
     sent = sorted((request.decision, seat, data) for seat, player in enumerate(players)
                   for request, data in zip(player.sent, player.sent_bytes(), strict=True))
-    return seconds / record.decisions, [(seat, data) for _, seat, data in sent]
+    return (answered - start) / record.decisions, (end - answered) / record.decisions, [(seat, data) for _, seat, data in sent]
 
 
 def raw_unary(methods, requests: list[tuple[int, bytes]]) -> float:
@@ -141,21 +149,24 @@ async def main(game_id: str, rounds: int, bot: str) -> None:
                 streams.append((sink, channel.stream_stream("/kafana.v1.Bot/Session")(iter(sink.get, None))))
             figures: dict[str, list[float]] = {key: [] for key in ("referee, calls", "referee, session", "raw unary",
                                                                    "referee's client", "raw stream")}
+            ends: dict[str, list[float]] = {"calls": [], "session": []}
             requests: list[tuple[int, bytes]] = []
             for index in range(rounds):  # rounds 2k and 2k+1 play the same game (seed k), in the two orders
                 seed = index // 2
                 if index % 2 == 0:
-                    calls, requests = await referee_game(game, by_calls, seed, Path(folder))
-                    session, _ = await referee_game(game, by_session, seed, Path(folder))
+                    calls, calls_end, requests = await referee_game(game, by_calls, seed, Path(folder))
+                    session, session_end, _ = await referee_game(game, by_session, seed, Path(folder))
                     unary, stream = raw_unary(methods, requests), raw_stream(streams, requests)
                     client = await client_unary(callers, requests)
                 else:
                     client = await client_unary(callers, requests)
                     unary, stream = raw_unary(methods, requests), raw_stream(streams, requests)
-                    session, _ = await referee_game(game, by_session, seed, Path(folder))
-                    calls, requests = await referee_game(game, by_calls, seed, Path(folder))
+                    session, session_end, _ = await referee_game(game, by_session, seed, Path(folder))
+                    calls, calls_end, requests = await referee_game(game, by_calls, seed, Path(folder))
                 for key, value in zip(figures, (calls, session, unary, client, stream), strict=True):
                     figures[key].append(value)
+                ends["calls"].append(calls_end)
+                ends["session"].append(session_end)
             for sink, answers in streams:
                 sink.put(None)
                 answers.cancel()
@@ -173,6 +184,13 @@ async def main(game_id: str, rounds: int, bot: str) -> None:
     for label in ("referee, calls", "referee, session", "referee's client"):
         ratios = [raw / mine for raw, mine in zip(figures["raw unary"], figures[label], strict=True)]
         print(f"  raw unary / {label:<17} {statistics.median(ratios):.2f}  ({min(ratios):.2f}-{max(ratios):.2f})")
+    for label, values in ends.items():
+        ms = [1000 * v for v in values]
+        whole = [raw / (mine + end) for raw, mine, end in
+                 zip(figures["raw unary"], figures[f"referee, {label}"], values, strict=True)]
+        print(f"  the game's end, {label:<8} {statistics.median(ms):6.3f} ms a decision ({min(ms):.3f}-{max(ms):.3f}) "
+              f"spread over the game's; raw unary / the whole game {statistics.median(whole):.2f} "
+              f"({min(whole):.2f}-{max(whole):.2f})")
 
 
 if __name__ == "__main__":
