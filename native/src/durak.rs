@@ -286,7 +286,7 @@ impl State {
     }
 
     /// The seats that may throw in, in poll order: the main attacker, then clockwise from the defender's left.
-    fn throwers(&self) -> ([usize; 6], usize) {
+    pub(crate) fn throwers(&self) -> ([usize; 6], usize) {
         let n = self.rules.seats;
         let d = self.defender;
         let mut seen = [0usize; 6];

@@ -5,9 +5,10 @@
 //! and hands to every core). The Python engine is the reference; `tests/games/test_native_durak.py` plays seeded
 //! deals through both and compares every step.
 
-use pyo3::exceptions::PyValueError;
+use prost::Message;
+use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 
 use crate::durak::{Action, Phase, Rules, State, BEAT, DONE, LEAD, PASS, SHOW, TAKE, THROW, TRANSFER};
 
@@ -63,6 +64,85 @@ fn action_at(place: usize) -> Action {
     } else {
         Action::new(NO_CARD_KINDS[place - NO_CARDS], &[])
     }
+}
+
+/// `kafana.v1.DurakView`'s fields 1 to 16 (`proto/kafana/v1/bot.proto`): a deal's view as the referee sends it; a
+/// session's fields (17 to 19) follow it on the wire, written by `referee.wire`.
+#[derive(Clone, PartialEq, Message)]
+struct ViewRecord {
+    #[prost(string, tag = "1")]
+    variant: String,
+    #[prost(string, repeated, tag = "2")]
+    hand: Vec<String>,
+    #[prost(message, repeated, tag = "3")]
+    seats: Vec<SeatRecord>,
+    #[prost(string, tag = "4")]
+    trump_suit: String,
+    #[prost(string, tag = "5")]
+    trump_card: String,
+    #[prost(bool, tag = "6")]
+    trump_in_stock: bool,
+    #[prost(int32, tag = "7")]
+    stock: i32,
+    #[prost(message, repeated, tag = "8")]
+    table: Vec<PairRecord>,
+    #[prost(string, repeated, tag = "9")]
+    discard: Vec<String>,
+    #[prost(string, tag = "10")]
+    phase: String,
+    #[prost(int32, tag = "11")]
+    to_act: i32,
+    #[prost(int32, tag = "12")]
+    attacker: i32,
+    #[prost(int32, tag = "13")]
+    defender: i32,
+    #[prost(int32, tag = "14")]
+    throw_room: i32,
+    #[prost(int32, tag = "15")]
+    bout: i32,
+    #[prost(string, repeated, tag = "16")]
+    shown: Vec<String>,
+}
+
+/// `kafana.v1.DurakSeat`.
+#[derive(Clone, PartialEq, Message)]
+struct SeatRecord {
+    #[prost(int32, tag = "1")]
+    hand_size: i32,
+    #[prost(int32, tag = "2")]
+    place: i32,
+    #[prost(string, tag = "3")]
+    role: String,
+    #[prost(string, repeated, tag = "4")]
+    known: Vec<String>,
+    #[prost(int32, tag = "5")]
+    team: i32,
+}
+
+/// `kafana.v1.DurakPair`.
+#[derive(Clone, PartialEq, Message)]
+struct PairRecord {
+    #[prost(string, tag = "1")]
+    attack: String,
+    #[prost(string, tag = "2")]
+    defence: String,
+}
+
+/// A card as the wire writes it (`9C`, `TD`, `AS`: rank, then suit).
+fn card_text(card: u8) -> String {
+    const RANKS: &[u8; 13] = b"23456789TJQKA";
+    const SUITS: &[u8; 4] = b"CDHS";
+    String::from_utf8(vec![RANKS[card as usize % 13], SUITS[card as usize / 13]]).expect("ASCII")
+}
+
+/// The cards of a bitmask in canonical order (ascending).
+fn cards_in(mut mask: u64) -> Vec<u8> {
+    let mut cards = Vec::with_capacity(mask.count_ones() as usize);
+    while mask != 0 {
+        cards.push(mask.trailing_zeros() as u8);
+        mask &= mask - 1;
+    }
+    cards
 }
 
 /// Every action's words (kind, cards) in table order: Python makes the table of `DurakAction`s from them.
@@ -210,6 +290,103 @@ impl DurakCore {
         };
         self.state.apply(found);
         Some(self.moved())
+    }
+
+    /// ``seat``'s view at a decision of a bout (``lead``, ``defend``, ``throw_in``, ``take_throw``) as
+    /// ``DurakState.view`` makes it: ``(variant, hand, seats, (trump_suit, trump_card, trump_in_stock, stock),
+    /// table, discard, phase, (to_act, attacker, defender, throw_room, bout), shown, record)``, each seat as
+    /// ``(hand_size, place, role, known, team)`` and ``record`` the bytes of ``kafana.v1.DurakView`` holding those
+    /// fields; None outside a bout.
+    fn view<'py>(&self, py: Python<'py>, seat: usize) -> PyResult<Option<Bound<'py, PyTuple>>> {
+        let s = &self.state;
+        let n = s.rules.seats;
+        if seat >= n {
+            return Err(PyIndexError::new_err(format!("the seats are 0 to {}, not {seat}", n - 1)));
+        }
+        let phase = match s.phase {
+            Phase::Lead => "lead",
+            Phase::Defend => "defend",
+            Phase::ThrowIn => "throw_in",
+            Phase::TakeThrow => "take_throw",
+            Phase::Deal | Phase::Lot | Phase::Over => return Ok(None),
+        };
+        let variant = if s.rules.transfers { "perevodnoy" } else { "podkidnoy" };
+        let (throwers, count) = s.throwers();
+        let role = |other: usize| match other {
+            _ if other == s.defender => "defender",
+            _ if other == s.attacker => "attacker",
+            _ if throwers[..count].contains(&other) => "thrower",
+            _ => "",
+        };
+        let team = |other: usize| if s.rules.teams { (other % 2) as i32 } else { -1 };
+        let hand = cards_in(s.hands[seat]);
+        let discard = cards_in(s.discard);
+        let shown = cards_in(s.shown);
+        let trump_in_stock = s.stock.back().is_some_and(|&last| last as i8 == s.trump_card);
+        let throw_room = s.cap().saturating_sub(s.table.len());
+        let to_act = s.to_act();
+        let texts = |cards: &[u8]| cards.iter().map(|&card| card_text(card)).collect::<Vec<_>>();
+        let record = ViewRecord {
+            variant: variant.to_string(),
+            hand: texts(&hand),
+            seats: (0..n)
+                .map(|other| SeatRecord {
+                    hand_size: s.hands[other].count_ones() as i32,
+                    place: s.places[other] as i32,
+                    role: role(other).to_string(),
+                    known: texts(&cards_in(s.known[other])),
+                    team: team(other),
+                })
+                .collect(),
+            trump_suit: if s.trump >= 0 { ["C", "D", "H", "S"][s.trump as usize].to_string() } else { String::new() },
+            trump_card: if s.trump_card >= 0 { card_text(s.trump_card as u8) } else { String::new() },
+            trump_in_stock,
+            stock: s.stock.len() as i32,
+            table: s
+                .table
+                .iter()
+                .map(|&(attack, defence)| PairRecord {
+                    attack: card_text(attack),
+                    defence: if defence >= 0 { card_text(defence as u8) } else { String::new() },
+                })
+                .collect(),
+            discard: texts(&discard),
+            phase: phase.to_string(),
+            to_act: to_act as i32,
+            attacker: s.attacker as i32,
+            defender: s.defender as i32,
+            throw_room: throw_room as i32,
+            bout: s.bout as i32,
+            shown: texts(&shown),
+        };
+        let seats = PyTuple::new(
+            py,
+            (0..n).map(|other| {
+                (
+                    s.hands[other].count_ones(),
+                    s.places[other],
+                    role(other),
+                    PyTuple::new(py, cards_in(s.known[other])).expect("a tuple of ints"),
+                    team(other),
+                )
+                    .into_pyobject(py)
+                    .expect("a tuple")
+            }),
+        )?;
+        let table = PyTuple::new(py, s.table.iter().map(|&(attack, defence)| (attack as i8, defence)))?;
+        let fields = (
+            variant,
+            PyTuple::new(py, hand)?,
+            seats,
+            (s.trump, s.trump_card, trump_in_stock, s.stock.len()),
+            table,
+            PyTuple::new(py, discard)?,
+            phase,
+            (to_act, s.attacker, s.defender, throw_room, s.bout),
+            PyTuple::new(py, shown)?,
+            PyBytes::new(py, &record.encode_to_vec()),
+        );
+        Ok(Some(fields.into_pyobject(py)?))
     }
 
     /// The position as the Python state's attributes hold it, by their names (``_hands``, ``_phase``, …;

@@ -32,6 +32,7 @@ from referee.games import (
     Play,
 )
 from referee.games.cards._cards import SUITS, card_text, parse_card
+from referee.games.cards._durak_view import record_of
 from referee.games.cards.durak import action_from_words, action_words
 from referee.games.cards.gapa import action_from_words as gapa_action
 from referee.games.cards.gapa import action_words as gapa_words
@@ -556,7 +557,10 @@ def _durak_seat_record(seat: DurakSeat) -> bytes:
 
 
 def _durak_view_bytes(view: DurakView) -> bytes:
-    """The bytes of :func:`_durak_view_to_proto`'s message (the fields' records in turn)."""
+    """The bytes of :func:`_durak_view_to_proto`'s message (the fields' records in turn; those of a deal's view
+    from the record the native core made with it, when it carries one)."""
+    if (record := record_of(view)) is not None:
+        return b"".join([record, int_field(17, view.deal), int_field(18, view.deals), packed_field(19, view.duraks)])
     hand, discard, shown = _HAND_RECORDS, _DISCARD_RECORDS, _SHOWN_RECORDS
     return b"".join(
         [

@@ -16,6 +16,7 @@ from typing import Any
 
 from .._core import CHANCE, TERMINAL, IllegalActionError
 from ..engine import NATIVE
+from ._durak_view import DurakSeat, DurakView, with_record
 from .durak import DEALS, Durak, DurakAction, DurakChance, DurakState
 
 
@@ -91,6 +92,19 @@ class NativeDurakState(DurakState):
                 raise IllegalActionError(f"{action.notation()} is not legal here")
         self.current_player = now
         self._position = None
+
+    def view(self, seat: int) -> DurakView:
+        """What ``seat`` sees (rules §1.8): at a decision of a bout made by the core in one call, with its wire
+        record (:func:`with_record`); elsewhere (the shuffle, the lot, the end) the reference's."""
+        made = self._core.view(seat) if seat >= 0 else None
+        if made is None:
+            return super().view(seat)
+        variant, hand, seats, trump, table, discard, phase, bout, shown, record = made
+        return with_record(
+            DurakView(variant, seat, hand, tuple(DurakSeat(*each) for each in seats), *trump, table, discard, phase,
+                      *bout, shown),
+            record,
+        )
 
     def _snapshot(self) -> dict[str, Any]:
         position = self._position

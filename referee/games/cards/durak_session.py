@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from .._core import Outcome, State
 from ..engine import NATIVE
 from ._durak_native import NativeDurakState
-from ._durak_view import DurakView
+from ._durak_view import DurakView, record_of, with_record
 from .durak import Durak, DurakAction, DurakChance, DurakState
 
 
@@ -97,7 +97,9 @@ class DurakSession(State):
 
     def _with_session(self, view: DurakView) -> DurakView:
         duraks = tuple(sum(1 for deal in self._finished if lost(deal, s)) for s in range(self._game.seats))
-        return dataclasses.replace(view, deal=self.game_number, deals=self._deals, duraks=duraks)
+        session = dataclasses.replace(view, deal=self.game_number, deals=self._deals, duraks=duraks)
+        record = record_of(view)  # the deal's fields, unchanged
+        return session if record is None else with_record(session, record)
 
     def clone(self) -> DurakSession:
         """An independent copy."""
