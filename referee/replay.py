@@ -48,10 +48,12 @@ def _json_text(text: str) -> str:
 
 
 class ReplayWriter:
-    """Writes one replay line by line into a hidden temporary file beside ``path`` (each line flushed, so a killed
-    referee leaves a readable prefix there), which becomes ``path`` when the result is written: a replay file is
-    always whole. Without ``overwrite`` an existing replay is never replaced; the new one takes the next free name
-    (``path`` then says which)."""
+    """Writes one replay line by line into a hidden temporary file beside ``path``, which becomes ``path`` when the
+    result is written: a replay file is always whole. The lines reach the file when :meth:`flush` is called (the
+    driver calls it before it waits for a bot, so that a spectator sees the game as far as it is played and a
+    killed referee leaves a readable prefix; one write for a decision and the chance steps before it). Without
+    ``overwrite`` an existing replay is never replaced; the new one takes the next free name (``path`` then says
+    which)."""
 
     def __init__(self, path: Path, overwrite: bool = False) -> None:
         self.path = path
@@ -64,6 +66,9 @@ class ReplayWriter:
 
     def _line(self, text: str) -> None:
         self._file.write(text + "\n")
+
+    def flush(self) -> None:
+        """Write the lines so far to the file."""
         self._file.flush()
 
     def header(self, **fields: Any) -> None:

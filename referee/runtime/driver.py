@@ -140,6 +140,8 @@ async def play_game(
                 ),
                 legal_actions=LegalActions(legal),
             )
+            if replay is not None:
+                replay.flush()  # the game so far, for a spectator while the bot thinks
             start = trio.current_time()
             try:
                 backstop.deadline = start + limit + 2 * TRANSPORT_GRACE

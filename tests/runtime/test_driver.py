@@ -183,3 +183,30 @@ async def test_verify_catches_a_wrong_result_and_a_truncated_log(tmp_path):
     path.write_text("\n".join(lines[:10]) + "\n{broken\n")
     problems = verify(read_replay(path))
     assert any("not JSON" in p for p in problems) and any("no result line" in p for p in problems)
+
+
+class Watcher(LocalPlayer):
+    """A player that reads the replay being written each time it is asked (as a spectator would)."""
+
+    def __init__(self, seat: int, folder) -> None:
+        super().__init__(seat, seeded_random)
+        self.folder = folder
+        self.seen: list[list[dict]] = []
+
+    async def act(self, request, limit):
+        (part,) = self.folder.glob(".*.part")
+        self.seen.append([json.loads(line) for line in part.read_text().splitlines()])
+        return await super().act(request, limit)
+
+
+async def test_while_a_bot_thinks_the_replay_holds_the_game_so_far(tmp_path):
+    watchers = [Watcher(0, tmp_path), Watcher(1, tmp_path)]
+    record = await play_game(GAME, watchers, match_id="t", seed=4, clock=Clock(), replay=ReplayWriter(tmp_path / "r.jsonl"))
+    lines = [json.loads(line) for line in (tmp_path / "r.jsonl").read_text().splitlines()]
+    seen = sorted((seen for watcher in watchers for seen in watcher.seen), key=len)
+    assert len(seen) == record.decisions > 10
+    for decision, prefix in enumerate(seen):
+        # the header, every decision before this one and the chance steps up to it (the roll the bot is asked on)
+        assert prefix == lines[: len(prefix)]
+        assert sum(line["type"] == "action" for line in prefix) == decision
+        assert prefix[-1]["type"] == "chance"
