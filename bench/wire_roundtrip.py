@@ -94,7 +94,8 @@ async def referee_game(game, players, seed: int, folder: Path) -> tuple[float, f
     answered = max(player.answered for player in players)
     sent = sorted((request.decision, seat, data) for seat, player in enumerate(players)
                   for request, data in zip(player.sent, player.sent_bytes(), strict=True))
-    return (answered - start) / record.decisions, (end - answered) / record.decisions, [(seat, data) for _, seat, data in sent]
+    decisions = record.decisions
+    return (answered - start) / decisions, (end - answered) / decisions, [(seat, data) for _, seat, data in sent]
 
 
 def raw_unary(methods, requests: list[tuple[int, bytes]]) -> float:

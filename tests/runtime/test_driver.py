@@ -201,7 +201,8 @@ class Watcher(LocalPlayer):
 
 async def test_while_a_bot_thinks_the_replay_holds_the_game_so_far(tmp_path):
     watchers = [Watcher(0, tmp_path), Watcher(1, tmp_path)]
-    record = await play_game(GAME, watchers, match_id="t", seed=4, clock=Clock(), replay=ReplayWriter(tmp_path / "r.jsonl"))
+    replay = ReplayWriter(tmp_path / "r.jsonl")
+    record = await play_game(GAME, watchers, match_id="t", seed=4, clock=Clock(), replay=replay)
     lines = [json.loads(line) for line in (tmp_path / "r.jsonl").read_text().splitlines()]
     seen = sorted((seen for watcher in watchers for seen in watcher.seen), key=len)
     assert len(seen) == record.decisions > 10
