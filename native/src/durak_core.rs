@@ -11,6 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 
 use crate::durak::{Action, Phase, Rules, State, BEAT, DONE, LEAD, PASS, SHOW, TAKE, THROW, TRANSFER};
+use crate::family_core::LEGAL_ACTIONS_FIELD;
 
 /// `current_player` while a chance step is due, and once the deal is over (`referee.games._core`).
 const CHANCE: i32 = -1;
@@ -126,6 +127,59 @@ struct PairRecord {
     attack: String,
     #[prost(string, tag = "2")]
     defence: String,
+}
+
+/// `kafana.v1.LegalAction` as the referee sends a Durak action: its id, notation and, with detail, its words.
+#[derive(Clone, PartialEq, Message)]
+struct LegalRecord {
+    #[prost(int32, tag = "1")]
+    id: i32,
+    #[prost(string, tag = "2")]
+    notation: String,
+    #[prost(message, optional, tag = "11")]
+    durak: Option<ActionRecord>,
+}
+
+/// `kafana.v1.DurakAction`.
+#[derive(Clone, PartialEq, Message)]
+struct ActionRecord {
+    #[prost(string, tag = "1")]
+    kind: String,
+    #[prost(string, repeated, tag = "2")]
+    cards: Vec<String>,
+}
+
+/// The words of the kinds of action, by kind (`_KIND_NAMES` of the Python engine).
+const KIND_NAMES: [&str; 8] = ["lead", "beat", "transfer", "show", "take", "throw", "pass", "done"];
+
+/// A decision's legal actions as the core listed them (``DurakCore.listing``), whose wire records it writes when
+/// asked: a snapshot, so the records stay those of the list it was taken with.
+#[pyclass(module = "kafana_native", frozen)]
+pub struct DurakListing {
+    legal: Vec<Action>,
+}
+
+#[pymethods]
+impl DurakListing {
+    /// The actions as an ActRequest's ``legal_actions`` records, ids 0.. in order: each with its notation (``beat
+    /// 9C with TC``, ``lead 9C 9D``, ``take``) and, with ``detail``, its kind and cards (the bytes
+    /// ``referee.wire.act_request_bytes`` writes for them).
+    fn records<'py>(&self, py: Python<'py>, detail: bool) -> Bound<'py, PyBytes> {
+        let mut records = Vec::with_capacity(self.legal.len() * 32);
+        for (id, &action) in self.legal.iter().enumerate() {
+            let kind = KIND_NAMES[action.kind() as usize];
+            let cards: Vec<String> = action.cards().map(card_text).collect();
+            let notation = if action.kind() == BEAT {
+                format!("beat {} with {}", cards[0], cards[1])
+            } else {
+                std::iter::once(kind.to_string()).chain(cards.iter().cloned()).collect::<Vec<_>>().join(" ")
+            };
+            let durak = detail.then(|| ActionRecord { kind: kind.to_string(), cards });
+            let record = LegalRecord { id: id as i32, notation, durak };
+            prost::encoding::message::encode(LEGAL_ACTIONS_FIELD, &record, &mut records);
+        }
+        PyBytes::new(py, &records)
+    }
 }
 
 /// A card as the wire writes it (`9C`, `TD`, `AS`: rank, then suit).
@@ -269,6 +323,11 @@ impl DurakCore {
         let actions = self.actions.bind(py).clone();
         let listed = self.listed();
         PyList::new(py, listed.iter().map(|&action| actions.get_item(index(action)).expect("a table entry")))
+    }
+
+    /// The legal actions listed now, as a snapshot that writes their wire records (in the order of ``legal``).
+    fn listing(&mut self) -> DurakListing {
+        DurakListing { legal: self.listed().to_vec() }
     }
 
     /// Play `action` (a ``(kind, cards)`` tuple such as a ``DurakAction``) if it is legal; the seat to act after,

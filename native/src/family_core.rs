@@ -115,7 +115,7 @@ struct BackgammonStep {
 }
 
 /// The field number of `legal_actions` in `kafana.v1.ActRequest`.
-const LEGAL_ACTIONS_FIELD: u32 = 21;
+pub(crate) const LEGAL_ACTIONS_FIELD: u32 = 21;
 
 impl FamilyStage {
     /// The stage's plays with their steps, listed once (without the GIL).

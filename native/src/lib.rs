@@ -430,6 +430,7 @@ fn kafana_native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("FEATURES", game::FEATURES)?;
     module.add_function(wrap_pyfunction!(durak_core::durak_actions, module)?)?;
     module.add_class::<durak_core::DurakCore>()?;
+    module.add_class::<durak_core::DurakListing>()?;
     module.add_class::<family_core::FamilyCore>()?;
     module.add_class::<family_core::FamilyStage>()?;
     module.add_class::<wire::WireClient>()?;

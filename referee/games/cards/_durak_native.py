@@ -26,6 +26,19 @@ def _actions() -> tuple[DurakAction, ...]:
     return tuple(DurakAction(kind, tuple(cards)) for kind, cards in NATIVE.durak_actions())  # type: ignore[union-attr]
 
 
+class ListedActions(list):
+    """The legal actions the core listed, with the core's snapshot of them (``listing``) that writes their wire
+    records (:meth:`wire_records`, read by :class:`referee.wire.LegalActions`). The records are those of the list
+    as listed: do not change it."""
+
+    __slots__ = ("listing",)
+
+    def wire_records(self, detail: bool) -> bytes:
+        """The actions as an ActRequest's ``legal_actions`` records (ids in this order; with ``detail``, their kind
+        and cards too)."""
+        return self.listing.records(detail)
+
+
 def _reader(name: str) -> property:
     """The Python state's attribute ``name``, read from the core's position."""
     return property(lambda self: self._snapshot()[name], doc=f"{name} of the core's position")
@@ -77,8 +90,10 @@ class NativeDurakState(DurakState):
         return super().sample_chance(rng)
 
     def legal_actions(self) -> list[DurakAction]:
-        """Every legal decision of the seat to act, sorted, each once."""
-        return self._core.legal()
+        """Every legal decision of the seat to act, sorted, each once (a list that writes its wire records)."""
+        legal = ListedActions(self._core.legal())
+        legal.listing = self._core.listing()
+        return legal
 
     def apply(self, action: DurakAction | DurakChance) -> None:
         """Play a decision or a chance outcome. Raises IllegalActionError if it is not legal here."""
