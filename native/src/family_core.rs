@@ -55,7 +55,61 @@ type View<'py> = (
     Bound<'py, PyTuple>,
     Bound<'py, PyTuple>,
     bool,
+    Bound<'py, PyBytes>,
 );
+
+/// `kafana.v1.BackgammonView` (`proto/kafana/v1/bot.proto`): a seat's view as the referee sends it.
+#[derive(Clone, PartialEq, Message)]
+struct BoardRecord {
+    #[prost(string, tag = "1")]
+    variant: String,
+    #[prost(message, repeated, tag = "2")]
+    points: Vec<PointRecord>,
+    #[prost(int32, tag = "3")]
+    my_bar: i32,
+    #[prost(int32, tag = "4")]
+    their_bar: i32,
+    #[prost(int32, tag = "5")]
+    my_off: i32,
+    #[prost(int32, tag = "6")]
+    their_off: i32,
+    #[prost(int32, repeated, tag = "7")]
+    dice: Vec<i32>,
+    #[prost(int32, tag = "8")]
+    turn: i32,
+    #[prost(message, optional, tag = "9")]
+    score: Option<ScoreRecord>,
+    #[prost(int32, repeated, tag = "10")]
+    rolls: Vec<i32>,
+    #[prost(int32, repeated, tag = "11")]
+    later_stages: Vec<i32>,
+    #[prost(bool, tag = "12")]
+    remainder: bool,
+}
+
+/// `kafana.v1.BackgammonPoint`.
+#[derive(Clone, PartialEq, Message)]
+struct PointRecord {
+    #[prost(int32, tag = "1")]
+    mine: i32,
+    #[prost(int32, tag = "2")]
+    theirs: i32,
+    #[prost(int32, tag = "3")]
+    pin: i32,
+}
+
+/// `kafana.v1.MatchScore`.
+#[derive(Clone, PartialEq, Message)]
+struct ScoreRecord {
+    #[prost(int32, repeated, tag = "1")]
+    points: Vec<i32>,
+    #[prost(int32, tag = "2")]
+    target: i32,
+    #[prost(int32, tag = "3")]
+    game_number: i32,
+    #[prost(string, tag = "4")]
+    current_game: String,
+}
 
 /// Pin markers of a view (`referee.games.tabla_family._views`).
 const PIN_MINE: u32 = 1;
@@ -295,8 +349,16 @@ impl FamilyCore {
 
     /// ``seat``'s view of the position (the twin of ``FamilyState.view``, without what the Python state adds: the
     /// variant's name, the seat and the match score): ``(mine, theirs, pins, (my_bar, their_bar, my_off,
-    /// their_off), dice, turn, rolls, later_stages, remainder)``.
-    fn view<'py>(&self, py: Python<'py>, seat: usize) -> PyResult<View<'py>> {
+    /// their_off), dice, turn, rolls, later_stages, remainder, record)``, ``record`` the bytes of the whole
+    /// ``kafana.v1.BackgammonView`` with the variant's ``name`` and the match score ``(points, target, game_number,
+    /// current_game)`` the Python state gives it.
+    fn view<'py>(
+        &self,
+        py: Python<'py>,
+        seat: usize,
+        name: &str,
+        score: (Vec<i32>, i32, i32, String),
+    ) -> PyResult<View<'py>> {
         if seat > 1 {
             return Err(PyValueError::new_err(format!("the seats are 0 and 1, not {seat}")));
         }
@@ -318,16 +380,38 @@ impl FamilyCore {
             _ => self.state.turn() as i32,
         };
         let (later, remainder) = self.state.ladder();
+        let mine: Vec<u32> = (1..25u32).map(|point| count(me, point)).collect();
+        let theirs: Vec<u32> = (1..25u32).map(|point| count(opp, theirs_to_mine(point))).collect();
+        let markers: Vec<u32> = (1..25u32).map(marker).collect();
+        let bars = (count(me, 25), count(opp, 25), count(me, 0), count(opp, 0));
+        let (points, target, game_number, current_game) = score;
+        let record = BoardRecord {
+            variant: name.to_string(),
+            points: (0..24)
+                .map(|at| PointRecord { mine: mine[at] as i32, theirs: theirs[at] as i32, pin: markers[at] as i32 })
+                .collect(),
+            my_bar: bars.0 as i32,
+            their_bar: bars.1 as i32,
+            my_off: bars.2 as i32,
+            their_off: bars.3 as i32,
+            dice: self.state.dice().iter().map(|&die| die as i32).collect(),
+            turn,
+            score: Some(ScoreRecord { points, target, game_number, current_game }),
+            rolls: self.state.rolls().iter().map(|&rolls| rolls as i32).collect(),
+            later_stages: later.iter().map(|&die| die as i32).collect(),
+            remainder,
+        };
         Ok((
-            PyTuple::new(py, (1..25u32).map(|point| count(me, point)))?,
-            PyTuple::new(py, (1..25u32).map(|point| count(opp, theirs_to_mine(point))))?,
-            PyTuple::new(py, (1..25u32).map(marker))?,
-            (count(me, 25), count(opp, 25), count(me, 0), count(opp, 0)),
+            PyTuple::new(py, mine)?,
+            PyTuple::new(py, theirs)?,
+            PyTuple::new(py, markers)?,
+            bars,
             PyTuple::new(py, self.state.dice())?,
             turn,
             PyTuple::new(py, self.state.rolls())?,
             PyTuple::new(py, later)?,
             remainder,
+            PyBytes::new(py, &record.encode_to_vec()),
         ))
     }
 

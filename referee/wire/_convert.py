@@ -32,7 +32,7 @@ from referee.games import (
     Play,
 )
 from referee.games.cards._cards import SUITS, card_text, parse_card
-from referee.games.cards._durak_view import record_of
+from referee.games._record import record_of
 from referee.games.cards.durak import action_from_words, action_words
 from referee.games.cards.gapa import action_from_words as gapa_action
 from referee.games.cards.gapa import action_words as gapa_words
@@ -501,7 +501,10 @@ def _match_record(match: MatchScore) -> bytes:
 
 
 def _backgammon_view_bytes(view: BackgammonView) -> bytes:
-    """The bytes of :func:`_backgammon_view_to_proto`'s message."""
+    """The bytes of :func:`_backgammon_view_to_proto`'s message (the record the native core made with the view,
+    when it carries one)."""
+    if (record := record_of(view)) is not None:
+        return record
     return b"".join(
         [
             _text(1, view.variant),

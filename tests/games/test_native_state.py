@@ -10,10 +10,12 @@ import random
 import pytest
 
 from referee.games import CHANCE, IllegalActionError, make_game
+from referee.games._record import record_of
 from referee.games.engine import NATIVE
 from referee.games.tabla_family._dice import OpeningThrow, Roll
 from referee.games.tabla_family._native import NativeState
 from referee.games.tabla_family._plays import Play
+from referee.wire._convert import _backgammon_view_to_proto
 
 from ._differential import play_along
 from .test_playouts import OPTION_SETS
@@ -26,7 +28,14 @@ FAMILY_SETS = [(g, o, max(4, n // 10)) for g, o, n in OPTION_SETS if g != "durak
 def _same_step(native, python) -> None:
     assert native.current_player == python.current_player
     assert native.is_terminal() == python.is_terminal()
-    assert native.view(0) == python.view(0) and native.view(1) == python.view(1)
+    for seat in (0, 1):
+        view, reference = native.view(seat), python.view(seat)
+        assert view == reference
+        # the wire record the core made with the view is the library's encoding of the reference's view (a match's
+        # view at its end, its score changed, has none)
+        record = record_of(view)
+        assert record is not None or native.is_terminal()
+        assert record in (None, _backgammon_view_to_proto(reference).SerializeToString())
     assert native.chance_outcomes() == python.chance_outcomes()
     mine, theirs = native.legal_actions(), python.legal_actions()
     assert [p.key for p in mine] == [p.key for p in theirs]

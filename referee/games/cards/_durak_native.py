@@ -16,7 +16,8 @@ from typing import Any
 
 from .._core import CHANCE, TERMINAL, IllegalActionError
 from ..engine import NATIVE
-from ._durak_view import DurakSeat, DurakView, with_record
+from .._record import with_record
+from ._durak_view import DurakSeat, DurakView
 from .durak import DEALS, Durak, DurakAction, DurakChance, DurakState
 
 

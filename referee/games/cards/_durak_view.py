@@ -76,15 +76,3 @@ class DurakView:
     deals: int = 1
     duraks: tuple[int, ...] = ()
 
-
-def with_record(view: DurakView, record: bytes) -> DurakView:
-    """``view`` carrying ``record``, the bytes of its fields 1 to 16 as a ``kafana.v1.DurakView`` (made with the view
-    by the native core), which :mod:`referee.wire` sends instead of encoding those fields again. The record is not
-    a field: equality and ``repr`` leave it out, and :func:`dataclasses.replace` makes a view without it."""
-    object.__setattr__(view, "_record", record)
-    return view
-
-
-def record_of(view: DurakView) -> bytes | None:
-    """The record ``view`` carries (:func:`with_record`), else None."""
-    return view.__dict__.get("_record")

@@ -17,7 +17,8 @@ from collections.abc import Mapping
 from .._core import Outcome, State
 from ..engine import NATIVE
 from ._durak_native import NativeDurakState
-from ._durak_view import DurakView, record_of, with_record
+from .._record import record_of, with_record
+from ._durak_view import DurakView
 from .durak import Durak, DurakAction, DurakChance, DurakState
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from .._core import CHANCE, TERMINAL, IllegalActionError, Outcome
 from ..engine import NATIVE
+from .._record import with_record
 from ._dice import OpeningThrow, Roll, draw_roll
 from ._family import FamilyGame, FamilyState, Plays
 from ._plays import Play
@@ -102,13 +103,16 @@ class NativeState(FamilyState):
         return Outcome(*ended)
 
     def view(self, seat: int) -> BackgammonView:
-        """The board from ``seat``'s side (``FamilyState.view``, read from the core in one call)."""
+        """The board from ``seat``'s side (``FamilyState.view``, read from the core in one call, with its wire
+        record: :func:`with_record`)."""
         if seat not in (0, 1):
             raise ValueError(f"{self._game.id} has seats 0 and 1, not {seat}")
-        mine, theirs, pins, (my_bar, their_bar, my_off, their_off), dice, turn, rolls, later, remainder = (
-            self._core.view(seat)
+        match = self._match
+        mine, theirs, pins, (my_bar, their_bar, my_off, their_off), dice, turn, rolls, later, remainder, record = (
+            self._core.view(seat, self._game.variant, (match.points, match.target, match.game_number,
+                                                       match.current_game))
         )
-        return BackgammonView(
+        view = BackgammonView(
             variant=self._game.variant,
             seat=seat,
             mine=mine,
@@ -125,6 +129,7 @@ class NativeState(FamilyState):
             later_stages=later,
             remainder=remainder,
         )
+        return with_record(view, record)
 
     def _place(self, boards: list[int], pins: list[int], rolls: list[int]) -> None:
         self._core.place(tuple(boards), tuple(pins), tuple(rolls))

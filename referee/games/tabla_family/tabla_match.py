@@ -19,6 +19,7 @@ an opening throw before every game whose dice are the first roll), and every opt
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
@@ -183,7 +184,7 @@ class TablaMatchState(State):
         view = self._sub.view(seat)
         if self._over:
             score = MatchScore(tuple(self._scores), self._match.target, self._number, self.current_game)
-            return BackgammonView(**{**view.__dict__, "match": score})
+            return dataclasses.replace(view, match=score)
         return view
 
     def __repr__(self) -> str:
