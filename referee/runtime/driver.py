@@ -167,7 +167,7 @@ async def play_game(
             if len(finished) > notified and not state.is_terminal():
                 backstop.deadline = math.inf
                 for number, (game_id, ended) in enumerate(finished[notified:], notified + 1):
-                    await _notify_game(players, GameOver(match_id, number, game_id, ended.termination, _seats(ended)))
+                    await _notify_all(players, GameOver(match_id, number, game_id, ended.termination, _seats(ended)))
                 notified = len(finished)
     if backstop.cancelled_caught:
         timeout = BotTimeout(seat, f"no answer within the {limit:.3f}s limit")
@@ -212,11 +212,17 @@ def _seats(outcome: Outcome, faults: Sequence[Fault] = ()) -> tuple[SeatResult, 
     )
 
 
-async def _notify_game(players: Sequence[Player | None], event: GameOver | MatchOver) -> None:
+async def _notify_all(players: Sequence[Player | None], *events: GameOver | MatchOver) -> None:
+    """Send ``events`` to every player, in their order to each and to all players at once."""
+
+    async def tell(player: Player) -> None:
+        for event in events:
+            await player.notify(event)
+
     async with trio.open_nursery() as nursery:
         for player in players:
             if player is not None:
-                nursery.start_soon(player.notify, event)
+                nursery.start_soon(tell, player)
 
 
 async def _notify(
@@ -229,7 +235,7 @@ async def _notify(
     live = [p if p is not None and seat not in faulty else None for seat, p in enumerate(players)]
     if outcome.games:
         last_id, last = outcome.games[-1]
-        await _notify_game(live, GameOver(match_id, len(outcome.games), last_id, last.termination, _seats(last)))
+        game_over = GameOver(match_id, len(outcome.games), last_id, last.termination, _seats(last))
     else:
-        await _notify_game(live, GameOver(match_id, 1, game_id, outcome.termination, seats))
-    await _notify_game(live, MatchOver(match_id, game_id, seats))
+        game_over = GameOver(match_id, 1, game_id, outcome.termination, seats)
+    await _notify_all(live, game_over, MatchOver(match_id, game_id, seats))
