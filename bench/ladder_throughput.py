@@ -1,8 +1,8 @@
 """League throughput: matches per minute of two random bots, with match workers that keep their bots (a
 session of the local executor; concurrency 1, 2 and 4) against a ``referee run-match`` process per match
-(concurrency 1 and 2), and
-against the same matches played without the ladder (this process's referee with kept bots, one after the
-other), in one run with the order alternated; and on a Dask cluster of two workers on this machine (``--dask``).
+(concurrency 1 and 2), and against the same matches played without the ladder (this process's referee with kept
+bots, one after the other, writing the same replays), in one run with the order alternated; and on a Dask cluster
+of two workers on this machine (``--dask``).
 
 Usage: python bench/ladder_throughput.py [--rounds 6] [--arena tapa] [--repeats 3] [--dask] [--workers-only]
 
@@ -81,17 +81,20 @@ async def league(folder: Path, label: str, arena: str, rounds: int, concurrency:
 
 async def alone(folder: Path, arena: str, rounds: int) -> tuple[int, float, int]:
     """The same matches without the ladder: played one after the other by this process's referee, with kept bots
-    (a pool, as a worker has), no database, scheduler or worker protocol. (matches, seconds, bot starts, cores
-    busy)"""
+    (a pool, as a worker has) and their replays written with a secret seed (as a ladder's match is played), no
+    database, scheduler or worker protocol. (matches, seconds, bot starts, cores busy)"""
     game = make_game(arena)
     specs = [resolve_bot(folder / name) for name in ("random-a", "random-b")]
+    replays = folder / "alone-replays"
     start, ticks = time.perf_counter(), busy_ticks()
     async with trio.open_nursery() as nursery:
         pool = BotPool(nursery, SeatOptions(sandboxed=resolve_mode("on")))
         for unit in range(rounds):
-            for seats in (specs, specs[::-1]):
-                await run_game(game, seats, match_id=f"alone-{unit}", seed=str(unit), clock=Clock(), replay_path=None,
-                               pool=pool, unit=str(unit))
+            for rotation, seats in enumerate((specs, specs[::-1])):
+                match_id = f"alone-{unit}-{rotation}"
+                await run_game(game, seats, match_id=match_id, seed=str(unit), seed_public=False, clock=Clock(),
+                               replay_path=replays / f"{match_id}.jsonl", overwrite_replay=True, pool=pool,
+                               unit=str(unit))
         pool.close()
     return 2 * rounds, time.perf_counter() - start, pool.starts, cores_busy(ticks, busy_ticks())
 

@@ -340,7 +340,7 @@ async def run_units(
             progress.running += 1
             report()
             with db.atomic():  # shown as running (ladder serve); the unit's results replace it in one transaction
-                db["matches"].update(match["id"], {"status": "running", "started_at": now()})
+                db.execute("update matches set status = 'running', started_at = ? where id = ?", [now(), match["id"]])
             seats = json.loads(match["seats"])
             job = MatchJob(
                 match_id=match["id"],

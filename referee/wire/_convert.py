@@ -31,8 +31,8 @@ from referee.games import (
     MatchScore,
     Play,
 )
-from referee.games.cards._cards import SUITS, card_text, parse_card
 from referee.games._record import record_of
+from referee.games.cards._cards import SUITS, card_text, parse_card
 from referee.games.cards.durak import action_from_words, action_words
 from referee.games.cards.gapa import action_from_words as gapa_action
 from referee.games.cards.gapa import action_words as gapa_words

@@ -15,8 +15,8 @@ from functools import cache
 from typing import Any
 
 from .._core import CHANCE, TERMINAL, IllegalActionError
-from ..engine import NATIVE
 from .._record import with_record
+from ..engine import NATIVE
 from ._durak_view import DurakSeat, DurakView
 from .durak import DEALS, Durak, DurakAction, DurakChance, DurakState
 

@@ -15,9 +15,9 @@ import random
 from collections.abc import Mapping
 
 from .._core import Outcome, State
+from .._record import record_of, with_record
 from ..engine import NATIVE
 from ._durak_native import NativeDurakState
-from .._record import record_of, with_record
 from ._durak_view import DurakView
 from .durak import Durak, DurakAction, DurakChance, DurakState
 

@@ -16,8 +16,8 @@ from functools import cache
 from typing import Any
 
 from .._core import CHANCE, TERMINAL, IllegalActionError, Outcome
-from ..engine import NATIVE
 from .._record import with_record
+from ..engine import NATIVE
 from ._dice import OpeningThrow, Roll, draw_roll
 from ._family import FamilyGame, FamilyState, Plays
 from ._plays import Play
