@@ -379,6 +379,7 @@ async def run_units(
             async with trio.open_nursery() as nursery:
                 for index in range(len(matches)):
                     nursery.start_soon(one, index)
+            await trio.lowlevel.checkpoint()  # the next match starts first, and plays while the unit is stored
             _store_unit(db, unit, matches, results, folder, started)
             stored = True
         finally:
