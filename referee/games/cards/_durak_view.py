@@ -75,4 +75,3 @@ class DurakView:
     deal: int = 1
     deals: int = 1
     duraks: tuple[int, ...] = ()
-
