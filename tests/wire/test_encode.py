@@ -70,3 +70,25 @@ def test_short_answers_are_read_once_and_refused_every_time():
     long = pb.ActResponse(action_id=4, comment="x" * 100).SerializeToString()
     assert wire.act_response_from_bytes(long) == wire.act_response_from_bytes(long)
     assert wire.act_response_from_bytes(long) is not wire.act_response_from_bytes(long)
+
+
+def test_a_changed_view_is_sent_from_its_fields_not_its_old_record():
+    """A view the native core made carries its wire record; a view changed from it (``dataclasses.replace``, as a
+    session or a finished match does) carries none, so what is sent is always what the view says."""
+    import dataclasses
+
+    from kafana_kit.v1 import bot_pb2 as pb
+
+    from referee.games._record import record_of
+    from referee.wire._convert import _view_to_proto
+
+    for game_id in ("tapa", "durak"):
+        for request in _requests(game_id, {}, 5):
+            view = request.view
+            assert record_of(view) is not None
+            changed = dataclasses.replace(view, variant="changed")
+            assert record_of(changed) is None
+            sent = wire.act_request_bytes(dataclasses.replace(request, view=changed))
+            kind, message = _view_to_proto(changed)
+            assert getattr(pb.ActRequest.FromString(sent), kind) == message
+            break
