@@ -13,6 +13,7 @@ from referee import wire
 from referee.chance import Chance
 from referee.checkbot import decision_request
 from referee.games import CHANCE, GAMES, make_game
+from referee.games.engine import NATIVE
 from referee.wire._encode import field, int_field, varint
 
 FORMS = [(game_id, {}) for game_id in sorted(GAMES)] + [
@@ -72,6 +73,7 @@ def test_short_answers_are_read_once_and_refused_every_time():
     assert wire.act_response_from_bytes(long) is not wire.act_response_from_bytes(long)
 
 
+@pytest.mark.skipif(NATIVE is None, reason="the native core is not installed")
 def test_a_changed_view_is_sent_from_its_fields_not_its_old_record():
     """A view the native core made carries its wire record; a view changed from it (``dataclasses.replace``, as a
     session or a finished match does) carries none, so what is sent is always what the view says."""
