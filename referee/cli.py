@@ -22,6 +22,7 @@ from referee.runtime import (
     BotSpec,
     BuildError,
     GameRecord,
+    KnownBots,
     ManifestError,
     default_store,
     parse_clock,
@@ -228,8 +229,11 @@ class SpecError(ValueError):
     """A match spec that cannot be played; the message says why."""
 
 
-def match_from_spec(spec: dict, pool: BotPool | None = None) -> Callable[[], Awaitable[GameRecord]]:
-    """The game a ``run-match`` spec describes, ready to play (with bots from ``pool`` when given).
+def match_from_spec(
+    spec: dict, pool: BotPool | None = None, known: KnownBots | None = None
+) -> Callable[[], Awaitable[GameRecord]]:
+    """The game a ``run-match`` spec describes, ready to play (with bots from ``pool`` when given, resolved by
+    ``known`` when given).
 
     Raises:
         SpecError: the spec is malformed, names an unknown game or option, a bot that is not there, or asks for
@@ -237,7 +241,7 @@ def match_from_spec(spec: dict, pool: BotPool | None = None) -> Callable[[], Awa
     """
     try:
         game = make_game(spec["game"], spec.get("options") or {})
-        bots = [resolve_bot(path) for path in spec["bots"]]
+        bots = [(known.resolve if known else resolve_bot)(path) for path in spec["bots"]]
         clock = parse_clock(spec.get("clock", "120+3/30"))
         sandboxed = resolve_mode(spec.get("sandbox", "on"))
         limits = limits_from_json(spec.get("limits") or {})
@@ -308,10 +312,10 @@ def serve_matches(sandbox_mode: str, limits_text: str, pause_off_turn: bool, max
     async def serve() -> None:
         source = trio.wrap_file(sys.stdin)
         async with trio.open_nursery() as nursery:
-            pool = BotPool(nursery, options, max_games)
+            pool, known = BotPool(nursery, options, max_games), KnownBots()
             while line := await source.readline():
                 try:
-                    record = await match_from_spec(json.loads(line), pool)()
+                    record = await match_from_spec(json.loads(line), pool, known)()
                     answer = _record_json(record)
                 except (SpecError, json.JSONDecodeError) as exc:
                     answer = {"error": str(exc)}

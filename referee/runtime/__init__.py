@@ -16,7 +16,7 @@ from .faults import (
 )
 from .manifest import BotSpec, ManifestError, resolve_bot
 from .player import LocalPlayer, Player
-from .prepare import default_store, is_prepared, prepare_bot
+from .prepare import KnownBots, default_store, is_prepared, prepare_bot
 from .process import ProcessPlayer
 from .runner import probe_hello, run_game
 from .seating import BotPool, SeatOptions
@@ -36,6 +36,7 @@ __all__ = [
     "Clock",
     "Fault",
     "GameRecord",
+    "KnownBots",
     "LocalPlayer",
     "ManifestError",
     "Player",

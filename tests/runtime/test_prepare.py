@@ -6,7 +6,7 @@ import stat
 
 import pytest
 
-from referee.runtime import BuildError, is_prepared, prepare_bot, resolve_bot
+from referee.runtime import BuildError, KnownBots, ManifestError, is_prepared, prepare_bot, resolve_bot
 from referee.runtime.prepare import PREPARED
 
 
@@ -62,3 +62,31 @@ def test_a_single_file_bot_runs_where_it_is(tmp_path):
     bot = tmp_path / "b.py"
     bot.write_text("pass\n")
     assert prepare_bot(bot, tmp_path / "store").path == bot and not (tmp_path / "store").exists()
+
+
+def test_a_worker_hashes_a_prepared_copy_once_and_any_other_bot_every_time(tmp_path, monkeypatch):
+    from referee.runtime import manifest
+
+    hashed = []
+    real = manifest._hash_files
+    monkeypatch.setattr(manifest, "_hash_files", lambda files, root: hashed.append(root) or real(files, root))
+    folder = bot_folder(tmp_path)
+    copy = prepare_bot(folder, tmp_path / "store")
+    known, hashed[:] = KnownBots(), []
+    first = known.resolve(copy.path)
+    assert known.resolve(copy.path) is first and known.resolve(str(copy.path)) is first
+    assert hashed == [copy.path] and first == resolve_bot(copy.path)
+    (copy.path / PREPARED).unlink()  # the copy made again: a new marker
+    (copy.path / PREPARED).write_text(first.content_hash)
+    again = known.resolve(copy.path)
+    assert again is not first and again == first and hashed == [copy.path] * 3
+    hashed[:] = []
+    before = known.resolve(folder)
+    (folder / "bot.py").write_text("pass  # changed\n")
+    after = known.resolve(folder)
+    assert hashed == [folder, folder] and before.content_hash != after.content_hash
+    import shutil
+
+    shutil.rmtree(copy.path)
+    with pytest.raises(ManifestError, match="no bot at"):
+        known.resolve(copy.path)
