@@ -5,23 +5,32 @@ bots, one after the other, writing the same replays), in one run with the order 
 of two workers on this machine (``--dask``).
 
 Usage: python bench/ladder_throughput.py [--rounds 6] [--arena tapa] [--repeats 3] [--dask] [--workers-only]
+[--bots python|rust]
 
 ``--workers-only`` leaves out the process-per-match configurations (slow, and their figures do not move), so a run
-can afford enough rounds for the workers' start-up to weigh little.
+can afford enough rounds for the workers' start-up to weigh little. ``--bots`` picks the two random bots: the
+Python kit's (the default), or the Rust starter's (``bots/rust``, built once before the run with its manifest's
+own build, into ``bots/rust/build``; not timed), whose decisions cost the bot a tenth of the Python kit's CPU, so
+that the league's own scaling shows rather than the bots'.
 
 Each measurement is a fresh league database with the two bots submitted (not timed) and a round robin of
 ``--rounds`` duplicate units (2 matches each) played through ``run_units``, timed by wall clock from the first
 match to the last, worker start-up included. Printed: medians with min-max over the repeats, the ratios, how
 many bot processes were started, and how many of the machine's cores were busy over the timed part (from
 /proc/stat, everything on the machine counted: a configuration that keeps more than one core busy at concurrency
-1 cannot gain the full number of cores at a higher concurrency).
+1 cannot gain the full number of cores at a higher concurrency). Beside them, what the machine itself gives two
+processes: the same CPU-bound Python work in one process and in two at once (:func:`machine`), in the same
+alternation: a concurrency-2 league cannot gain more over concurrency 1 than that.
 """
 
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import contextlib
+import multiprocessing
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -39,12 +48,57 @@ from ladder.registry import submit  # noqa: E402
 from ladder.store import open_store  # noqa: E402
 from referee.games import make_game  # noqa: E402
 from referee.runtime import BotPool, Clock, SeatOptions, resolve_bot, run_game  # noqa: E402
+from referee.runtime.build import BuildError, build_bot  # noqa: E402
 from referee.runtime.sandbox import resolve_mode  # noqa: E402
 
 BOT = """from bots.python.kit import serve
 from bots.python.random_bot import GAMES, choose
 serve(choose, name="{name}", games=GAMES, action_detail=False)
 """
+RUST_STARTER = ROOT / "bots" / "rust"
+RUST_BINARY = RUST_STARTER / "build" / "target" / "release" / "random-rust"
+"""Where the Rust starter's own build (its manifest's command and environment) leaves the random bot."""
+MACHINE_LOOPS = 20_000_000
+"""The CPU-bound work of one process in :func:`machine` (about a second here)."""
+
+
+def make_bots(folder: Path, kind: str) -> None:
+    """The two random bots' folders, ``random-a`` and ``random-b``, of ``kind`` (``python`` or ``rust``)."""
+    if kind == "rust":
+        try:
+            build_bot(resolve_bot(RUST_STARTER))
+        except BuildError as error:
+            raise SystemExit(f"the Rust starter did not build: {error}") from None
+    for name in ("random-a", "random-b"):
+        bot = folder / name
+        bot.mkdir(exist_ok=True)
+        if kind == "rust":
+            (bot / "bin").mkdir(exist_ok=True)
+            shutil.copy2(RUST_BINARY, bot / "bin" / "random-rust")
+            (bot / "bot.toml").write_text(f'name = "{name}"\ncommand = ["bin/random-rust"]\n')
+        else:
+            (bot / "bot.toml").write_text(f'name = "{name}"\ncommand = ["python3", "bot.py"]\n')
+            (bot / "bot.py").write_text(BOT.format(name=name))
+
+
+def spin(loops: int) -> int:
+    """CPU-bound Python work: ``loops`` additions."""
+    total = 0
+    for number in range(loops):
+        total += number
+    return total
+
+
+def machine(pool: concurrent.futures.ProcessPoolExecutor, processes: int) -> tuple[int, float, int, float]:
+    """Two equal pieces of :func:`spin` work in ``pool``'s started processes: one after the other
+    (``processes`` 1) or both at once (2). (pieces, seconds, 0, cores busy), as a league's figures."""
+    start, ticks = time.perf_counter(), busy_ticks()
+    if processes == 1:
+        for _ in range(2):
+            pool.submit(spin, MACHINE_LOOPS).result()
+    else:
+        list(pool.map(spin, [MACHINE_LOOPS] * 2))
+    return 2, time.perf_counter() - start, 0, cores_busy(ticks, busy_ticks())
 
 
 def busy_ticks() -> tuple[int, int]:
@@ -63,11 +117,7 @@ async def league(folder: Path, label: str, arena: str, rounds: int, concurrency:
     path = folder / f"{label}.db"
     db = open_store(path)
     for name in ("random-a", "random-b"):
-        bot = folder / name
-        bot.mkdir(exist_ok=True)
-        (bot / "bot.toml").write_text(f'name = "{name}"\ncommand = ["python3", "bot.py"]\n')
-        (bot / "bot.py").write_text(BOT.format(name=name))
-        report = await submit(db, path, str(bot), LocalExecutor())
+        report = await submit(db, path, str(folder / name), LocalExecutor())
         assert report.accepted, report.text()
     plan(db, "bench", arena, "round-robin", rounds)
     session = executor.session() if workers else contextlib.nullcontext()
@@ -99,45 +149,55 @@ async def alone(folder: Path, arena: str, rounds: int) -> tuple[int, float, int]
     return 2 * rounds, time.perf_counter() - start, pool.starts, cores_busy(ticks, busy_ticks())
 
 
-async def main(rounds: int, arena: str, repeats: int, dask: bool, workers_only: bool) -> None:
-    kinds = [(f"{'workers' if w else 'process per match'}, concurrency {c}", c, w) for c in (1, 2)
-             for w in ((True,) if workers_only else (False, True))]
-    kinds.append(("workers, concurrency 4", 4, True))
-    kinds.append(("the same matches without the ladder", 1, None))
+async def main(rounds: int, arena: str, repeats: int, dask: bool, workers_only: bool, bots: str) -> None:
+    kinds = [(f"{'workers' if w else 'process per match'}, concurrency {c}", c, "workers" if w else "process")
+             for c in (1, 2) for w in ((True,) if workers_only else (False, True))]
+    kinds.append(("workers, concurrency 4", 4, "workers"))
+    kinds.append(("the same matches without the ladder", 1, "alone"))
+    kinds += [("the machine, 1 process", 1, "machine"), ("the machine, 2 processes", 2, "machine")]
     rates: dict[str, list[float]] = {label: [] for label, _, _ in kinds}
     busy: dict[str, list[float]] = {label: [] for label, _, _ in kinds}
     starts: dict[str, int] = {}
-    with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory() as folder, concurrent.futures.ProcessPoolExecutor(
+        2, mp_context=multiprocessing.get_context("spawn")
+    ) as pool:
+        make_bots(Path(folder), bots)
+        list(pool.map(spin, [1, 1]))  # the pool's processes started before anything is timed
         for repeat in range(repeats):
             order = kinds if repeat % 2 == 0 else list(reversed(kinds))
-            for label, concurrency, workers in order:
-                if workers is None:
-                    if not (Path(folder) / "random-a").exists():
-                        continue  # the bot folders are made by the first league
+            for label, concurrency, kind in order:
+                if kind == "machine":
+                    matches, seconds, started, cores = machine(pool, concurrency)
+                elif kind == "alone":
                     matches, seconds, started, cores = await alone(Path(folder), arena, rounds)
                 else:
                     matches, seconds, started, cores = await league(
-                        Path(folder), f"{repeat}-{concurrency}-{workers}", arena, rounds, concurrency, LocalExecutor(),
-                        workers,
+                        Path(folder), f"{repeat}-{concurrency}-{kind}", arena, rounds, concurrency, LocalExecutor(),
+                        kind == "workers",
                     )
                 rates[label].append(matches / seconds * 60)
                 busy[label].append(cores)
                 starts[label] = started
-        print(f"{arena}: {rounds} units (2 matches each), {repeats} repeats")
+        print(f"{arena}: {rounds} units (2 matches each), {repeats} repeats, {bots} random bots")
         for label, values in rates.items():
-            print(f"  {label:<32} {statistics.median(values):6.1f} matches/min  ({min(values):.1f}-{max(values):.1f}),"
-                  f" {starts[label]} bot starts, {statistics.median(busy[label]):.2f} cores busy")
+            unit, started = ("pieces/min", "") if label.startswith("the machine") else (
+                "matches/min", f" {starts[label]} bot starts,")
+            print(f"  {label:<35} {statistics.median(values):7.1f} {unit}  ({min(values):.1f}-{max(values):.1f}),"
+                  f"{started} {statistics.median(busy[label]):.2f} cores busy")
         if not workers_only:
             base = statistics.median(rates["process per match, concurrency 1"])
             for label, values in rates.items():
-                print(f"  ratio to a process per match at concurrency 1: {label:<32} "
-                      f"{statistics.median(values) / base:.2f}")
+                if not label.startswith("the machine"):
+                    print(f"  ratio to a process per match at concurrency 1: {label:<35} "
+                          f"{statistics.median(values) / base:.2f}")
         alone_rate = statistics.median(rates["the same matches without the ladder"])
         single = statistics.median(rates["workers, concurrency 1"])
         for concurrency in (1, 2, 4):
             ladder_rate = statistics.median(rates[f"workers, concurrency {concurrency}"])
             print(f"  workers at concurrency {concurrency} / without the ladder: {ladder_rate / alone_rate:.2f};"
                   f" / workers at concurrency 1: {ladder_rate / single:.2f}")
+        two = statistics.median(rates["the machine, 2 processes"]) / statistics.median(rates["the machine, 1 process"])
+        print(f"  the machine: 2 processes / 1 process: {two:.2f}")
         if dask:
             from ladder.dask_cluster import loopback_cluster
             from ladder.dask_executor import DaskExecutor
@@ -159,5 +219,7 @@ if __name__ == "__main__":
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--dask", action="store_true", help="also run the league on a 2-worker loopback cluster")
     parser.add_argument("--workers-only", action="store_true", help="leave out the process-per-match runs")
+    parser.add_argument("--bots", choices=("python", "rust"), default="python",
+                        help="the random bots: the Python kit's or the Rust starter's")
     args = parser.parse_args()
-    trio.run(main, args.rounds, args.arena, args.repeats, args.dask, args.workers_only)
+    trio.run(main, args.rounds, args.arena, args.repeats, args.dask, args.workers_only, args.bots)
