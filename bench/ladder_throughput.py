@@ -91,7 +91,7 @@ def spin(loops: int) -> int:
 
 def machine(pool: concurrent.futures.ProcessPoolExecutor, processes: int) -> tuple[int, float, int, float]:
     """Two equal pieces of :func:`spin` work in ``pool``'s started processes: one after the other
-    (``processes`` 1) or both at once (2). (pieces, seconds, 0, cores busy), as a league's figures."""
+    (``processes`` 1) or both at once (2). (pieces, seconds, 0, (cores busy, stolen)), as a league's figures."""
     start, ticks = time.perf_counter(), busy_ticks()
     if processes == 1:
         for _ in range(2):
@@ -101,19 +101,21 @@ def machine(pool: concurrent.futures.ProcessPoolExecutor, processes: int) -> tup
     return 2, time.perf_counter() - start, 0, cores_busy(ticks, busy_ticks())
 
 
-def busy_ticks() -> tuple[int, int]:
-    """(busy, all) clock ticks of every core since boot, from /proc/stat."""
+def busy_ticks() -> tuple[int, int, int]:
+    """(busy, stolen, all) clock ticks of every core since boot, from /proc/stat: stolen is the time the
+    hypervisor gave a virtual core's turn to another machine (counted in busy, not as this machine's work)."""
     ticks = [int(value) for value in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-    return sum(ticks) - ticks[3] - ticks[4], sum(ticks)  # idle and iowait are not busy
+    return sum(ticks) - ticks[3] - ticks[4], ticks[7], sum(ticks)  # idle and iowait are not busy
 
 
-def cores_busy(before: tuple[int, int], after: tuple[int, int]) -> float:
-    """How many cores were busy on average between two :func:`busy_ticks`."""
-    return (after[0] - before[0]) / max(after[1] - before[1], 1) * os.cpu_count()
+def cores_busy(before: tuple[int, int, int], after: tuple[int, int, int]) -> tuple[float, float]:
+    """How many cores were busy, and how many of them stolen, on average between two :func:`busy_ticks`."""
+    span = max(after[2] - before[2], 1) / os.cpu_count()
+    return (after[0] - before[0]) / span, (after[1] - before[1]) / span
 
 
 async def league(folder: Path, label: str, arena: str, rounds: int, concurrency: int, executor, workers: bool):
-    """(matches, seconds, bot starts, cores busy) of one round robin."""
+    """(matches, seconds, bot starts, (cores busy, stolen)) of one round robin."""
     path = folder / f"{label}.db"
     db = open_store(path)
     for name in ("random-a", "random-b"):
@@ -132,7 +134,7 @@ async def league(folder: Path, label: str, arena: str, rounds: int, concurrency:
 async def alone(folder: Path, arena: str, rounds: int) -> tuple[int, float, int]:
     """The same matches without the ladder: played one after the other by this process's referee, with kept bots
     (a pool, as a worker has) and their replays written with a secret seed (as a ladder's match is played), no
-    database, scheduler or worker protocol. (matches, seconds, bot starts, cores busy)"""
+    database, scheduler or worker protocol. (matches, seconds, bot starts, (cores busy, stolen))"""
     game = make_game(arena)
     specs = [resolve_bot(folder / name) for name in ("random-a", "random-b")]
     replays = folder / "alone-replays"
@@ -156,7 +158,7 @@ async def main(rounds: int, arena: str, repeats: int, dask: bool, workers_only: 
     kinds.append(("the same matches without the ladder", 1, "alone"))
     kinds += [("the machine, 1 process", 1, "machine"), ("the machine, 2 processes", 2, "machine")]
     rates: dict[str, list[float]] = {label: [] for label, _, _ in kinds}
-    busy: dict[str, list[float]] = {label: [] for label, _, _ in kinds}
+    busy: dict[str, list[tuple[float, float]]] = {label: [] for label, _, _ in kinds}
     starts: dict[str, int] = {}
     with tempfile.TemporaryDirectory() as folder, concurrent.futures.ProcessPoolExecutor(
         2, mp_context=multiprocessing.get_context("spawn")
@@ -183,7 +185,8 @@ async def main(rounds: int, arena: str, repeats: int, dask: bool, workers_only: 
             unit, started = ("pieces/min", "") if label.startswith("the machine") else (
                 "matches/min", f" {starts[label]} bot starts,")
             print(f"  {label:<35} {statistics.median(values):7.1f} {unit}  ({min(values):.1f}-{max(values):.1f}),"
-                  f"{started} {statistics.median(busy[label]):.2f} cores busy")
+                  f"{started} {statistics.median(b for b, _ in busy[label]):.2f} cores busy"
+                  f" ({statistics.median(stolen for _, stolen in busy[label]):.2f} stolen)")
         if not workers_only:
             base = statistics.median(rates["process per match, concurrency 1"])
             for label, values in rates.items():
