@@ -11,7 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PySlice, PyTuple};
 
 use crate::family::{Found, Position, Stage};
-use crate::game::{count, Game, Phase, State, Variant};
+use crate::game::{after_play, count, Game, Phase, Sides, State, Variant};
 use crate::{int_of, notation, plays_dict, position_of};
 
 /// `current_player` while a chance step is due, and once the game is over (`referee.games._core`).
@@ -423,6 +423,65 @@ impl FamilyCore {
     /// ``(termination, points)`` once the game is over, else None.
     fn outcome(&self) -> Option<(&'static str, (u32, u32))> {
         self.state.outcome.map(|o| (o.termination.word(), (o.points[0], o.points[1])))
+    }
+
+    /// Every roll's replies from each of ``positions`` (the side to roll first: (its board, the other's, its pins,
+    /// the other's), each in its own numbering) in this state's game, Tabla or Tapa (one stage a turn): for each
+    /// position the 21 rolls, high die from 1 to 6 and the low die from 1 to it, each (its weight in 36, how many
+    /// rows it has); for each row, in that order, the features of the position after one legal play
+    /// (`game::FEATURES` little-endian float32, the side just moved first), its points if it ends the game (the
+    /// mover's first) and, with ``afters``, the position it leaves (the side just moved first, as given). A roll
+    /// with no play has one row, the position as it stands (as if the side had played and left it). A search two
+    /// rolls deep asks this once a level, in place of a call per position and roll.
+    #[pyo3(signature = (positions, afters=true))]
+    #[allow(clippy::type_complexity)]
+    fn replies<'py>(
+        &self,
+        py: Python<'py>,
+        positions: Vec<(u128, u128, u128, u128)>,
+        afters: bool,
+    ) -> PyResult<(Bound<'py, PyBytes>, Vec<(u32, u32)>, Vec<Option<(u32, u32)>>, Vec<(u128, u128, u128, u128)>)> {
+        let game = self.state.game();
+        if matches!(game.variant, Variant::GjulBara { .. }) {
+            return Err(PyValueError::new_err("replies: a game of one stage a turn (tabla, tapa), not gjul-bara"));
+        }
+        let mut rows: Vec<f32> = Vec::new();
+        let (mut groups, mut outcomes, mut left) = (Vec::new(), Vec::new(), Vec::new());
+        let mut row = [0f32; crate::game::FEATURES];
+        let mut push = |sides: &Sides, ended: Option<(u32, u32)>, rows: &mut Vec<f32>| {
+            crate::game::features(sides, &mut row);
+            rows.extend_from_slice(&row);
+            outcomes.push(ended);
+            if afters {
+                left.push((sides.boards[0], sides.boards[1], sides.pins[0], sides.pins[1]));
+            }
+        };
+        for (mine, theirs, my_pins, their_pins) in positions {
+            let sides = Sides { boards: [mine, theirs], pins: [my_pins, their_pins] };
+            for high in 1..=6 {
+                for low in 1..=high {
+                    let mut state = State::new(game, Some(0), false);
+                    state.place(sides.boards, sides.pins, [0, 0]);
+                    state.roll(high, low);
+                    let count = match state.phase {
+                        Phase::Move => {
+                            for &end in &state.ends {
+                                let (after, ended) = after_play(game.variant, sides, end);
+                                push(&after, ended.map(|o| (o.points[0], o.points[1])), &mut rows);
+                            }
+                            state.ends.len() as u32
+                        }
+                        _ => {
+                            push(&sides, state.outcome.map(|o| (o.points[0], o.points[1])), &mut rows);
+                            1
+                        }
+                    };
+                    groups.push((if high == low { 1 } else { 2 }, count));
+                }
+            }
+        }
+        let bytes: Vec<u8> = rows.iter().flat_map(|value| value.to_le_bytes()).collect();
+        Ok((PyBytes::new(py, &bytes), groups, outcomes, left))
     }
 
     /// Set both sides' boards, pins and rolls made, before a roll (a position for tests and analysis).

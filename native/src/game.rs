@@ -248,6 +248,11 @@ impl State {
         &self.game.variant
     }
 
+    /// The game this state is one of.
+    pub fn game(&self) -> Game {
+        self.game
+    }
+
     /// Each seat's board (own numbering).
     pub fn boards(&self) -> [u128; 2] {
         self.boards

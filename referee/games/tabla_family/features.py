@@ -14,9 +14,12 @@ reference, which plays each play on a copy of the state through the public State
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ..engine import NATIVE
+from ._dice import Roll
 from ._family import FamilyState
 from ._movegen import count
 
@@ -89,3 +92,77 @@ def after_features(state: FamilyState) -> AfterFeatures:
     if state.current_player < 0:
         raise ValueError("nobody is to play a move in this state")
     return (native_after_features if NATIVE is not None else python_after_features)(state)
+
+
+ROLLS = tuple(Roll(high, low) for high in range(1, 7) for low in range(1, high + 1))
+"""The 21 rolls in the order of :func:`roll_replies`' groups."""
+
+Sides = tuple[int, int, int, int]
+"""A position between turns: (board, the other's board, pins, the other's pins), a side named first, each side in
+its own numbering."""
+
+
+class Replies(NamedTuple):
+    """Every roll's replies from some positions (:func:`roll_replies`)."""
+
+    rows: np.ndarray
+    """The features of the position after each reply (the side that replied first)."""
+    groups: list[tuple[int, int]]
+    """Per position, for each of :data:`ROLLS`: (its weight in 36, how many of the rows are its replies)."""
+    outcomes: list[tuple[int, int] | None]
+    """Per row, the points of a reply that ends the game (the replying side's first), else None."""
+    afters: list[Sides]
+    """Per row, the position the reply leaves, the side that replied first (empty when not asked for)."""
+
+
+def python_roll_replies(state: FamilyState, positions: list[Sides], afters: bool = True) -> Replies:
+    """:func:`roll_replies` through the public State API of ``state``'s game (the reference)."""
+    replies = _python_roll_replies(state, positions)
+    return replies if afters else replies._replace(afters=[])
+
+
+def _python_roll_replies(state: FamilyState, positions: list[Sides]) -> Replies:
+    rows, groups, outcomes, afters = [], [], [], []
+    for mine, theirs, my_pins, their_pins in positions:
+        for roll in ROLLS:
+            rolled = state._game.new_state(starter=0)
+            rolled._place([mine, theirs], [my_pins, their_pins], [0, 0])
+            rolled.apply(roll)
+            if rolled.current_player != 0:  # no play: the position stands
+                rows.append(encode((mine, theirs), (my_pins, their_pins)))
+                ended = rolled.outcome().points if rolled.is_terminal() else None
+                outcomes.append(ended)
+                afters.append((mine, theirs, my_pins, their_pins))
+                groups.append((1 if roll.is_double else 2, 1))
+                continue
+            plays = rolled.legal_actions()
+            for play in plays:
+                after = rolled.clone()
+                after.apply(play)
+                rows.append(encode((after._boards[0], after._boards[1]), (after._pins[0], after._pins[1])))
+                outcomes.append(tuple(after.outcome().points) if after.is_terminal() else None)
+                afters.append((after._boards[0], after._boards[1], after._pins[0], after._pins[1]))
+            groups.append((1 if roll.is_double else 2, len(plays)))
+    return Replies(np.array(rows, dtype=np.float32).reshape(len(rows), FEATURES), groups, outcomes, afters)
+
+
+def roll_replies(state: FamilyState, positions: list[Sides], afters: bool = True) -> Replies:
+    """Every roll's replies from each of ``positions`` (the side to roll named first) in the game of ``state``, a
+    game of one stage a turn (Tabla, Tapa): for each position and each of :data:`ROLLS`, every legal play of the
+    side to roll, as rows of :data:`FEATURES`, with the points of those that end the game and (with ``afters``)
+    the positions they leave; a roll with no play gives one row, the position as it stands. A search two rolls
+    deep asks this once a level. Native when the core runs (the stuck guard, which needs a game's history, is not
+    counted).
+
+    >>> from referee.games import make_game
+    >>> from ._movegen import pack
+    >>> state = make_game("tapa").new_state(starter=0)
+    >>> start = pack({24: 15})
+    >>> replies = roll_replies(state, [(start, start, 0, 0)])
+    >>> len(replies.groups), sum(weight for weight, _ in replies.groups), replies.groups[0]
+    (21, 36, (1, 5))
+    """
+    if NATIVE is None or not hasattr(state, "_core"):
+        return python_roll_replies(state, positions, afters)
+    data, groups, outcomes, left = state._core.replies(positions, afters)
+    return Replies(np.frombuffer(data, dtype="<f4").reshape(len(outcomes), FEATURES), groups, outcomes, left)
