@@ -51,5 +51,6 @@ def test_the_native_replies_are_the_references(game_id, options):
 
 def test_gjul_bara_has_no_replies_of_one_stage():
     state = make_game("gjul-bara").new_state(starter=0)
-    with pytest.raises(ValueError, match="one stage a turn"):
-        roll_replies(state, [(state._boards[0], state._boards[1], 0, 0)])
+    for replies in (roll_replies, python_roll_replies):
+        with pytest.raises(ValueError, match="one stage a turn"):
+            replies(state, [(state._boards[0], state._boards[1], 0, 0)])

@@ -122,6 +122,8 @@ def python_roll_replies(state: FamilyState, positions: list[Sides], afters: bool
 
 
 def _python_roll_replies(state: FamilyState, positions: list[Sides]) -> Replies:
+    if state._game.id == "gjul-bara":
+        raise ValueError("replies: a game of one stage a turn (tabla, tapa), not gjul-bara")
     rows, groups, outcomes, afters = [], [], [], []
     for mine, theirs, my_pins, their_pins in positions:
         for roll in ROLLS:
@@ -130,8 +132,7 @@ def _python_roll_replies(state: FamilyState, positions: list[Sides]) -> Replies:
             rolled.apply(roll)
             if rolled.current_player != 0:  # no play: the position stands
                 rows.append(encode((mine, theirs), (my_pins, their_pins)))
-                ended = rolled.outcome().points if rolled.is_terminal() else None
-                outcomes.append(ended)
+                outcomes.append(tuple(rolled.outcome().points) if rolled.is_terminal() else None)
                 afters.append((mine, theirs, my_pins, their_pins))
                 groups.append((1 if roll.is_double else 2, 1))
                 continue
@@ -153,6 +154,9 @@ def roll_replies(state: FamilyState, positions: list[Sides], afters: bool = True
     the positions they leave; a roll with no play gives one row, the position as it stands. A search two rolls
     deep asks this once a level. Native when the core runs (the stuck guard, which needs a game's history, is not
     counted).
+
+    Raises:
+        ValueError: the game is Gjul Bara (a turn of its ladder is a chain of stages).
 
     >>> from referee.games import make_game
     >>> from ._movegen import pack
