@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import stat
 
 import pytest
 
-from referee.runtime import BuildError, KnownBots, ManifestError, is_prepared, prepare_bot, resolve_bot
+from referee.runtime import BuildError, KnownBots, ManifestError, is_prepared, manifest, prepare_bot, resolve_bot
 from referee.runtime.prepare import PREPARED
 
 
@@ -65,8 +67,6 @@ def test_a_single_file_bot_runs_where_it_is(tmp_path):
 
 
 def test_a_worker_hashes_a_prepared_copy_once_and_any_other_bot_every_time(tmp_path, monkeypatch):
-    from referee.runtime import manifest
-
     hashed = []
     real = manifest._hash_files
     monkeypatch.setattr(manifest, "_hash_files", lambda files, root: hashed.append(root) or real(files, root))
@@ -76,8 +76,8 @@ def test_a_worker_hashes_a_prepared_copy_once_and_any_other_bot_every_time(tmp_p
     first = known.resolve(copy.path)
     assert known.resolve(copy.path) is first and known.resolve(str(copy.path)) is first
     assert hashed == [copy.path] and first == resolve_bot(copy.path)
-    (copy.path / PREPARED).unlink()  # the copy made again: a new marker
-    (copy.path / PREPARED).write_text(first.content_hash)
+    marker = (copy.path / PREPARED).stat()
+    os.utime(copy.path / PREPARED, ns=(marker.st_atime_ns, marker.st_mtime_ns + 10**9))  # the marker written anew
     again = known.resolve(copy.path)
     assert again is not first and again == first and hashed == [copy.path] * 3
     hashed[:] = []
@@ -85,8 +85,6 @@ def test_a_worker_hashes_a_prepared_copy_once_and_any_other_bot_every_time(tmp_p
     (folder / "bot.py").write_text("pass  # changed\n")
     after = known.resolve(folder)
     assert hashed == [folder, folder] and before.content_hash != after.content_hash
-    import shutil
-
     shutil.rmtree(copy.path)
     with pytest.raises(ManifestError, match="no bot at"):
         known.resolve(copy.path)
