@@ -133,16 +133,18 @@ _NATIVE = {"shots": False, "blocks": True}
 """The input sets the native core computes (``tapa_extras``), and whether with the ``blocks`` inputs."""
 
 
-def inputs(rows: np.ndarray, kind: str) -> np.ndarray:
-    """The rows a network of input set ``kind`` reads: the features and its extra inputs after them (rows that
-    have them already are returned as they are)."""
+def inputs(rows: np.ndarray, kind: str, dtype: type = np.float64) -> np.ndarray:
+    """The rows a network of input set ``kind`` reads: the features and its extra inputs after them, in ``dtype``
+    (rows that have them already are returned as they are)."""
     if kind == "plain" or rows.shape[1] == width(kind):
         return rows
     if NATIVE is not None and kind in _NATIVE:
         data = NATIVE.tapa_extras(np.ascontiguousarray(rows, dtype="<f4").tobytes(), _NATIVE[kind])
-        extras = np.frombuffer(data, dtype="<f8").reshape(len(rows), EXTRAS[kind])
-        return np.concatenate([np.asarray(rows, dtype=np.float64), extras], axis=1)
-    return python_inputs(rows, kind)
+        extended = np.empty((len(rows), width(kind)), dtype=dtype)
+        extended[:, :FEATURES] = rows
+        extended[:, FEATURES:] = np.frombuffer(data, dtype="<f8").reshape(len(rows), EXTRAS[kind])
+        return extended
+    return python_inputs(rows, kind).astype(dtype, copy=False)
 
 
 def python_inputs(rows: np.ndarray, kind: str) -> np.ndarray:

@@ -10,12 +10,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Self
+from typing import TYPE_CHECKING, Self
 
 import numpy as np
 from threadpoolctl import threadpool_limits
 
 from bots.python.td_inputs import EXTRAS, extends, inputs, width
+from referee.games.engine import NATIVE
+
+if TYPE_CHECKING:
+    from kafana_native import ValueNet
 
 threadpool_limits(1, user_api="blas")  # small matrices: more BLAS threads only cost (and spin on the other core)
 
@@ -79,7 +83,7 @@ class _Layers:
 
     def hidden(self, rows: np.ndarray) -> np.ndarray:
         """The hidden units of each row."""
-        rows = inputs(rows, self.inputs).astype(self.w1.dtype)  # one dtype: BLAS
+        rows = inputs(rows, self.inputs, self.w1.dtype).astype(self.w1.dtype, copy=False)  # one dtype: BLAS
         return 1 / (1 + np.exp(-(rows @ self.w1.T + self.b1)))
 
     def widened(self, kind: str) -> Self:
@@ -126,6 +130,14 @@ class Network(_Layers):
     def values(self, rows: np.ndarray) -> np.ndarray:
         """The value of each row."""
         return self.hidden(rows) @ self.w2 + self.b2
+
+    def native(self) -> ValueNet | None:
+        """A copy of this network, its weights as they are now in float32, in the native core (which values the
+        best reply to every roll without handing the rows back), or None without the core."""
+        if NATIVE is None:
+            return None
+        f4 = [np.ascontiguousarray(array, dtype="<f4").tobytes() for array in (self.w1, self.b1, self.w2)]
+        return NATIVE.ValueNet(*f4, float(self.b2), self.inputs)
 
     def gradient(self, row: np.ndarray) -> tuple[float, list[np.ndarray]]:
         """The value of one row and its gradient by (w1, b1, w2, b2)."""

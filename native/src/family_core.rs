@@ -12,6 +12,7 @@ use pyo3::types::{PyBytes, PyDict, PyList, PySlice, PyTuple};
 
 use crate::family::{Found, Position, Stage};
 use crate::game::{after_play, count, Game, Phase, Sides, State, Variant};
+use crate::value_net::{Scratch, ValueNet};
 use crate::{int_of, notation, plays_dict, position_of};
 
 /// `current_player` while a chance step is due, and once the game is over (`referee.games._core`).
@@ -441,47 +442,64 @@ impl FamilyCore {
         positions: Vec<(u128, u128, u128, u128)>,
         afters: bool,
     ) -> PyResult<(Bound<'py, PyBytes>, Vec<(u32, u32)>, Vec<Option<(u32, u32)>>, Vec<(u128, u128, u128, u128)>)> {
-        let game = self.state.game();
-        if matches!(game.variant, Variant::GjulBara { .. }) {
-            return Err(PyValueError::new_err("replies: a game of one stage a turn (tabla, tapa), not gjul-bara"));
-        }
+        let game = self.one_stage_game()?;
         let mut rows: Vec<f32> = Vec::new();
         let (mut groups, mut outcomes, mut left) = (Vec::new(), Vec::new(), Vec::new());
         let mut row = [0f32; crate::game::FEATURES];
-        let mut push = |sides: &Sides, ended: Option<(u32, u32)>, rows: &mut Vec<f32>| {
-            crate::game::features(sides, &mut row);
-            rows.extend_from_slice(&row);
-            outcomes.push(ended);
-            if afters {
-                left.push((sides.boards[0], sides.boards[1], sides.pins[0], sides.pins[1]));
-            }
-        };
         for (mine, theirs, my_pins, their_pins) in positions {
             let sides = Sides { boards: [mine, theirs], pins: [my_pins, their_pins] };
-            for high in 1..=6 {
-                for low in 1..=high {
-                    let mut state = State::new(game, Some(0), false);
-                    state.place(sides.boards, sides.pins, [0, 0]);
-                    state.roll(high, low);
-                    let count = match state.phase {
-                        Phase::Move => {
-                            for &end in &state.ends {
-                                let (after, ended) = after_play(game.variant, sides, end);
-                                push(&after, ended.map(|o| (o.points[0], o.points[1])), &mut rows);
-                            }
-                            state.ends.len() as u32
-                        }
-                        _ => {
-                            push(&sides, state.outcome.map(|o| (o.points[0], o.points[1])), &mut rows);
-                            1
-                        }
-                    };
-                    groups.push((if high == low { 1 } else { 2 }, count));
+            let counts = each_reply(game, sides, |_, after, ended| {
+                crate::game::features(after, &mut row);
+                rows.extend_from_slice(&row);
+                outcomes.push(ended);
+                if afters {
+                    left.push(sides_tuple(after));
                 }
-            }
+            });
+            groups.extend(counts);
         }
         let bytes: Vec<u8> = rows.iter().flat_map(|value| value.to_le_bytes()).collect();
         Ok((PyBytes::new(py, &bytes), groups, outcomes, left))
+    }
+
+    /// Every roll's best reply from each of ``positions`` (as :meth:`replies` takes them) by the value ``net`` gives
+    /// the side replying, a reply that ends the game valued by its points (the mover's less the other's): per
+    /// position and roll, in :meth:`replies`' order, (the roll's weight in 36, the best reply's value, its points if
+    /// it ends the game, the position it leaves (the side just moved first)). The rows of the replies never leave
+    /// the core: a level of a search by points costs this one call.
+    #[allow(clippy::type_complexity)]
+    fn best_replies(
+        &self,
+        positions: Vec<(u128, u128, u128, u128)>,
+        net: &ValueNet,
+    ) -> PyResult<Vec<(u32, f32, Option<(u32, u32)>, (u128, u128, u128, u128))>> {
+        let game = self.one_stage_game()?;
+        let (mut row, mut scratch) = ([0f32; crate::game::FEATURES], Scratch::default());
+        let mut best = Vec::with_capacity(21 * positions.len());
+        for (mine, theirs, my_pins, their_pins) in positions {
+            let sides = Sides { boards: [mine, theirs], pins: [my_pins, their_pins] };
+            let first = best.len();
+            let counts = each_reply(game, sides, |roll, after, ended| {
+                let value = match ended {
+                    Some((points, other)) => points as f32 - other as f32,
+                    None => {
+                        crate::game::features(after, &mut row);
+                        net.value(&row, &mut scratch)
+                    }
+                };
+                if first + roll == best.len() {
+                    best.push((0, f32::NEG_INFINITY, None, sides_tuple(after)));
+                }
+                let entry = &mut best[first + roll];
+                if value > entry.1 {
+                    *entry = (0, value, ended, sides_tuple(after));
+                }
+            });
+            for (entry, (weight, _)) in best[first..].iter_mut().zip(counts) {
+                entry.0 = weight;
+            }
+        }
+        Ok(best)
     }
 
     /// Set both sides' boards, pins and rolls made, before a roll (a position for tests and analysis).
@@ -492,4 +510,51 @@ impl FamilyCore {
         self.state.place([boards.0, boards.1], [pins.0, pins.1], [rolls.0, rolls.1]);
         Ok(())
     }
+}
+
+impl FamilyCore {
+    /// This state's game, a game of one stage a turn (Tabla, Tapa), whose rolls' replies a search lists.
+    fn one_stage_game(&self) -> PyResult<Game> {
+        let game = self.state.game();
+        if matches!(game.variant, Variant::GjulBara { .. }) {
+            return Err(PyValueError::new_err("replies: a game of one stage a turn (tabla, tapa), not gjul-bara"));
+        }
+        Ok(game)
+    }
+}
+
+/// Sides as Python's tuple of them: (board, the other's board, pins, the other's pins).
+fn sides_tuple(sides: &Sides) -> (u128, u128, u128, u128) {
+    (sides.boards[0], sides.boards[1], sides.pins[0], sides.pins[1])
+}
+
+/// Every roll's replies from `sides` (the side to roll first) in `game`, a game of one stage a turn: `reply(roll,
+/// after, ended)` for each legal play of each of the 21 rolls (high die 1..6, low die 1..high; `roll` counts them
+/// from 0) with the sides it leaves (the side just moved first) and its points if it ends the game; a roll with
+/// no play, once with the sides as they stand. Returns each roll's (weight in 36, replies).
+fn each_reply(game: Game, sides: Sides, mut reply: impl FnMut(usize, &Sides, Option<(u32, u32)>)) -> Vec<(u32, u32)> {
+    let mut counts = Vec::with_capacity(21);
+    for high in 1..=6 {
+        for low in 1..=high {
+            let roll = counts.len();
+            let mut state = State::new(game, Some(0), false);
+            state.place(sides.boards, sides.pins, [0, 0]);
+            state.roll(high, low);
+            let count = match state.phase {
+                Phase::Move => {
+                    for &end in &state.ends {
+                        let (after, ended) = after_play(game.variant, sides, end);
+                        reply(roll, &after, ended.map(|o| (o.points[0], o.points[1])));
+                    }
+                    state.ends.len() as u32
+                }
+                _ => {
+                    reply(roll, &sides, state.outcome.map(|o| (o.points[0], o.points[1])));
+                    1
+                }
+            };
+            counts.push((if high == low { 1 } else { 2 }, count));
+        }
+    }
+    counts
 }

@@ -118,15 +118,20 @@ pub fn extras(rows: &[f32], blocks: bool) -> Vec<f64> {
     let width = SHOTS + if blocks { BLOCKS } else { 0 };
     let mut out = Vec::with_capacity(rows.len() / FEATURES * width);
     for row in rows.chunks_exact(FEATURES) {
-        let sides = [Side::new(row, 0), Side::new(row, 1)];
-        for side in &sides {
-            out.extend(side.shots());
-        }
-        if blocks {
-            for side in &sides {
-                out.extend(side.blocks());
-            }
-        }
+        row_extras(row, blocks, &mut out);
     }
     out
+}
+
+/// The extra inputs of one row, appended to `out` (as [`extras`] gives them).
+pub fn row_extras(row: &[f32], blocks: bool, out: &mut Vec<f64>) {
+    let sides = [Side::new(row, 0), Side::new(row, 1)];
+    for side in &sides {
+        out.extend(side.shots());
+    }
+    if blocks {
+        for side in &sides {
+            out.extend(side.blocks());
+        }
+    }
 }

@@ -12,6 +12,7 @@ mod family_core;
 mod gaps;
 mod game;
 mod inputs;
+mod value_net;
 mod wire;
 
 use pyo3::exceptions::PyValueError;
@@ -433,6 +434,7 @@ fn kafana_native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<durak_core::DurakListing>()?;
     module.add_class::<family_core::FamilyCore>()?;
     module.add_class::<family_core::FamilyStage>()?;
+    module.add_class::<value_net::ValueNet>()?;
     module.add_class::<wire::WireClient>()?;
     module.add_class::<wire::WireStream>()?;
     module.add("ANSWER", wire::ANSWER)?;

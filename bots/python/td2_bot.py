@@ -1,0 +1,146 @@
+"""The learned bot looking two rolls ahead (2-ply) in Tabla and Tapa: of the plays its network values best
+(:mod:`.td_bot`, 0-ply) it follows :data:`WIDTH` through the opponent's 21 rolls, each answered by the opponent's
+best play by the network (:mod:`.td1_bot`'s 1-ply value); the :data:`DEEP` best of those it follows one roll
+further, the bot's own 21 rolls after each of the opponent's answers, each answered by its own best play, and takes
+the play whose position is best on average two rolls ahead. A level of the search is one call into the native
+core, which lists every roll's replies and values them by the network itself (``FamilyCore.best_replies``); in a
+``tabla-match``, where every position is valued by the chance to win the match (:class:`.td_bot.Values`), the
+core lists the replies (:func:`referee.games.tabla_family.features.roll_replies`) and numpy values them. Where it
+does not search (Gjul Bara, whose turns are chains of stages; a remainder; a short clock) it plays as td1_bot.
+"""
+
+from __future__ import annotations
+
+import sys
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
+
+if __package__ in (None, ""):  # run as a script: make the repository importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+import numpy as np  # noqa: E402
+
+from bots.python import td1_bot, td_bot  # noqa: E402
+from bots.python.kit import serve  # noqa: E402
+from bots.python.positions import state_of  # noqa: E402
+from bots.python.td_bot import Values  # noqa: E402
+from referee.games.tabla_family._family import FamilyState  # noqa: E402
+from referee.games.tabla_family.features import ROLLS, Sides, after_features, roll_replies  # noqa: E402
+from referee.wire import ActRequest, ActResponse  # noqa: E402
+
+if TYPE_CHECKING:
+    from kafana_native import ValueNet
+
+WIDTH = 6
+"""How many of the 0-ply best plays are valued one roll ahead."""
+DEEP = 3
+"""How many of the 1-ply best plays are valued two rolls ahead."""
+MIN_LIMIT_MS = 2000
+"""The least time for the move in which the bot looks two rolls ahead (a decision takes a few hundred
+milliseconds at most; with less it plays as td1_bot)."""
+SEARCHED = ("tabla", "tapa")
+"""The games of one stage a turn, which it searches."""
+
+
+class Best(NamedTuple):
+    """Every roll's best reply from some positions (:func:`best_replies`): per position and roll, in the order of
+    :data:`~referee.games.tabla_family.features.ROLLS`."""
+
+    weights: np.ndarray
+    """The roll's weight in 36."""
+    values: np.ndarray
+    """The best reply's value for the side that makes it."""
+    ended: list[bool]
+    """Whether the best reply ends the game."""
+    afters: list[Sides]
+    """The position it leaves, the side that replied first."""
+
+
+@cache
+def _native_network(game_id: str) -> ValueNet | None:
+    return td_bot.network(game_id).native()
+
+
+def best_replies(state: FamilyState, judge: Values, positions: list[Sides], mine: bool) -> Best:
+    """The best reply to every roll from each of ``positions`` (the side to roll first: the seat's, ``mine``, or
+    its opponent's) by ``judge``, in ``state``'s game. By points the native core values them (the replies' rows
+    stay in it); in a match, or without the core, every reply's row is valued here (the reference)."""
+    net = _native_network(judge.game_id) if judge.away is None and hasattr(state, "_core") else None
+    if net is not None:
+        weights, values, ended, afters = zip(*state._core.best_replies(positions, net))
+        return Best(np.array(weights, dtype=np.float64), np.array(values, dtype=np.float64),
+                    [points is not None for points in ended], list(afters))
+    replies = roll_replies(state, positions)
+    values = judge.plays(replies.rows, replies.outcomes, mine=mine)
+    sizes = np.array([size for _, size in replies.groups])
+    group = np.repeat(np.arange(len(sizes)), sizes)
+    best = np.maximum.reduceat(values, np.concatenate([[0], np.cumsum(sizes)[:-1]]))
+    at_best = np.flatnonzero(values == best[group])
+    rows = at_best[np.unique(group[at_best], return_index=True)[1]]
+    return Best(np.array([weight for weight, _ in replies.groups], dtype=np.float64), best.astype(np.float64),
+                [replies.outcomes[row] is not None for row in rows], [replies.afters[row] for row in rows])
+
+
+def _expected(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Per position, the average over its rolls of the per-roll ``values`` (rolls in a row of 21)."""
+    return (weights * values).reshape(-1, len(ROLLS)).sum(axis=1) / 36
+
+
+def _positions_after(state: FamilyState, plays: list, seat: int) -> list[Sides]:
+    """The positions the plays of ``seat`` leave, the opponent (to roll) named first."""
+    left = []
+    for play in plays:
+        after = state.clone()
+        after.apply(play)
+        boards, pins = after._boards, after._pins
+        left.append((boards[1 - seat], boards[seat], pins[1 - seat], pins[seat]))
+    return left
+
+
+def two_rolls_ahead(state: FamilyState, judge: Values, seat: int) -> dict[int, float]:
+    """Of the :data:`WIDTH` plays ``judge`` values best (0-ply), the :data:`DEEP` best one roll ahead, each valued
+    for ``seat`` two rolls ahead, and those that end the game by their points (by index into ``state``'s legal
+    actions)."""
+    rows, outcomes = after_features(state)
+    values = judge.plays(rows, outcomes)
+    plays = state.legal_actions()
+    order = [int(index) for index in np.argsort(-values)[:WIDTH]]
+    ended = {index: float(values[index]) for index in order if outcomes[index] is not None}
+    going = [index for index in order if outcomes[index] is None]
+    if not going:
+        return ended
+    # One roll ahead: the opponent's best answer to each of its rolls after each play.
+    theirs = best_replies(state, judge, _positions_after(state, [plays[index] for index in going], seat), False)
+    deep = np.argsort(_expected(theirs.values, theirs.weights))[:DEEP]  # the opponent's worst, the seat's best
+    # Two rolls ahead: an answer that ends the game as it stands; after the others, the seat's best answer to each
+    # of its own rolls.
+    rolls = (deep[:, None] * len(ROLLS) + np.arange(len(ROLLS))).ravel()
+    value = -theirs.values[rolls]
+    going_on = [at for at, roll in enumerate(rolls) if not theirs.ended[roll]]
+    if going_on:
+        left = [theirs.afters[rolls[at]] for at in going_on]
+        mine = best_replies(state, judge, [(board, other, pins, others) for other, board, others, pins in left], True)
+        value[going_on] = _expected(mine.values, mine.weights)
+    two_ahead = _expected(value, theirs.weights[rolls])
+    return ended | {going[position]: float(two_ahead[at]) for at, position in enumerate(deep)}
+
+
+def choose(request: ActRequest) -> ActResponse:
+    """The play that is best two rolls ahead (td1_bot's choice where the bot does not search)."""
+    view = request.view
+    searchable = view.variant in SEARCHED and not view.remainder and len(view.dice) in (2, 4)
+    if len(request.legal_actions) == 1 or request.clock.move_limit_ms < MIN_LIMIT_MS or not searchable:
+        return td1_bot.choose(request)
+    _, state = state_of(view, request.options, exact=True)
+    plays = state.legal_actions()
+    ids = {legal.notation: legal.id for legal in request.legal_actions}
+    if sorted(play.notation() for play in plays) != sorted(ids):
+        return td1_bot.choose(request)
+    ahead = two_rolls_ahead(state, Values.of(request), view.seat)
+    best = max(ahead, key=ahead.__getitem__)
+    return ActResponse(ids[plays[best].notation()], f"value {ahead[best]:+.2f} two rolls ahead")
+
+
+if __name__ == "__main__":
+    serve(choose, name="td2", version="1.0", author="Kafana", games=td_bot.GAMES)

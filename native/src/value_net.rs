@@ -1,0 +1,114 @@
+//! A learned bot's value network evaluated in the core: the twin of `Network.values` in
+//! `bots/python/td_network.py` (one hidden layer of sigmoid units over a row's features and the extra inputs of its
+//! input set, `inputs.rs`, and a linear output), in float32 as the shipped weights are. A search asks it for the
+//! best reply to every roll (`FamilyCore.best_replies`) so that the rows of its replies never leave the core. The
+//! features are mostly zeros: a row's hidden units are the sum of the weight columns of its inputs that are not.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+use crate::inputs::{row_extras, BLOCKS, FEATURES, SHOTS};
+
+/// A network of `Network`'s shape with its weights.
+#[pyclass(frozen)]
+pub struct ValueNet {
+    hidden: usize,
+    /// The first layer by input: input j's weight to each hidden unit at `j * hidden..`.
+    columns: Vec<f32>,
+    b1: Vec<f32>,
+    w2: Vec<f32>,
+    b2: f32,
+    /// The extra inputs after the features: none (``plain``), or ``shots`` and with `Some(true)` ``blocks``.
+    extras: Option<bool>,
+}
+
+/// Little-endian float32 bytes as numbers.
+fn floats(bytes: &[u8], what: &str) -> PyResult<Vec<f32>> {
+    if !bytes.len().is_multiple_of(4) {
+        return Err(PyValueError::new_err(format!("{what}: {} bytes are not float32 numbers", bytes.len())));
+    }
+    Ok(bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect())
+}
+
+#[pymethods]
+impl ValueNet {
+    /// The network of `w1` (hidden × inputs, row by row), `b1`, `w2` (each hidden long), `b2`, as float32 bytes,
+    /// reading the input set `inputs` (``plain``, ``shots`` or ``blocks``).
+    #[new]
+    fn new(w1: &[u8], b1: &[u8], w2: &[u8], b2: f32, inputs: &str) -> PyResult<Self> {
+        let extras = match inputs {
+            "plain" => None,
+            "shots" => Some(false),
+            "blocks" => Some(true),
+            _ => return Err(PyValueError::new_err(format!("inputs {inputs:?}: not plain, shots or blocks"))),
+        };
+        let (w1, b1, w2) = (floats(w1, "w1")?, floats(b1, "b1")?, floats(w2, "w2")?);
+        let hidden = b1.len();
+        let width = FEATURES + extras.map_or(0, |blocks| SHOTS + if blocks { BLOCKS } else { 0 });
+        if hidden == 0 || w2.len() != hidden || w1.len() != hidden * width {
+            return Err(PyValueError::new_err(format!(
+                "a network of {} hidden units over {width} inputs needs {} first-layer weights and {hidden} output \
+                 weights, not {} and {}",
+                hidden,
+                hidden * width,
+                w1.len(),
+                w2.len()
+            )));
+        }
+        let mut columns = vec![0f32; w1.len()];
+        for unit in 0..hidden {
+            for input in 0..width {
+                columns[input * hidden + unit] = w1[unit * width + input];
+            }
+        }
+        Ok(ValueNet { hidden, columns, b1, w2, b2, extras })
+    }
+
+    /// The value of each row of `rows` (float32 bytes, rows of the features), as float32 bytes.
+    fn values<'py>(&self, py: Python<'py>, rows: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
+        let rows = floats(rows, "rows")?;
+        if !rows.len().is_multiple_of(FEATURES) {
+            return Err(PyValueError::new_err(format!("{} numbers are not rows of {FEATURES} features", rows.len())));
+        }
+        let mut scratch = Scratch::default();
+        let bytes: Vec<u8> =
+            rows.chunks_exact(FEATURES).flat_map(|row| self.value(row, &mut scratch).to_le_bytes()).collect();
+        Ok(PyBytes::new(py, &bytes))
+    }
+}
+
+/// What [`ValueNet::value`] reuses from row to row.
+#[derive(Default)]
+pub struct Scratch {
+    units: Vec<f32>,
+    extras: Vec<f64>,
+}
+
+impl ValueNet {
+    /// The value of one row of features for the side that just played.
+    pub fn value(&self, row: &[f32], scratch: &mut Scratch) -> f32 {
+        let hidden = self.hidden;
+        let units = &mut scratch.units;
+        units.clear();
+        units.extend_from_slice(&self.b1);
+        let mut add = |input: usize, x: f32| {
+            for (unit, weight) in units.iter_mut().zip(&self.columns[input * hidden..(input + 1) * hidden]) {
+                *unit += x * weight;
+            }
+        };
+        for (input, &x) in row.iter().enumerate() {
+            if x != 0.0 {
+                add(input, x);
+            }
+        }
+        if let Some(blocks) = self.extras {
+            scratch.extras.clear();
+            row_extras(row, blocks, &mut scratch.extras);
+            for (at, &x) in scratch.extras.iter().enumerate() {
+                add(FEATURES + at, x as f32);
+            }
+        }
+        self.b2 + units.iter().zip(&self.w2).map(|(&unit, weight)| weight / (1.0 + (-unit).exp())).sum::<f32>()
+    }
+}
