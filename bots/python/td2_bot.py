@@ -3,10 +3,11 @@
 best play by the network (:mod:`.td1_bot`'s 1-ply value); the :data:`DEEP` best of those it follows one roll
 further, the bot's own 21 rolls after each of the opponent's answers, each answered by its own best play, and takes
 the play whose position is best on average two rolls ahead. A level of the search is one call into the native
-core, which lists every roll's replies and values them by the network itself (``FamilyCore.best_replies``); in a
-``tabla-match``, where every position is valued by the chance to win the match (:class:`.td_bot.Values`), the
-core lists the replies (:func:`referee.games.tabla_family.features.roll_replies`) and numpy values them. Where it
-does not search (Gjul Bara, whose turns are chains of stages; a remainder; a short clock) it plays as td1_bot.
+core, which lists every roll's replies and values them by the network itself (``FamilyCore.best_replies``);
+without the core, the replies' rows are listed
+(:func:`referee.games.tabla_family.features.roll_replies`) and valued in numpy. It searches single games of Tabla
+and Tapa; elsewhere (Gjul Bara, whose turns are chains of stages; a ``tabla-match``, where td1_bot weighs the
+score; a remainder; a short clock) it plays as td1_bot.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ MIN_LIMIT_MS = 2000
 """The least time for the move in which the bot looks two rolls ahead (a decision takes a few hundred
 milliseconds at most; with less it plays as td1_bot)."""
 SEARCHED = ("tabla", "tapa")
-"""The games of one stage a turn, which it searches."""
+"""The games it searches: single games of one stage a turn, valued by points."""
 
 
 class Best(NamedTuple):
@@ -65,7 +66,8 @@ def _native_network(game_id: str) -> ValueNet | None:
 def best_replies(state: FamilyState, judge: Values, positions: list[Sides], mine: bool) -> Best:
     """The best reply to every roll from each of ``positions`` (the side to roll first: the seat's, ``mine``, or
     its opponent's) by ``judge``, in ``state``'s game. By points the native core values them (the replies' rows
-    stay in it); in a match, or without the core, every reply's row is valued here (the reference)."""
+    stay in it); in a match (which :func:`choose` leaves to td1_bot), or without the core, every reply's row is
+    valued here: the reference."""
     net = _native_network(judge.game_id) if judge.away is None and hasattr(state, "_core") else None
     if net is not None:
         weights, values, ended, afters = zip(*state._core.best_replies(positions, net))
@@ -129,7 +131,7 @@ def two_rolls_ahead(state: FamilyState, judge: Values, seat: int) -> dict[int, f
 def choose(request: ActRequest) -> ActResponse:
     """The play that is best two rolls ahead (td1_bot's choice where the bot does not search)."""
     view = request.view
-    searchable = view.variant in SEARCHED and not view.remainder and len(view.dice) in (2, 4)
+    searchable = request.game in SEARCHED and not view.remainder and len(view.dice) in (2, 4)
     if len(request.legal_actions) == 1 or request.clock.move_limit_ms < MIN_LIMIT_MS or not searchable:
         return td1_bot.choose(request)
     _, state = state_of(view, request.options, exact=True)

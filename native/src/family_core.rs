@@ -478,13 +478,15 @@ impl FamilyCore {
         let mut best = Vec::with_capacity(21 * positions.len());
         for (mine, theirs, my_pins, their_pins) in positions {
             let sides = Sides { boards: [mine, theirs], pins: [my_pins, their_pins] };
+            crate::game::features(&sides, &mut row);
+            let base = net.base(&row);
             let first = best.len();
             let counts = each_reply(game, sides, |roll, after, ended| {
                 let value = match ended {
                     Some((points, other)) => points as f32 - other as f32,
                     None => {
                         crate::game::features(after, &mut row);
-                        net.value(&row, &mut scratch)
+                        net.value_near(&base, &row, &mut scratch)
                     }
                 };
                 if first + roll == best.len() {

@@ -2,7 +2,8 @@
 //! `bots/python/td_network.py` (one hidden layer of sigmoid units over a row's features and the extra inputs of its
 //! input set, `inputs.rs`, and a linear output), in float32 as the shipped weights are. A search asks it for the
 //! best reply to every roll (`FamilyCore.best_replies`) so that the rows of its replies never leave the core. The
-//! features are mostly zeros: a row's hidden units are the sum of the weight columns of its inputs that are not.
+//! features are mostly zeros, and the position a play leaves differs from the one it was made in by a few: a
+//! row's hidden units are found from a base row's by the weight columns of the features in which they differ.
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -85,30 +86,57 @@ pub struct Scratch {
     extras: Vec<f64>,
 }
 
+/// A row and its hidden units' sums over its features (the extra inputs aside), from which the units of a row
+/// that differs from it in a few features are found by those alone: the positions one play leaves.
+pub struct Base {
+    row: Vec<f32>,
+    units: Vec<f32>,
+}
+
 impl ValueNet {
+    /// The base of rows near `row`.
+    pub fn base(&self, row: &[f32]) -> Base {
+        let empty = Base { row: vec![0.0; FEATURES], units: self.b1.clone() };
+        let mut units = empty.units.clone();
+        self.add_changes(&empty, row, &mut units);
+        Base { row: row.to_vec(), units }
+    }
+
     /// The value of one row of features for the side that just played.
     pub fn value(&self, row: &[f32], scratch: &mut Scratch) -> f32 {
-        let hidden = self.hidden;
+        self.value_near(&Base { row: vec![0.0; FEATURES], units: self.b1.clone() }, row, scratch)
+    }
+
+    /// The value of one row of features, found from a base near it.
+    pub fn value_near(&self, base: &Base, row: &[f32], scratch: &mut Scratch) -> f32 {
         let units = &mut scratch.units;
         units.clear();
-        units.extend_from_slice(&self.b1);
-        let mut add = |input: usize, x: f32| {
-            for (unit, weight) in units.iter_mut().zip(&self.columns[input * hidden..(input + 1) * hidden]) {
-                *unit += x * weight;
-            }
-        };
-        for (input, &x) in row.iter().enumerate() {
-            if x != 0.0 {
-                add(input, x);
-            }
-        }
+        units.extend_from_slice(&base.units);
+        self.add_changes(base, row, units);
         if let Some(blocks) = self.extras {
             scratch.extras.clear();
             row_extras(row, blocks, &mut scratch.extras);
             for (at, &x) in scratch.extras.iter().enumerate() {
-                add(FEATURES + at, x as f32);
+                self.add(FEATURES + at, x as f32, units);
             }
         }
         self.b2 + units.iter().zip(&self.w2).map(|(&unit, weight)| weight / (1.0 + (-unit).exp())).sum::<f32>()
+    }
+
+    /// Add to `units` the weights of the features in which `row` differs from `base`'s, by the difference.
+    fn add_changes(&self, base: &Base, row: &[f32], units: &mut [f32]) {
+        for (input, (&x, &was)) in row.iter().zip(&base.row).enumerate() {
+            if x != was {
+                self.add(input, x - was, units);
+            }
+        }
+    }
+
+    /// Add input `input`'s weights times `x` to `units`.
+    fn add(&self, input: usize, x: f32, units: &mut [f32]) {
+        let column = &self.columns[input * self.hidden..(input + 1) * self.hidden];
+        for (unit, weight) in units.iter_mut().zip(column) {
+            *unit += x * weight;
+        }
     }
 }

@@ -131,12 +131,14 @@ def test_the_native_search_is_the_references(game_id, monkeypatch):
 
 
 def test_it_searches_tabla_and_tapa_and_plays_as_td1_elsewhere(monkeypatch):
-    """Gjul Bara (a turn of chained stages) and a clock shorter than :data:`td2_bot.MIN_LIMIT_MS` go to td1_bot."""
+    """Gjul Bara (a turn of chained stages), a match (td1_bot weighs the score) and a clock shorter than
+    :data:`td2_bot.MIN_LIMIT_MS` go to td1_bot."""
     monkeypatch.setattr(td1_bot, "choose", lambda request: "td1")
-    for game_id in ("tabla", "tapa", "gjul-bara"):
-        request = request_of(next(stages(game_id, {}, 1, seed=1)), {}, game_id)
+    games = [("tabla", "tabla"), ("tapa", "tapa"), ("gjul-bara", "gjul-bara"), ("tabla-match", "tabla")]
+    for game_id, variant in games:
+        request = request_of(next(stages(variant, {}, 1, seed=1)), {}, game_id)
         answer = td2_bot.choose(request)
-        if game_id == "gjul-bara":
+        if game_id not in td2_bot.SEARCHED:
             assert answer == "td1"
         else:
             assert answer.comment.endswith("two rolls ahead")
