@@ -3,11 +3,11 @@
 best play by the network (:mod:`.td1_bot`'s 1-ply value); the :data:`DEEP` best of those it follows one roll
 further, the bot's own 21 rolls after each of the opponent's answers, each answered by its own best play, and takes
 the play whose position is best on average two rolls ahead. A level of the search is one call into the native
-core, which lists every roll's replies and values them by the network itself (``FamilyCore.best_replies``);
-without the core, the replies' rows are listed
-(:func:`referee.games.tabla_family.features.roll_replies`) and valued in numpy. It searches single games of Tabla
-and Tapa; elsewhere (Gjul Bara, whose turns are chains of stages; a ``tabla-match``, where td1_bot weighs the
-score; a remainder; a short clock) it plays as td1_bot.
+core, which lists every roll's replies and values them by the network itself (``FamilyCore.best_replies``; the
+reference lists the replies' rows, :func:`referee.games.tabla_family.features.roll_replies`, and values them in
+numpy). It searches single games of Tabla and Tapa; elsewhere (Gjul Bara, whose turns are chains of stages; a
+``tabla-match``, where td1_bot weighs the score; a remainder; a short clock; without the native core, where a
+search would take seconds) it plays as td1_bot.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from bots.python import td1_bot, td_bot  # noqa: E402
 from bots.python.kit import serve  # noqa: E402
 from bots.python.positions import state_of  # noqa: E402
 from bots.python.td_bot import Values  # noqa: E402
+from referee.games.engine import NATIVE  # noqa: E402
 from referee.games.tabla_family._family import FamilyState  # noqa: E402
 from referee.games.tabla_family.features import ROLLS, Sides, after_features, roll_replies  # noqa: E402
 from referee.wire import ActRequest, ActResponse  # noqa: E402
@@ -66,7 +67,7 @@ def _native_network(game_id: str) -> ValueNet | None:
 def best_replies(state: FamilyState, judge: Values, positions: list[Sides], mine: bool) -> Best:
     """The best reply to every roll from each of ``positions`` (the side to roll first: the seat's, ``mine``, or
     its opponent's) by ``judge``, in ``state``'s game. By points the native core values them (the replies' rows
-    stay in it); in a match (which :func:`choose` leaves to td1_bot), or without the core, every reply's row is
+    stay in it); in a match, or without the core (which :func:`choose` leave to td1_bot), every reply's row is
     valued here: the reference."""
     net = _native_network(judge.game_id) if judge.away is None and hasattr(state, "_core") else None
     if net is not None:
@@ -131,7 +132,7 @@ def two_rolls_ahead(state: FamilyState, judge: Values, seat: int) -> dict[int, f
 def choose(request: ActRequest) -> ActResponse:
     """The play that is best two rolls ahead (td1_bot's choice where the bot does not search)."""
     view = request.view
-    searchable = request.game in SEARCHED and not view.remainder and len(view.dice) in (2, 4)
+    searchable = NATIVE is not None and request.game in SEARCHED and not view.remainder and len(view.dice) in (2, 4)
     if len(request.legal_actions) == 1 or request.clock.move_limit_ms < MIN_LIMIT_MS or not searchable:
         return td1_bot.choose(request)
     _, state = state_of(view, request.options, exact=True)

@@ -168,7 +168,7 @@ async def test_looking_one_roll_ahead_beats_the_learned_bot():
     assert await wins_of("tabla", td1_bot, td_bot, 60) >= 32
 
 
-@pytest.mark.parametrize("bot", ["td_bot.py", "td1_bot.py"])
+@pytest.mark.parametrize("bot", ["td_bot.py", "td1_bot.py", "td2_bot.py"])
 async def test_check_bot_accepts_the_learned_bots(bot):
     report = await check_bot(resolve_bot(ROOT / "bots" / "python" / bot))
     assert [check.name for check in report.checks if not check.ok] == []
