@@ -59,8 +59,8 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 DEFAULT_DB = "kafana.db"
 SHIPPED = Path(__file__).resolve().parents[1] / "bots" / "python"
 DEMO_BOTS = (
-    "random_bot.py", "heuristic_bot.py", "expectimax_bot.py", "td_bot.py", "durak_search_bot.py", "durak_mc_bot.py",
-    "gaps_search_bot.py",
+    "random_bot.py", "heuristic_bot.py", "expectimax_bot.py", "td_bot.py", "td2_bot.py", "durak_search_bot.py",
+    "durak_mc_bot.py", "gaps_search_bot.py",
 )
 DEMO_ARENAS = ("tabla-match", "tabla", "gjul-bara", "tapa", "durak-2", "durak-4", "durak-2v2", "gapa", "gaps")
 FULL_ROUNDS = 5

@@ -92,5 +92,6 @@ def test_demo_plays_every_arena_and_its_hints_run(tmp_path, monkeypatch):
     cup = CliRunner().invoke(main, ["tournament", "--format", "knockout", "--arena", "tabla-match", "--db", "kafana-demo.db"])
     assert cup.exit_code == 0, cup.output
     bracket = cup.output.split("knockout-tabla-match: knockout (single elimination) in tabla-match", 1)[1]
-    assert bracket.startswith(", 4 entrants, done\nround 1\n")  # four bots in tabla-match: two rounds, no bye
-    assert "\nround 2\n" in bracket and "\nchampion: " in bracket
+    assert bracket.startswith(", 5 entrants, done\nround 1\n")  # five bots in tabla-match: three rounds, byes
+    assert "  byes: " in bracket.split("\nround 2\n")[0]
+    assert "\nround 3\n" in bracket and "\nchampion: " in bracket
