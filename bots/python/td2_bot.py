@@ -67,8 +67,8 @@ def _native_network(game_id: str) -> ValueNet | None:
 def best_replies(state: FamilyState, judge: Values, positions: list[Sides], mine: bool) -> Best:
     """The best reply to every roll from each of ``positions`` (the side to roll first: the seat's, ``mine``, or
     its opponent's) by ``judge``, in ``state``'s game. By points the native core values them (the replies' rows
-    stay in it); in a match, or without the core (which :func:`choose` leave to td1_bot), every reply's row is
-    valued here: the reference."""
+    stay in it); in a match, or without the core (both of which :func:`choose` leaves to td1_bot), every reply's
+    row is valued here: the reference."""
     net = _native_network(judge.game_id) if judge.away is None and hasattr(state, "_core") else None
     if net is not None:
         weights, values, ended, afters = zip(*state._core.best_replies(positions, net))
