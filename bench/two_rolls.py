@@ -13,7 +13,6 @@ searched play are compared once (they agree to float32's rounding).
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import sys
 import time
@@ -23,24 +22,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bots.python import td2_bot  # noqa: E402
 from bots.python.td_bot import Values  # noqa: E402
-from referee.games import CHANCE, make_game  # noqa: E402
+from referee.games import make_game  # noqa: E402
 from referee.games.engine import NATIVE  # noqa: E402
+from referee.playouts import random_decisions  # noqa: E402
 
 
 def decisions(game_id: str, count: int, seed: int = 3) -> list:
-    """``count`` states with a choice, spread over seeded random games."""
-    game, rng, found = make_game(game_id), random.Random(seed), []
-    while len(found) < 4 * count:
-        state = game.new_state(starter=len(found) % 2)
-        while not state.is_terminal():
-            if state.current_player == CHANCE:
-                state.apply(state.sample_chance(rng))
-                continue
-            plays = state.legal_actions()
-            if len(plays) > 1:
-                found.append(state.clone())
-            state.apply(rng.choice(plays))
-    return found[::4][:count]
+    """``count`` states with a choice, every fourth of seeded random games'."""
+    found = []
+    for state, legal in random_decisions(make_game(game_id), 4 * count, seed):
+        if legal is not None and len(legal) > 1:
+            found.append(state.clone())
+        if len(found) == 4 * count:
+            break
+    return found[::4]
 
 
 def search(states: list, judge: Values, native: bool) -> tuple[float, list[dict[int, float]]]:

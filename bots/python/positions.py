@@ -11,6 +11,7 @@ from bots.python.evaluation import after
 from referee.games import GAMES, PIN_MINE, PIN_THEIRS, BackgammonView, Game, State, make_game
 from referee.games.tabla_family._movegen import pack
 from referee.games.tabla_family.features import FEATURES, AfterFeatures, encode
+from referee.wire import ActRequest
 
 
 def state_of(
@@ -48,6 +49,15 @@ def state_of(
         rolls=(rolls[0], rolls[1]),
     )
     return game, state
+
+
+def rebuilt(request: ActRequest) -> tuple[State, list, dict[str, int]] | None:
+    """The exact state of ``request``'s view (:func:`state_of`), its legal plays and the request's action ids by
+    notation; None where the rebuilt state does not list the request's plays."""
+    _, state = state_of(request.view, request.options, exact=True)
+    plays = state.legal_actions()
+    ids = {legal.notation: legal.id for legal in request.legal_actions}
+    return (state, plays, ids) if sorted(play.notation() for play in plays) == sorted(ids) else None
 
 
 def played_features(view: BackgammonView, plays: Sequence[tuple]) -> AfterFeatures:

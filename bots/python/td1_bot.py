@@ -21,7 +21,7 @@ import numpy as np  # noqa: E402
 
 from bots.python import td_bot  # noqa: E402
 from bots.python.kit import serve  # noqa: E402
-from bots.python.positions import state_of  # noqa: E402
+from bots.python.positions import rebuilt  # noqa: E402
 from bots.python.td_bot import Values  # noqa: E402
 from referee.games import CHANCE, State  # noqa: E402
 from referee.games.tabla_family.features import after_features, encode  # noqa: E402
@@ -136,11 +136,10 @@ def choose(request: ActRequest) -> ActResponse:
     short = request.clock.move_limit_ms < MIN_LIMIT_MS
     if len(request.legal_actions) == 1 or short or view.remainder or len(view.dice) not in (2, 4):
         return td_bot.choose(request)
-    _, state = state_of(view, request.options, exact=True)
-    plays = state.legal_actions()
-    ids = {legal.notation: legal.id for legal in request.legal_actions}
-    if sorted(play.notation() for play in plays) != sorted(ids):
+    found = rebuilt(request)
+    if found is None:
         return td_bot.choose(request)
+    state, plays, ids = found
     judge = Values.of(request)
     if view.later_stages:
         ahead, where = through_the_turn(state, judge, view.seat), "at the chain's end"

@@ -24,7 +24,7 @@ import numpy as np  # noqa: E402
 
 from bots.python import td1_bot, td_bot  # noqa: E402
 from bots.python.kit import serve  # noqa: E402
-from bots.python.positions import state_of  # noqa: E402
+from bots.python.positions import rebuilt  # noqa: E402
 from bots.python.td_bot import Values  # noqa: E402
 from referee.games.engine import NATIVE  # noqa: E402
 from referee.games.tabla_family._family import FamilyState  # noqa: E402
@@ -135,11 +135,10 @@ def choose(request: ActRequest) -> ActResponse:
     searchable = NATIVE is not None and request.game in SEARCHED and not view.remainder and len(view.dice) in (2, 4)
     if len(request.legal_actions) == 1 or request.clock.move_limit_ms < MIN_LIMIT_MS or not searchable:
         return td1_bot.choose(request)
-    _, state = state_of(view, request.options, exact=True)
-    plays = state.legal_actions()
-    ids = {legal.notation: legal.id for legal in request.legal_actions}
-    if sorted(play.notation() for play in plays) != sorted(ids):
+    found = rebuilt(request)
+    if found is None:
         return td1_bot.choose(request)
+    state, plays, ids = found
     ahead = two_rolls_ahead(state, Values.of(request), view.seat)
     best = max(ahead, key=ahead.__getitem__)
     return ActResponse(ids[plays[best].notation()], f"value {ahead[best]:+.2f} two rolls ahead")

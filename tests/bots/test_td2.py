@@ -6,14 +6,12 @@ API, and the bot answers legally and falls back where it does not search (``refe
 from __future__ import annotations
 
 import dataclasses
-import random
 
 import numpy as np
 import pytest
 
 from bots.python import td1_bot, td2_bot, td_bot
 from bots.python.td_bot import Values
-from referee.games import CHANCE, make_game
 from referee.games.engine import NATIVE
 from referee.games.tabla_family.features import after_features, encode, roll_replies
 from referee.wire import ClockInfo
@@ -22,21 +20,6 @@ from ..games.test_roll_replies import positions_of
 from .test_ladder_search import request_of, stages
 
 native = pytest.mark.skipif(NATIVE is None, reason="the native core is not installed")
-
-
-def turns_of(game_id: str, games: int, seed: int):
-    """The states of seeded random games where a seat has more than one play."""
-    game, rng = make_game(game_id), random.Random(seed)
-    for starter in range(games):
-        state = game.new_state(starter=starter % 2)
-        while not state.is_terminal():
-            if state.current_player == CHANCE:
-                state.apply(state.sample_chance(rng))
-                continue
-            plays = state.legal_actions()
-            if len(plays) > 1:
-                yield state.clone()
-            state.apply(rng.choice(plays))
 
 
 @pytest.fixture
@@ -106,7 +89,7 @@ def searched_through_the_states(state, judge: Values, seat: int, index: int) -> 
 
 @pytest.mark.parametrize("game_id", ["tabla", "tapa"])
 def test_two_rolls_ahead_is_the_search_through_the_states(game_id, reference):
-    state = [turn for turn in turns_of(game_id, 1, seed=9)][3]
+    state = [turn for turn in stages(game_id, {}, 1, seed=9)][3]
     judge, seat = Values(game_id), state.current_player
     ahead = td2_bot.two_rolls_ahead(state, judge, seat)
     assert len(ahead) == td2_bot.DEEP
@@ -118,7 +101,7 @@ def test_two_rolls_ahead_is_the_search_through_the_states(game_id, reference):
 @pytest.mark.parametrize("game_id", ["tabla", "tapa"])
 def test_the_native_search_is_the_references(game_id, monkeypatch):
     judge = Values(game_id)
-    for state in list(turns_of(game_id, 1, seed=6))[::8]:
+    for state in list(stages(game_id, {}, 1, seed=6))[::8]:
         fast = td2_bot.two_rolls_ahead(state, judge, state.current_player)
         monkeypatch.setattr(td2_bot, "_native_network", lambda game_id: None)
         slow = td2_bot.two_rolls_ahead(state, judge, state.current_player)
