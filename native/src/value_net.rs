@@ -72,14 +72,16 @@ impl ValueNet {
         if !rows.len().is_multiple_of(FEATURES) {
             return Err(PyValueError::new_err(format!("{} numbers are not rows of {FEATURES} features", rows.len())));
         }
-        let mut scratch = Scratch::default();
-        let bytes: Vec<u8> =
-            rows.chunks_exact(FEATURES).flat_map(|row| self.value(row, &mut scratch).to_le_bytes()).collect();
+        let (empty, mut scratch) = (self.empty(), Scratch::default());
+        let bytes: Vec<u8> = rows
+            .chunks_exact(FEATURES)
+            .flat_map(|row| self.value_near(&empty, row, &mut scratch).to_le_bytes())
+            .collect();
         Ok(PyBytes::new(py, &bytes))
     }
 }
 
-/// What [`ValueNet::value`] reuses from row to row.
+/// What [`ValueNet::value_near`] reuses from row to row.
 #[derive(Default)]
 pub struct Scratch {
     units: Vec<f32>,
@@ -96,15 +98,15 @@ pub struct Base {
 impl ValueNet {
     /// The base of rows near `row`.
     pub fn base(&self, row: &[f32]) -> Base {
-        let empty = Base { row: vec![0.0; FEATURES], units: self.b1.clone() };
+        let empty = self.empty();
         let mut units = empty.units.clone();
         self.add_changes(&empty, row, &mut units);
         Base { row: row.to_vec(), units }
     }
 
-    /// The value of one row of features for the side that just played.
-    pub fn value(&self, row: &[f32], scratch: &mut Scratch) -> f32 {
-        self.value_near(&Base { row: vec![0.0; FEATURES], units: self.b1.clone() }, row, scratch)
+    /// The base of a row of zeros: its units are the biases.
+    fn empty(&self) -> Base {
+        Base { row: vec![0.0; FEATURES], units: self.b1.clone() }
     }
 
     /// The value of one row of features, found from a base near it.
