@@ -122,7 +122,7 @@ async def league(folder: Path, label: str, arena: str, rounds: int, concurrency:
         report = await submit(db, path, str(folder / name), LocalExecutor())
         assert report.accepted, report.text()
     plan(db, "bench", arena, "round-robin", rounds)
-    session = executor.session() if workers else contextlib.nullcontext()
+    session = executor.session(concurrency) if workers else contextlib.nullcontext()
     start, ticks = time.perf_counter(), busy_ticks()
     async with session:
         progress = await run_units(db, "bench", executor, concurrency=concurrency)

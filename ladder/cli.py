@@ -364,9 +364,10 @@ async def _league(
     return total
 
 
-async def _in_session(executor: Executor, work: Callable[[], Awaitable[T]]) -> T:
-    """Run ``work()`` in one session of ``executor`` (its match workers serve every match of it)."""
-    async with executor.session():
+async def _in_session(executor: Executor, concurrency: int, work: Callable[[], Awaitable[T]]) -> T:
+    """Run ``work()``, ``concurrency`` matches at a time, in one session of ``executor`` (its match workers serve
+    every match of it)."""
+    async with executor.session(concurrency):
         return await work()
 
 
@@ -413,7 +414,7 @@ def league_command(
     def work() -> Callable[[], Awaitable[Progress]]:
         executor = _executor(sandbox_mode, pause_off_turn, scheduler)
         league_run = partial(_league, db, executor, league, arena, schedule, rounds, concurrency, challenger_id, clock)
-        return partial(_in_session, executor, league_run)
+        return partial(_in_session, executor, concurrency, league_run)
 
     progress = _play(db_path, f"ladder league --arena {arena}", work)
     _print_standings(db, [arena])
@@ -532,7 +533,7 @@ def duel(bot_a, bot_b, arena, elo0, elo1, alpha, beta, max_units, concurrency, d
 
     def work() -> Callable[[], Awaitable[Any]]:
         executor = _executor(sandbox_mode)
-        return partial(_in_session, executor, partial(until_decided, executor))
+        return partial(_in_session, executor, concurrency, partial(until_decided, executor))
 
     result = _play(db_path, f"ladder duel {bot_a} {bot_b}", work)
     verdict = {"H1": f"H1: {bot_a} is at least {elo1:g} stronger", "H0": f"H0: {bot_a} is at most {elo0:g} stronger"}
@@ -589,7 +590,7 @@ def tournament_command(
         run = partial(tournaments.play, db, spec.name, executor, concurrency=concurrency, clock=clock,
                       on_progress=_progress_printer(spec.name),
                       on_round=lambda number: click.echo(f"{spec.name}: round {number}", err=True))
-        return partial(_in_session, executor, run)
+        return partial(_in_session, executor, concurrency, run)
 
     try:
         _play(db_path, f"ladder tournament {spec.name}", work)
@@ -661,7 +662,7 @@ def demo(db_path: str, rounds: int, full: bool, concurrency: int) -> None:
             for name in DEMO_BOTS:
                 nursery.start_soon(enter_one, executor, name)
         played = Progress()
-        async with executor.session():
+        async with executor.session(concurrency):
             for arena in [a for a in DEMO_ARENAS if db["arenas"].count_where("id = ?", [a])]:
                 click.echo(f"running arena {arena} (round robin, {rounds} round(s), duplicate seeds, "
                            f"{concurrency} at a time)")

@@ -44,7 +44,7 @@ class DaskExecutor:
         return pack_bot(path)
 
     @contextlib.asynccontextmanager
-    async def session(self) -> AsyncIterator[None]:
+    async def session(self, concurrency: int = 1) -> AsyncIterator[None]:
         """Nothing to share between matches here: each task unpacks its bots on a worker."""
         yield
 

@@ -20,9 +20,10 @@ from typing import Protocol
 
 import trio
 
+from referee.runtime.affinity import usable_cores
 from referee.runtime.sandbox import SANDBOX_ENV
 
-from .workers import WorkerPool
+from .workers import WorkerPool, core_shares
 
 log = logging.getLogger(__name__)
 
@@ -72,8 +73,9 @@ class Executor(Protocol):
         """Run ``referee check-bot`` on ``bot``: ``{"info": {...} | None, "passed": bool, "checks": [...]}``."""
         ...
 
-    def session(self) -> contextlib.AbstractAsyncContextManager[None]:
-        """A block in which matches may share long-lived resources (workers, kept bots), ended with it."""
+    def session(self, concurrency: int = 1) -> contextlib.AbstractAsyncContextManager[None]:
+        """A block in which matches may share long-lived resources (workers, kept bots), ended with it;
+        ``concurrency`` is how many matches it plays at once."""
         ...
 
 
@@ -100,13 +102,14 @@ class LocalExecutor:
         """Bot processes started by the workers of this executor's sessions (reuse keeps it low)."""
 
     @contextlib.asynccontextmanager
-    async def session(self) -> AsyncIterator[None]:
+    async def session(self, concurrency: int = 1) -> AsyncIterator[None]:
         """Within the block, matches are played by long-lived workers (one match at a time each, so as many as the
-        concurrency), which keep their bots between matches; they all end with the block."""
+        ``concurrency``), which keep their bots between matches and share the cores out; they all end with the
+        block."""
         arguments = ["--sandbox", self.sandbox, "--limits", json.dumps(self.limits)]
         arguments += ["--pause-off-turn"] if self.pause_off_turn else []
         async with trio.open_nursery() as nursery:
-            self._workers = WorkerPool(nursery, arguments)
+            self._workers = WorkerPool(nursery, arguments, core_shares(concurrency, usable_cores()))
             try:
                 yield
             finally:

@@ -183,7 +183,7 @@ class Service:
         left = [[row["id"]] for row in self.db.query(
             "select id from units where league = ? and status != 'done' order by rowid", [LEAGUE]
         )]
-        async with self.executor.session(), trio.open_nursery() as nursery:
+        async with self.executor.session(self.concurrency), trio.open_nursery() as nursery:
             if self.tournaments:
                 nursery.start_soon(self.tournaments_forever)
             while True:

@@ -4,43 +4,78 @@ from JSON lines on its standard input, keeping its bot processes between matches
 A worker pays Python's imports once, not once per match, and its bots start once per (bot, worker), not once per
 game (``referee/runtime/seating.py`` says when a bot process is not reused). A worker that dies, hangs past the
 match timeout, or is cancelled is killed (its bots die with it) and the next match gets a new one.
+
+The workers that play at once share the machine's cores out (:func:`core_shares`): each plays on its own share,
+its bots with it (:mod:`referee.runtime.affinity` says why).
 """
 
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import subprocess
 import sys
 from collections import deque
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Collection, Sequence
 
 import trio
+
+from referee.runtime.affinity import format_cores
 
 STDERR_KEEP = 8000
 """Characters of a worker's stderr kept for an error message."""
 
 
+def core_shares(workers: int, cores: Collection[int]) -> list[tuple[int, ...]]:
+    """The cores each of ``workers`` workers playing at once keeps to: ``cores`` shared out in runs as even as can
+    be, or one core each, in turn, when there are more workers than cores. Empty when there is nothing to share
+    out (one worker, or one core): a worker then runs wherever the machine puts it.
+
+    >>> core_shares(2, [0, 1])
+    [(0,), (1,)]
+    >>> core_shares(3, range(8))
+    [(0, 1, 2), (3, 4, 5), (6, 7)]
+    >>> core_shares(3, [0, 1])
+    [(0,), (1,), (0,)]
+    >>> core_shares(1, [0, 1])
+    []
+    """
+    ordered = sorted(cores)
+    if workers <= 1 or len(ordered) <= 1:
+        return []
+    if workers >= len(ordered):
+        return [(ordered[index % len(ordered)],) for index in range(workers)]
+    size, extra = divmod(len(ordered), workers)
+    bounds = [index * size + min(index, extra) for index in range(workers + 1)]
+    return [tuple(ordered[bounds[index]:bounds[index + 1]]) for index in range(workers)]
+
+
 class Worker:
     """One ``referee serve-matches`` process and the line protocol to it."""
 
-    def __init__(self, process: trio.Process) -> None:
+    def __init__(self, process: trio.Process, slot: int = 0) -> None:
         self.process = process
+        self.slot = slot
+        """Which of the pool's core shares it plays on."""
         self.bot_starts = 0
         """The bot processes it has started, as it last said."""
         self._buffer = b""
         self._stderr: deque[bytes] = deque(maxlen=64)
 
     @classmethod
-    async def start(cls, nursery: trio.Nursery, arguments: Sequence[str]) -> Worker:
-        """Start a worker whose stderr is drained in ``nursery``."""
+    async def start(
+        cls, nursery: trio.Nursery, arguments: Sequence[str], cores: Sequence[int] = (), slot: int = 0
+    ) -> Worker:
+        """Start a worker (on ``cores`` only, when given) whose stderr is drained in ``nursery``."""
+        pinned = ["--cores", format_cores(cores)] if cores else []
         process = await trio.lowlevel.open_process(
-            [sys.executable, "-m", "referee.cli", "serve-matches", *arguments],
+            [sys.executable, "-m", "referee.cli", "serve-matches", *arguments, *pinned],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
         )
-        worker = cls(process)
+        worker = cls(process, slot)
         nursery.start_soon(worker._drain_stderr)
         return worker
 
@@ -84,21 +119,37 @@ class Worker:
 
 
 class WorkerPool:
-    """Idle workers for matches to take (:meth:`worker`); a worker that fails is not given back."""
+    """Idle workers for matches to take (:meth:`worker`); a worker that fails is not given back. A new worker takes
+    the first core share (of ``shares``, from :func:`core_shares`) that no live worker plays on."""
 
-    def __init__(self, nursery: trio.Nursery, arguments: Sequence[str]) -> None:
+    def __init__(
+        self, nursery: trio.Nursery, arguments: Sequence[str], shares: Sequence[Sequence[int]] = ()
+    ) -> None:
         self._nursery = nursery
         self._arguments = list(arguments)
+        self._shares = [tuple(share) for share in shares]
         self._idle: list[Worker] = []
         self._all: list[Worker] = []
+        self._held: set[int] = set()
+        """The slots of the live workers."""
 
     @contextlib.asynccontextmanager
     async def worker(self) -> AsyncIterator[Worker]:
-        """An idle worker (or a new one) for one match; given back only when the block ends normally."""
+        """An idle worker (or a new one) for one match; given back only when the block ends normally. An idle
+        worker that has died meanwhile is left behind."""
+        while self._idle and self._idle[-1].process.returncode is not None:
+            self._held.discard(self._idle.pop().slot)
         if self._idle:
             worker = self._idle.pop()
         else:
-            worker = await Worker.start(self._nursery, self._arguments)
+            slot = next(slot for slot in itertools.count() if slot not in self._held)
+            self._held.add(slot)
+            cores = self._shares[slot % len(self._shares)] if self._shares else ()
+            try:
+                worker = await Worker.start(self._nursery, self._arguments, cores, slot)
+            except BaseException:
+                self._held.discard(slot)
+                raise
             self._all.append(worker)
         try:
             yield worker
@@ -106,9 +157,12 @@ class WorkerPool:
             with trio.CancelScope(shield=True):
                 worker.process.kill()
                 await worker.process.wait()
+            self._held.discard(worker.slot)
             raise
         if worker.process.returncode is None:
             self._idle.append(worker)
+        else:
+            self._held.discard(worker.slot)
 
     async def stop(self) -> None:
         """End every worker."""
@@ -117,3 +171,4 @@ class WorkerPool:
                 nursery.start_soon(worker.stop)
         self._idle.clear()
         self._all.clear()
+        self._held.clear()

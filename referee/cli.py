@@ -32,6 +32,7 @@ from referee.runtime import (
     resolve_bot,
     run_game,
 )
+from referee.runtime.affinity import parse_cores, pin
 from referee.runtime.lifetime import Orphaned, exit_when_orphaned
 from referee.runtime.process import STARTUP_TIMEOUT
 from referee.runtime.sandbox import (
@@ -296,7 +297,9 @@ def run_match(spec_path: str) -> None:
 @click.option("--limits", "limits_text", default="{}", help="The sandbox's limits that differ, as JSON.")
 @click.option("--pause-off-turn", is_flag=True, help="Stop each bot's processes while it is not its move.")
 @click.option("--max-games", default=50, show_default=True, type=click.IntRange(1), help="Games per bot process.")
-def serve_matches(sandbox_mode: str, limits_text: str, pause_off_turn: bool, max_games: int) -> None:
+@click.option("--cores", "cores_text", help="Play on these cores only, bots included (e.g. 0-3,6).")
+def serve_matches(sandbox_mode: str, limits_text: str, pause_off_turn: bool, max_games: int,
+                  cores_text: str | None) -> None:
     """Play the matches of the run-match specs read from standard input, one JSON line each, printing one result
     line each (a match worker of the ladder). Bot processes are kept between matches and reused (never in both
     halves of a duplicate unit; see referee/runtime/seating.py); the worker ends at the end of its input.
@@ -306,6 +309,8 @@ def serve_matches(sandbox_mode: str, limits_text: str, pause_off_turn: bool, max
     try:
         limits = limits_from_json(json.loads(limits_text))
         options = SeatOptions(sandboxed=resolve_mode(sandbox_mode), limits=limits, pause_off_turn=pause_off_turn)
+        if cores_text is not None:
+            pin(parse_cores(cores_text))
     except (SandboxUnavailable, ValueError) as exc:
         raise click.UsageError(str(exc)) from None
 

@@ -1,6 +1,7 @@
 """Control groups for bots, where the machine lets the referee make them (cgroup v1 hierarchies): exact memory and
-process caps for a sandboxed bot's whole process tree and, after a failure, which cap it hit; and a freezer that
-stops the whole tree while it is not the bot's move.
+process caps for a sandboxed bot's whole process tree and, after a failure, which cap it hit; a cpuset that holds
+it to the referee's share of the cores (:mod:`referee.runtime.affinity`); and a freezer that stops the whole tree
+while it is not the bot's move.
 
 Where they cannot be made (no hierarchy, read-only, not root) a bot runs without them: its rlimits still apply, and
 the off-turn pause falls back to signals (:mod:`referee.runtime.pause`).
@@ -12,15 +13,17 @@ import contextlib
 import os
 import signal
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
+
+from .affinity import format_cores
 
 ROOT = Path("/sys/fs/cgroup")
 GROUP = "kafana"
 
 
 class BotCgroup:
-    """One bot's cgroups, one folder per controller (``memory``, ``pids``, ``freezer``)."""
+    """One bot's cgroups, one folder per controller (``memory``, ``pids``, ``cpuset``, ``freezer``)."""
 
     def __init__(self, folders: dict[str, Path]) -> None:
         self.folders = folders
@@ -54,6 +57,22 @@ class BotCgroup:
         """Memory and pids cgroups with these caps (see :meth:`create`)."""
         settings = {"memory": {"memory.limit_in_bytes": str(memory_bytes)}, "pids": {"pids.max": str(processes)}}
         return cls.create(name, settings, root)
+
+    @classmethod
+    def cores(cls, name: str, cores: Collection[int], root: Path = ROOT) -> BotCgroup | None:
+        """A cpuset cgroup of ``cores``: the bot's own ``sched_setaffinity`` cannot take it off them (see
+        :meth:`create`). The ``kafana`` group above it is given every core and memory node first (a new cpuset
+        group has none, and a group's are a part of its parent's)."""
+        parent = root / "cpuset" / GROUP
+        try:
+            parent.mkdir(parents=True, exist_ok=True)
+            for file in ("cpuset.cpus", "cpuset.mems"):
+                if not (parent / file).read_text().strip():
+                    (parent / file).write_text((root / "cpuset" / file).read_text())
+            nodes = (parent / "cpuset.mems").read_text().strip()
+        except OSError:
+            return None
+        return cls.create(name, {"cpuset": {"cpuset.cpus": format_cores(cores), "cpuset.mems": nodes}}, root)
 
     def exceeded(self) -> str | None:
         """``memory`` or ``processes`` when the bot hit that cap, else None (checked after every answer)."""

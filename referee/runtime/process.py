@@ -24,6 +24,7 @@ import referee
 from referee import wire
 from referee.games import GAMES
 
+from .affinity import usable_cores
 from .bridge import StreamClosed, StreamTimeout
 from .calls import BotClient, BotStream, open_caller
 from .cgroups import BotCgroup, enter_command
@@ -141,6 +142,7 @@ class ProcessPlayer:
         self._tmp: PrivateTmp | None = None
         self._cgroup: BotCgroup | None = None
         self._freezer: BotCgroup | None = None
+        self._cpuset: BotCgroup | None = None
         self.pause_off_turn = pause_off_turn
         self._pause: OffTurnPause | None = None
         self.game_id = game_id
@@ -207,11 +209,13 @@ class ProcessPlayer:
             lifeline_read, self._lifeline = os.pipe()
             command = Sandbox(self.limits, uid.uid).command(command, self.spec.cwd, info_write, lifeline_read)
             self._cgroup = BotCgroup.caps(name, self.limits.resident_bytes, self.limits.processes)
+            if len(cores := usable_cores()) < (os.cpu_count() or 1):  # a share of the cores: the bot keeps to it
+                self._cpuset = BotCgroup.cores(name, cores)
         else:
             command = die_with_referee(command)
         if self.pause_off_turn:
             self._freezer = BotCgroup.create(name, {"freezer": {}})
-        groups = [group for group in (self._cgroup, self._freezer) if group is not None]
+        groups = [group for group in (self._cgroup, self._cpuset, self._freezer) if group is not None]
         command = enter_command(groups) + command
         listen = f"unix:{SOCKET_PATH}" if uid is not None else self.address
         assert listen is not None
@@ -307,7 +311,7 @@ class ProcessPlayer:
                 await process.wait()
         _kill_group(process.pid, signal.SIGKILL)  # also whatever the bot spawned in its group
         await process.wait()
-        for group in (self._cgroup, self._freezer):
+        for group in (self._cgroup, self._cpuset, self._freezer):
             if group is not None:
                 await trio.to_thread.run_sync(group.remove)
 

@@ -364,7 +364,7 @@ async def test_the_club_service_plays_a_scheduled_tournament(tmp_path):
 
     class Sessions(FakeExecutor):
         @contextlib.asynccontextmanager
-        async def session(self):
+        async def session(self, concurrency=1):
             yield
 
     db = open_store(tmp_path / "l.db")

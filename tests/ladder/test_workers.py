@@ -1,0 +1,69 @@
+"""Match workers share the cores out: matches played at once each keep to their own share, and a worker that dies
+hands its share to the one that replaces it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import trio
+
+from ladder.executor import LocalExecutor, MatchJob, MatchResult
+from ladder.workers import core_shares
+from referee.runtime.affinity import usable_cores
+
+CORES_BOT = str(Path(__file__).resolve().parents[1] / "runtime" / "bots" / "cores_bot.py")
+
+
+@pytest.mark.parametrize(
+    ("workers", "cores", "shares"),
+    [
+        (1, [0, 1], []),
+        (2, [0], []),
+        (2, [0, 1], [(0,), (1,)]),
+        (2, [5, 2, 7], [(2, 5), (7,)]),
+        (3, range(8), [(0, 1, 2), (3, 4, 5), (6, 7)]),
+        (4, range(4), [(0,), (1,), (2,), (3,)]),
+        (5, [0, 1], [(0,), (1,), (0,), (1,), (0,)]),
+    ],
+)
+def test_core_shares_are_as_even_as_can_be(workers, cores, shares):
+    assert core_shares(workers, cores) == shares
+
+
+def started_on(result: MatchResult) -> set[str]:
+    """Where the match's bots were started (the cores bot says so in its name)."""
+    assert not result.error, result.error
+    return {name.split("-then-")[0].removeprefix("cores-") for name in result.bots}
+
+
+async def test_matches_played_at_once_keep_to_their_own_cores_and_a_new_worker_takes_a_dead_ones(tmp_path):
+    executor = LocalExecutor(sandbox="off")
+    expected = [".".join(map(str, share)) for share in core_shares(2, usable_cores())] or [
+        ".".join(map(str, sorted(usable_cores())))
+    ] * 2
+    results: list[MatchResult] = []
+
+    async def play(number: int) -> None:
+        job = MatchJob(match_id=f"m{number}", game="tapa", options={}, bots=(CORES_BOT, CORES_BOT),
+                       seed=str(number), replay=str(tmp_path / f"m{number}.jsonl"), unit=f"u{number}")
+        results.append(await executor.run(job))
+
+    async def two_at_once(first: int) -> list[set[str]]:
+        results.clear()
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(play, first)
+            nursery.start_soon(play, first + 1)
+        return [started_on(result) for result in results]
+
+    async with executor.session(2):
+        shares = await two_at_once(0)
+        assert sorted(core for share in shares for core in share) == sorted(expected)
+        pool = executor._workers
+        assert pool is not None
+        first = next(worker for worker in pool._all if worker.slot == 0)
+        first.process.kill()
+        await first.process.wait()
+        again = await two_at_once(2)
+        assert sorted(core for share in again for core in share) == sorted(expected)
+        assert len(pool._all) == 3 and pool._all[-1].slot == 0
