@@ -13,6 +13,10 @@ Python kit's (the default), or the Rust starter's (``bots/rust``, built once bef
 own build, into ``bots/rust/build``; not timed), whose decisions cost the bot a tenth of the Python kit's CPU, so
 that the league's own scaling shows rather than the bots'.
 
+At concurrency 2 and 4 the workers share the cores out, each keeping to its own share with its bots (printed:
+``core shares``); at concurrency 1 the lone worker runs where the machine puts it, as the matches without the
+ladder do.
+
 Each measurement is a fresh league database with the two bots submitted (not timed) and a round robin of
 ``--rounds`` duplicate units (2 matches each) played through ``run_units``, timed by wall clock from the first
 match to the last, worker start-up included. Printed: medians with min-max over the repeats, the ratios, how
@@ -46,8 +50,10 @@ from ladder.executor import LocalExecutor  # noqa: E402
 from ladder.league import plan, run_units  # noqa: E402
 from ladder.registry import submit  # noqa: E402
 from ladder.store import open_store  # noqa: E402
+from ladder.workers import core_shares  # noqa: E402
 from referee.games import make_game  # noqa: E402
 from referee.runtime import BotPool, Clock, SeatOptions, resolve_bot, run_game  # noqa: E402
+from referee.runtime.affinity import format_cores, usable_cores  # noqa: E402
 from referee.runtime.build import BuildError, build_bot  # noqa: E402
 from referee.runtime.sandbox import resolve_mode  # noqa: E402
 
@@ -199,6 +205,9 @@ async def main(rounds: int, arena: str, repeats: int, dask: bool, workers_only: 
             ladder_rate = statistics.median(rates[f"workers, concurrency {concurrency}"])
             print(f"  workers at concurrency {concurrency} / without the ladder: {ladder_rate / alone_rate:.2f};"
                   f" / workers at concurrency 1: {ladder_rate / single:.2f}")
+        for concurrency in (2, 4):
+            shares = " | ".join(format_cores(share) for share in core_shares(concurrency, usable_cores()))
+            print(f"  core shares at concurrency {concurrency}: {shares or 'none (one core)'}")
         two = statistics.median(rates["the machine, 2 processes"]) / statistics.median(rates["the machine, 1 process"])
         print(f"  the machine: 2 processes / 1 process: {two:.2f}")
         if dask:
