@@ -62,10 +62,13 @@ class BotCgroup:
     def cores(cls, name: str, cores: Collection[int], root: Path = ROOT) -> BotCgroup | None:
         """A cpuset cgroup of ``cores``: the bot's own ``sched_setaffinity`` cannot take it off them (see
         :meth:`create`). The ``kafana`` group above it is given every core and memory node first (a new cpuset
-        group has none, and a group's are a part of its parent's)."""
+        group has none, and a group's are a part of its parent's). None without a cgroup v1 cpuset hierarchy:
+
+        >>> BotCgroup.cores("doctest", [0], root=Path("/proc/version"))
+        """
         parent = root / "cpuset" / GROUP
         try:
-            parent.mkdir(parents=True, exist_ok=True)
+            parent.mkdir(exist_ok=True)  # under a v1 cpuset hierarchy only: none, no group
             for file in ("cpuset.cpus", "cpuset.mems"):
                 if not (parent / file).read_text().strip():
                     (parent / file).write_text((root / "cpuset" / file).read_text())
