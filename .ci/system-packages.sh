@@ -1,12 +1,12 @@
 #!/bin/sh
 # Installs the Debian packages the tests need (apt-get, when run as root): the gRPC C++ toolchain and protoc the
 # starter bots build with (bots/cpp, bots/go, bots/rust), Java 17 and Maven (bots/java), Chromium for the web UI's
-# browser tests and bubblewrap for the bot sandbox; checks for Node.js with npm (bots/javascript), Go 1.26
+# browser tests, bubblewrap and libseccomp for the bot sandbox; checks for Node.js with npm (bots/javascript), Go 1.26
 # (bots/go, a module) and Rust's cargo (the native engine core, native/, and bots/rust). Already installed: does nothing. Not root and something missing: says what to
 # install and exits 1.
 set -eu
 PACKAGES="g++ make cmake pkg-config libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
-openjdk-17-jdk-headless maven chromium bubblewrap"
+openjdk-17-jdk-headless maven chromium bubblewrap libseccomp2"
 
 missing=""
 for package in $PACKAGES; do

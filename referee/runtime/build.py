@@ -14,6 +14,7 @@ from pathlib import Path
 from .manifest import BotSpec
 from .printable import printable
 from .sandbox import BUILD_LIMITS, Sandbox, UidClaim, bot_environment
+from .seccomp import program_fd
 
 BUILD_TIMEOUT = 900.0
 """Seconds a build may take."""
@@ -41,22 +42,25 @@ def build_bot(spec: BotSpec, timeout: float = BUILD_TIMEOUT, sandboxed: bool = F
     if not spec.build:
         return None
     shown = " ".join(spec.build)
-    command, env, claim = list(spec.build), {**os.environ, **dict(spec.env)}, None
+    command, env, claim, rules = list(spec.build), {**os.environ, **dict(spec.env)}, None, None
     if sandboxed:
         claim = UidClaim(os.getpid() * 8 + 7)
         _chown_tree(spec.cwd, claim.uid)
-        command = Sandbox(BUILD_LIMITS, claim.uid).command(spec.build, spec.cwd, building=True)
+        rules = program_fd()
+        command = Sandbox(BUILD_LIMITS, claim.uid).command(spec.build, spec.cwd, rules, building=True)
         env = bot_environment("", dict(spec.env), sandboxed=True)
     try:
         done = subprocess.run(
             command, cwd=spec.cwd, stdin=subprocess.DEVNULL, capture_output=True, text=True, errors="replace",
-            timeout=timeout, env=env,
+            timeout=timeout, env=env, pass_fds=() if rules is None else (rules,),
         )
     except FileNotFoundError:
         raise BuildError(f"{spec.label}: build command {shown!r} not found (is its toolchain installed?)") from None
     except subprocess.TimeoutExpired:
         raise BuildError(f"{spec.label}: build {shown!r} took more than {timeout:g}s") from None
     finally:
+        if rules is not None:
+            os.close(rules)
         if claim is not None:
             _chown_tree(spec.cwd, 0)
             claim.release()

@@ -45,6 +45,7 @@ from .sandbox import (
     bot_environment,
     unreadable,
 )
+from .seccomp import program_fd
 from .spawn import Child, die_with_referee, spawn
 
 log = logging.getLogger(__name__)
@@ -203,11 +204,12 @@ class ProcessPlayer:
     async def _run(self, uid: UidClaim | None, task_status: trio.TaskStatus) -> None:
         command = list(self.spec.command)
         name = f"{os.getpid()}-{self.seat}-{id(self):x}"  # unique among live players
-        info_read = info_write = lifeline_read = -1
+        info_read = info_write = lifeline_read = rules = -1
         if uid is not None:
             info_read, info_write = os.pipe()
             lifeline_read, self._lifeline = os.pipe()
-            command = Sandbox(self.limits, uid.uid).command(command, self.spec.cwd, info_write, lifeline_read)
+            rules = program_fd()
+            command = Sandbox(self.limits, uid.uid).command(command, self.spec.cwd, rules, info_write, lifeline_read)
             self._cgroup = BotCgroup.caps(name, self.limits.resident_bytes, self.limits.processes)
             if len(cores := usable_cores()) < (os.cpu_count() or 1):  # a share of the cores: the bot keeps to it
                 self._cpuset = BotCgroup.cores(name, cores)
@@ -224,7 +226,7 @@ class ProcessPlayer:
                 command,
                 cwd=self.spec.cwd,
                 env=bot_environment(listen, dict(self.spec.env), sandboxed=uid is not None),
-                pass_fds=(info_write, lifeline_read) if uid is not None else (),
+                pass_fds=(info_write, lifeline_read, rules) if uid is not None else (),
             )
         except OSError as exc:
             if uid is not None:
@@ -234,6 +236,7 @@ class ProcessPlayer:
             if uid is not None:
                 os.close(info_write)
                 os.close(lifeline_read)
+                os.close(rules)
         process = self._process
         error: BotError | None = None
         async with trio.open_nursery() as nursery:

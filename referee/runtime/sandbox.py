@@ -26,6 +26,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from .seccomp import SeccompUnavailable, program_fd
+
 MODES = ("auto", "on", "off")
 ADDRESS_ENV = "KAFANA_BOT_ADDRESS"
 """The environment variable that tells a bot where to listen."""
@@ -48,6 +50,9 @@ locations ahead of the distribution's (a Go module or a crate may need a newer t
 carries)."""
 LANG = "C.UTF-8"
 """The locale of every bot."""
+
+HIDDEN_PROC = ("/proc/keys", "/proc/key-users")
+"""Files of /proc that show the kernel keyring, which is not namespaced: empty in a sandbox (as in Docker's)."""
 
 _TOOLS = ("bwrap", "prlimit", "setpriv")
 CPU_GRACE = 5
@@ -123,11 +128,18 @@ def sandbox_problem() -> str | None:
         return f"missing {', '.join(missing)} (Debian: apt-get install bubblewrap util-linux)"
     if os.geteuid() != 0:
         return "the sandbox switches each bot to its own uid, which needs the referee to run as root"
-    trial = Sandbox(DEFAULT_LIMITS, FIRST_UID).command(["true"], Path(sys.prefix))
     try:
-        done = subprocess.run(trial, capture_output=True, text=True, timeout=20, env={"PATH": PATH})
+        rules = program_fd()
+    except SeccompUnavailable as exc:
+        return str(exc)
+    trial = Sandbox(DEFAULT_LIMITS, FIRST_UID).command(["true"], Path(sys.prefix), rules)
+    try:
+        done = subprocess.run(trial, capture_output=True, text=True, timeout=20, env={"PATH": PATH},
+                              pass_fds=(rules,))
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"bubblewrap failed to start: {exc}"
+    finally:
+        os.close(rules)
     if done.returncode != 0:
         return f"bubblewrap cannot create its namespaces here: {done.stderr.strip()[:300]}"
     return None
@@ -189,6 +201,7 @@ class Sandbox:
         self,
         command: Sequence[str],
         bot_dir: Path,
+        seccomp_fd: int,
         info_fd: int | None = None,
         lifeline_fd: int | None = None,
         *,
@@ -196,8 +209,10 @@ class Sandbox:
     ) -> list[str]:
         """``command`` wrapped: rlimits (prlimit), the namespaces and mounts (bwrap, run as root so that it can
         mount what the bot may read wherever it lies), then the bot's own uid (setpriv, inside the sandbox).
-        bubblewrap writes the sandbox's pid (``child-pid``, as JSON) to ``info_fd`` once the sandbox exists, and
-        ends the sandbox when the thread that started it ends (``--die-with-parent``; see :mod:`.spawn`).
+        bubblewrap loads the seccomp filter it reads from ``seccomp_fd`` (:func:`.seccomp.program_fd`) just
+        before the sandbox's first command, writes the sandbox's pid (``child-pid``, as JSON) to ``info_fd`` once
+        the sandbox exists, and ends the sandbox when the thread that started it ends (``--die-with-parent``; see
+        :mod:`.spawn`).
 
         bubblewrap arms that signal in each of its two processes as it starts, so a referee that dies while a
         sandbox is being set up could leave it unarmed. ``lifeline_fd`` closes that gap: it is the read end of a
@@ -221,6 +236,8 @@ class Sandbox:
             *([] if building else ["--unshare-net"]),
             "--unshare-uts",
             "--unshare-cgroup-try",
+            "--seccomp",
+            str(seccomp_fd),
             "--die-with-parent",
             "--new-session",
             "--cap-add",
@@ -229,6 +246,7 @@ class Sandbox:
             "CAP_SETGID",
             "--proc",
             "/proc",
+            *[argument for hidden in HIDDEN_PROC for argument in ("--ro-bind", "/dev/null", hidden)],
             "--dev",
             "/dev",
             "--ro-bind",
