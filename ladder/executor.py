@@ -21,6 +21,7 @@ from typing import Protocol
 import trio
 
 from referee.runtime.affinity import usable_cores
+from referee.runtime.hello import Entrant
 from referee.runtime.sandbox import SANDBOX_ENV
 
 from .workers import WorkerPool, core_shares
@@ -45,6 +46,11 @@ class MatchJob:
     clock: str = "120+3/30"
     unit: str = ""
     """The duplicate unit the match belongs to: no bot process plays two matches of one unit."""
+    open_units: tuple[str, ...] = ()
+    """The other units being played when the match was handed out: no bot process that played one of them plays
+    this match."""
+    entrants: tuple[Entrant, ...] = ()
+    """Who each seat's bot was registered as: its Hello must say the same (empty: not checked)."""
 
 
 @dataclass(frozen=True)
@@ -137,6 +143,8 @@ class LocalExecutor:
             "limits": self.limits,
             "pause_off_turn": self.pause_off_turn,
             "unit": job.unit,
+            "open_units": list(job.open_units),
+            **({"entrants": [entrant.to_json() for entrant in job.entrants]} if job.entrants else {}),
         }
 
     async def run(self, job: MatchJob) -> MatchResult:

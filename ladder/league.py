@@ -27,6 +27,7 @@ from sqlite_utils import Database
 
 import referee
 from referee.chance import new_secret_seed
+from referee.runtime.hello import Entrant
 
 from .arenas import ArenaSpec, load_arena
 from .executor import Executor, MatchJob, MatchResult
@@ -266,18 +267,26 @@ def _pending_units(db: Database, league: str) -> list[dict]:
     return list(db.query("select * from units where league = ? and status != 'done' order by rowid", [league]))
 
 
-def _bot_paths(db: Database, units: Sequence[dict]) -> dict[int, str]:
-    """The folder (or file) of every version the units play, checked to exist before anything is played."""
+@dataclass(frozen=True)
+class _Seated:
+    """A version as a match seats it: where it is, and who its Hello must say it is."""
+
+    path: str
+    entrant: Entrant
+
+
+def _seated_versions(db: Database, units: Sequence[dict]) -> dict[int, _Seated]:
+    """Every version the units play, its folder (or file) checked to exist before anything is played."""
     wanted = sorted({v for unit in units for v in json.loads(unit["versions"])})
     rows = db.query(
-        f"select v.id, v.number, v.path, b.name from versions v join bots b on b.id = v.bot_id "
+        f"select v.id, v.number, v.path, v.version, v.games, b.name from versions v join bots b on b.id = v.bot_id "
         f"where v.id in ({','.join('?' * len(wanted))})",
         wanted,
     ) if wanted else []
     paths, missing = {}, []
     for row in rows:
         path = resolved_path(db, row["path"])
-        paths[row["id"]] = str(path)
+        paths[row["id"]] = _Seated(str(path), Entrant(row["name"], row["version"], tuple(json.loads(row["games"]))))
         if not path.exists():
             missing.append(f"{row['name']} v{row['number']} at {path}")
     if missing:
@@ -310,33 +319,38 @@ async def run_units(
     clock: str = "120+3/30",
     only: Sequence[str] | None = None,
     limiter: trio.CapacityLimiter | None = None,
+    open_units: set[str] | None = None,
 ) -> Progress:
     """Play every unfinished unit of ``league``, ``concurrency`` matches at a time. The caller holds the database
     (:func:`ladder.writer.hold_database`). When it is cancelled (Ctrl-C), the matches it was playing are left
     ``pending`` for the next run.
 
     With ``only`` it plays just those units (a club ladder plays one unit per call, several calls at a time,
-    sharing one ``limiter`` of matches in flight), and leaves the league's other matches and files alone.
+    sharing one ``limiter`` of matches in flight and one set of ``open_units``), and leaves the league's other
+    matches and files alone. Each match is handed out with the units being played at that moment, so that no bot
+    process that played one of them plays again before its unit is over (:mod:`referee.runtime.seating`).
 
     Raises:
         MissingBots: a bot of the league is not where the database says (nothing was played).
     """
     units = [u for u in _pending_units(db, league) if only is None or u["id"] in only]
-    paths = _bot_paths(db, units)
+    versions = _seated_versions(db, units)
     folder = replay_folder(db) / league
     if only is None:
         clear_leftovers(db, league, folder)
     progress = Progress(total=sum(len(json.loads(u["versions"])) for u in units))
     limiter = limiter or trio.CapacityLimiter(concurrency)
+    playing = open_units if open_units is not None else set()
     spent = 0.0
 
     def report() -> None:
         if on_progress is not None:
             on_progress(progress)
 
-    async def run_match(arena: ArenaSpec, match: dict, paths: dict[int, str]) -> MatchResult:
+    async def run_match(arena: ArenaSpec, match: dict) -> MatchResult:
         nonlocal spent
         async with limiter:
+            playing.add(match["unit_id"])
             progress.running += 1
             report()
             with db.atomic():  # shown as running (ladder serve); the unit's results replace it in one transaction
@@ -346,11 +360,13 @@ async def run_units(
                 match_id=match["id"],
                 game=arena.game,
                 options=arena.options,
-                bots=tuple(paths[v] for v in seats),
+                bots=tuple(versions[v].path for v in seats),
                 seed=str(match["seed"]),
                 replay=str(folder / f"{match['id']}.jsonl"),
                 clock=clock,
                 unit=match["unit_id"],
+                open_units=tuple(sorted(playing - {match["unit_id"]})),
+                entrants=tuple(versions[v].entrant for v in seats),
             )
             result = await executor.run(job)
             if result.error:
@@ -371,14 +387,17 @@ async def run_units(
         results: list[MatchResult | None] = [None] * len(matches)
 
         async def one(index: int) -> None:
-            results[index] = await run_match(arena, matches[index], paths)
+            results[index] = await run_match(arena, matches[index])
 
         started = now()
         stored = False
         try:
-            async with trio.open_nursery() as nursery:
-                for index in range(len(matches)):
-                    nursery.start_soon(one, index)
+            try:
+                async with trio.open_nursery() as nursery:
+                    for index in range(len(matches)):
+                        nursery.start_soon(one, index)
+            finally:
+                playing.discard(unit["id"])
             await trio.lowlevel.checkpoint()  # the next match starts first, and plays while the unit is stored
             _store_unit(db, unit, matches, results, folder, started)
             stored = True

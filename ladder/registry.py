@@ -121,7 +121,11 @@ async def submit(
         stored = store / spec.path.name
         shutil.copy2(spec.path, stored)
     info = await conformance(str(stored), executor, report, startup_timeout)
-    name = str(spec.manifest.get("name") or (info or {}).get("name") or spec.path.stem)
+    if info is not None and claimed and info["name"] != claimed:
+        report.add(False, f"name: the manifest calls it {claimed!r} and its Hello {info['name']!r}: a bot has one "
+                          "name, in both")
+        info = None
+    name = str(claimed or (info or {}).get("name") or spec.path.stem)
     if info is not None and _not_owner(db, name, author_id):
         report.add(False, f"owner: the bot {name!r} belongs to another author")
         info = None

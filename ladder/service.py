@@ -79,6 +79,8 @@ class Service:
         self.concurrency = concurrency
         self.clock = clock
         self._matches = trio.CapacityLimiter(concurrency)
+        self._open_units: set[str] = set()
+        """The units being played, by the scheduler and the tournaments alike (see :func:`run_units`)."""
         self._units = trio.Semaphore(concurrency)
         self._ratings: dict[str, tuple[float, dict[int, float]]] = {}
 
@@ -127,7 +129,7 @@ class Service:
     async def _play(self, units: list[str]) -> None:
         try:
             progress = await run_units(self.db, LEAGUE, self.executor, only=units, limiter=self._matches,
-                                       clock=self.clock)
+                                       open_units=self._open_units, clock=self.clock)
             for failure in progress.failures:
                 log.warning("club: %s", failure)
         finally:
@@ -171,7 +173,8 @@ class Service:
                     continue
                 log.info("club: playing tournament %s", name)
                 try:
-                    await tournament_runner.play(self.db, name, self.executor, clock=self.clock, limiter=self._matches)
+                    await tournament_runner.play(self.db, name, self.executor, clock=self.clock, limiter=self._matches,
+                                                 open_units=self._open_units)
                 except TournamentError as exc:
                     log.warning("club: tournament %s: %s", name, exc)
             await trio.sleep(TOURNAMENT_CHECK)

@@ -21,6 +21,7 @@ from referee.runtime import (
     BotPool,
     BotSpec,
     BuildError,
+    Entrant,
     GameRecord,
     KnownBots,
     ManifestError,
@@ -246,6 +247,10 @@ def match_from_spec(
         clock = parse_clock(spec.get("clock", "120+3/30"))
         sandboxed = resolve_mode(spec.get("sandbox", "on"))
         limits = limits_from_json(spec.get("limits") or {})
+        entrants = [Entrant.from_json(entrant) for entrant in spec["entrants"]] if "entrants" in spec else None
+        open_units = [str(unit) for unit in spec.get("open_units", ())]
+        if entrants is not None and len(entrants) != len(bots):
+            raise ValueError(f"{len(bots)} bots but {len(entrants)} entrants")
     except (KeyError, TypeError) as exc:
         raise SpecError(f"bad match spec: {exc!r}") from None
     except (SandboxUnavailable, UnknownGameError, InvalidOptionError, ManifestError, ValueError) as exc:
@@ -268,6 +273,8 @@ def match_from_spec(
         recorded_paths=spec.get("recorded_paths"),
         pool=pool,
         unit=str(spec.get("unit", "")),
+        open_units=open_units,
+        entrants=entrants,
     )
 
 
@@ -278,9 +285,11 @@ def run_match(spec_path: str) -> None:
 
     The spec holds: game, options, bots (paths), seed, match_id, clock (BANK+INC/CAP), replay (path), and
     optionally seed_secret (true: the replay shows only the seed's commitment until the match is over), unit (the
-    duplicate unit it belongs to), transport, startup_timeout, sandbox (on, auto or off; default on), limits (the
-    sandbox's limits that differ from the defaults, e.g. {"cpu_seconds": 60}), pause_off_turn (true or false)
-    and recorded_paths (the bots' paths to write in the replay, when the bots run from a copy).
+    duplicate unit it belongs to), open_units (units still being played elsewhere: a worker's kept bot processes
+    that played them sit this match out), entrants (one {name, version, games} per seat: who each bot must say
+    it is in its Hello), transport, startup_timeout, sandbox (on, auto or off; default on), limits (the sandbox's
+    limits that differ from the defaults, e.g. {"cpu_seconds": 60}), pause_off_turn (true or false) and
+    recorded_paths (the bots' paths to write in the replay, when the bots run from a copy).
 
     Example: referee run-match match.json
     """

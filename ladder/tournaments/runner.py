@@ -66,9 +66,11 @@ async def play(
     on_progress: Callable[[Progress], None] | None = None,
     on_round: Callable[[int], None] | None = None,
     limiter: trio.CapacityLimiter | None = None,
+    open_units: set[str] | None = None,
 ) -> record.State:
     """Play the tournament ``name`` to its end; return its final state. The caller holds the database. With
-    ``limiter`` its matches share the slots of other work (a club service's).
+    ``limiter`` and ``open_units`` its matches share the slots of other work (a club service's, see
+    :func:`ladder.league.run_units`).
 
     Raises:
         TournamentError: matches failed to be played (what was played is kept; run again to resume).
@@ -80,7 +82,8 @@ async def play(
         if current.to_play:
             ids = [plan_unit(db, league, current.spec.arena, index, seats, new_seed) for index, seats in current.to_play]
             progress = await run_units(db, league, executor, concurrency=concurrency, clock=clock, only=ids,
-                                       on_progress=on_progress, limiter=limiter)
+                                       on_progress=on_progress, limiter=limiter,
+                                       open_units=open_units)
             if progress.errors:
                 raise TournamentError(f"{progress.errors} match(es) of the tournament could not be played: "
                                       "run the same command again to resume")

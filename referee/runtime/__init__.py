@@ -14,6 +14,7 @@ from .faults import (
     BotTimeout,
     Fault,
 )
+from .hello import Entrant
 from .manifest import BotSpec, ManifestError, resolve_bot
 from .player import LocalPlayer, Player
 from .prepare import KnownBots, default_store, is_prepared, prepare_bot
@@ -34,6 +35,7 @@ __all__ = [
     "BotTimeout",
     "BuildError",
     "Clock",
+    "Entrant",
     "Fault",
     "GameRecord",
     "KnownBots",

@@ -7,14 +7,17 @@ the referee accepts a Hello only when:
 - ``version`` (at most 32), ``author`` and ``language`` (at most 64 each) are printable text;
 - ``games`` lists known game ids; a game listed twice counts once.
 
-Anything else is a ``no_hello`` fault naming what was wrong.
+Anything else is a ``no_hello`` fault naming what was wrong. In a ladder a bot must also say who it is as it was
+entered (:class:`Entrant`): the same name, version and games, so that the replay's header and the database name
+the same bot.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
 
 from referee.wire import BotInfo
 
@@ -59,3 +62,46 @@ def checked_hello(info: BotInfo, known_games: Collection[str]) -> BotInfo:
             listed += f" and {len(unknown) - 3} more"
         raise ValueError(f"Hello lists unknown game ids {listed} (known: {', '.join(sorted(known_games))})")
     return dataclasses.replace(info, games=games)
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """Who a seat's bot was entered as (in a ladder: the registered version): what its Hello must say."""
+
+    name: str
+    version: str
+    games: tuple[str, ...]
+
+    @classmethod
+    def from_json(cls, data: object) -> Entrant:
+        """An entrant from ``{"name": …, "version": …, "games": […]}``, read strictly.
+
+        Raises:
+            ValueError: a field is missing, unknown or of the wrong type.
+
+        >>> Entrant.from_json({"name": "random", "version": "1.0", "games": ["tapa"]})
+        Entrant(name='random', version='1.0', games=('tapa',))
+        """
+        if not isinstance(data, Mapping) or set(data) != {"name", "version", "games"}:
+            raise ValueError(f"an entrant is {{name, version, games}}, not {data!r:.200}")
+        name, version, games = data["name"], data["version"], data["games"]
+        if not isinstance(name, str) or not isinstance(version, str) or not isinstance(games, list) or not all(
+            isinstance(game, str) for game in games
+        ):
+            raise ValueError(f"an entrant's name and version are text and its games a list of text: {data!r:.200}")
+        return cls(name, version, tuple(games))
+
+    def to_json(self) -> dict:
+        """The JSON form :meth:`from_json` reads."""
+        return {"name": self.name, "version": self.version, "games": list(self.games)}
+
+    def mismatch(self, info: BotInfo) -> str | None:
+        """How ``info`` (a checked Hello) differs from this entrant, or None when it is the bot entered.
+
+        >>> Entrant("random", "1.0", ("tapa",)).mismatch(BotInfo("other", "1.0", games=("tapa",)))
+        "it says it is 'other' 1.0 playing tapa, but was entered as 'random' 1.0 playing tapa"
+        """
+        if (info.name, info.version, set(info.games)) == (self.name, self.version, set(self.games)):
+            return None
+        said = f"{info.name!r} {info.version} playing {', '.join(info.games)}"
+        return f"it says it is {said}, but was entered as {self.name!r} {self.version} playing {', '.join(self.games)}"

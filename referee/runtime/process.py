@@ -30,13 +30,15 @@ from .calls import BotClient, BotStream, open_caller
 from .cgroups import BotCgroup, enter_command
 from .clock import TRANSPORT_GRACE
 from .faults import BotCrashed, BotError, BotNoHello, BotProtocolError, BotResourceLimit, BotTimeout
-from .hello import checked_hello
+from .hello import Entrant, checked_hello
 from .manifest import BotSpec
 from .output import OutputCapture
 from .pause import OffTurnPause
 from .printable import printable
 from .sandbox import (
     DEFAULT_LIMITS,
+    SOCKET_FOLDER,
+    SOCKET_NAME,
     SOCKET_PATH,
     Limits,
     PrivateTmp,
@@ -45,6 +47,7 @@ from .sandbox import (
     bot_environment,
     unreadable,
 )
+from .sandbox_socket import SandboxSocket, SocketRefused
 from .seccomp import program_fd
 from .spawn import Child, die_with_referee, spawn
 
@@ -58,6 +61,8 @@ NOTIFY_TIMEOUT = 2.0
 """Seconds a bot has to acknowledge a notification (late or failed acknowledgements are ignored)."""
 EXIT_WAIT = 0.5
 """Seconds to wait for a bot's exit after a failed call, to tell a crash from a protocol error."""
+LISTEN_POLL = 0.005
+"""Seconds between looks for a starting sandboxed bot's socket."""
 MAX_RESPONSE_BYTES = 1024 * 1024
 """Largest answer the referee accepts from a bot."""
 MAX_REQUEST_BYTES = 64 * 1024 * 1024
@@ -116,9 +121,10 @@ def _exit_fault(seat: int, code: int) -> BotError:
 class ProcessPlayer:
     """A bot process in a seat. Start it with ``await nursery.start(player.run)``; end it with ``close()``.
 
-    With a ``game_id`` the bot must list it in its Hello; with None any answer to Hello is accepted. An unsandboxed
-    bot listens at ``address``; a sandboxed one listens inside its sandbox (``address`` must be None) and the
-    referee reaches it through the sandbox's root.
+    With a ``game_id`` the bot must list it in its Hello, and with an ``entrant`` its Hello must say who it was
+    entered as; with neither any answer to Hello is accepted. An unsandboxed bot listens at ``address``; a
+    sandboxed one listens inside its sandbox (``address`` must be None) and the referee reaches it through the
+    sandbox's root. A ``holdable`` bot can be stopped whole between its games (:meth:`hold`, :meth:`release`).
     """
 
     def __init__(
@@ -132,6 +138,8 @@ class ProcessPlayer:
         sandboxed: bool = False,
         limits: Limits = DEFAULT_LIMITS,
         pause_off_turn: bool = False,
+        holdable: bool = False,
+        entrant: Entrant | None = None,
     ) -> None:
         if sandboxed != (address is None):
             raise ValueError("a sandboxed bot listens inside its sandbox: give an address exactly when unsandboxed")
@@ -141,11 +149,15 @@ class ProcessPlayer:
         self.sandboxed = sandboxed
         self.limits = limits
         self._tmp: PrivateTmp | None = None
+        self._socket: SandboxSocket | None = None
+        """A sandboxed bot's socket, reached without following its paths."""
         self._cgroup: BotCgroup | None = None
         self._freezer: BotCgroup | None = None
         self._cpuset: BotCgroup | None = None
         self.pause_off_turn = pause_off_turn
+        self.holdable = holdable
         self._pause: OffTurnPause | None = None
+        self.entrant = entrant
         self.game_id = game_id
         self.startup_timeout = startup_timeout
         self.info = wire.BotInfo(name=spec.label)
@@ -181,6 +193,16 @@ class ProcessPlayer:
         self._stdout.reset()
         self._stderr.reset()
 
+    def hold(self) -> None:
+        """Stop every process of a holdable bot until :meth:`release` (between its games: it can do nothing)."""
+        if self._pause is not None:
+            self._pause.pause()
+
+    def release(self) -> None:
+        """Let a held bot run again (paused off turn, it stays stopped until its move)."""
+        if self._pause is not None and not self.pause_off_turn:
+            self._pause.resume()
+
     async def run(self, *, task_status: trio.TaskStatus = trio.TASK_STATUS_IGNORED) -> None:
         """Start the process, wait for Hello, report readiness, then hold the process until ``close()``.
 
@@ -215,7 +237,7 @@ class ProcessPlayer:
                 self._cpuset = BotCgroup.cores(name, cores)
         else:
             command = die_with_referee(command)
-        if self.pause_off_turn:
+        if self.pause_off_turn or self.holdable:
             self._freezer = BotCgroup.create(name, {"freezer": {}})
         groups = [group for group in (self._cgroup, self._cpuset, self._freezer) if group is not None]
         command = enter_command(groups) + command
@@ -244,9 +266,11 @@ class ProcessPlayer:
             nursery.start_soon(self._stderr.drain, process.stderr)
             try:
                 if uid is not None:
-                    root = await self._sandbox_started(trio.lowlevel.FdStream(info_read))
-                    self._tmp = PrivateTmp(root)
-                    self.address = f"unix:{root}{SOCKET_PATH}"
+                    pid = await self._sandbox_started(trio.lowlevel.FdStream(info_read))
+                    self._socket = await self._listening(SandboxSocket(pid, uid.uid, SOCKET_FOLDER, SOCKET_NAME))
+                    assert self._socket.tmp_fd is not None
+                    self._tmp = PrivateTmp(os.dup(self._socket.tmp_fd))
+                    self.address = self._socket.address
                 self._caller = open_caller(
                     self.address,
                     max_response=MAX_RESPONSE_BYTES,
@@ -256,8 +280,9 @@ class ProcessPlayer:
                 self.info = await self._hello()
                 if self.info.session:
                     self._session = self._caller.stream(wire.SESSION)
-                if self.pause_off_turn:
+                if self.pause_off_turn or self.holdable:
                     self._pause = OffTurnPause(process.pid, self._freezer)
+                if self.pause_off_turn:
                     self._pause.pause()
                 task_status.started(self)
                 await self._closed.wait()
@@ -275,11 +300,13 @@ class ProcessPlayer:
             self._lifeline = None
         if self._tmp is not None:
             self._tmp.close()
+        if self._socket is not None:
+            self._socket.close()
         if error is not None:
             raise error
 
-    async def _sandbox_started(self, info: trio.lowlevel.FdStream) -> Path:
-        """Read bubblewrap's report (the sandbox's pid) and return the sandbox's root as the referee sees it."""
+    async def _sandbox_started(self, info: trio.lowlevel.FdStream) -> int:
+        """Read bubblewrap's report and return the sandbox's pid (of its first process)."""
         data = b""
         with trio.move_on_after(self.startup_timeout):
             async with info:
@@ -297,7 +324,31 @@ class ProcessPlayer:
                 how = describe_exit(process.returncode)
                 raise BotCrashed(self.seat, f"the sandbox did not start ({how}): {stderr}") from None
             raise BotNoHello(self.seat, f"the sandbox did not start within {self.startup_timeout:g}s") from None
-        return Path(f"/proc/{int(pid)}/root")
+        return int(pid)
+
+    async def _listening(self, found: SandboxSocket) -> SandboxSocket:
+        """Wait until the sandboxed bot listens on its socket (within the startup time) and return it.
+
+        Raises:
+            BotError: the socket is refused (a ``protocol_error`` naming why), or the bot ended or did not listen in
+                time.
+        """
+        process = self._process
+        assert process is not None
+        listening = False
+        try:
+            with trio.move_on_after(self.startup_timeout):
+                while process.returncode is None and not (listening := found.find()):
+                    await trio.sleep(LISTEN_POLL)
+        except SocketRefused as exc:
+            raise BotProtocolError(self.seat, str(exc)) from None
+        finally:
+            if not listening:
+                found.close()
+        if listening:
+            return found
+        raise self._startup_fault(process.returncode, None,
+                                  f"did not listen on {SOCKET_PATH} within {self.startup_timeout:g}s")
 
     async def _stop(self) -> None:
         process = self._process
@@ -357,21 +408,29 @@ class ProcessPlayer:
                 raise BotNoHello(self.seat, f"bad Hello: {exc}") from None
             if self.game_id is not None and self.game_id not in info.games:
                 raise BotNoHello(self.seat, f"{info.name} does not play {self.game_id!r} (it lists {list(info.games)})")
+            if self.entrant is not None and (problem := self.entrant.mismatch(info)) is not None:
+                raise BotNoHello(self.seat, f"bad Hello: {problem}")
             log.debug("seat %d hello: %s", self.seat, info)
             return info
+        exit_code = outcome.get("exit")
+        raise self._startup_fault(exit_code if isinstance(exit_code, int) else None, outcome.get("error"),
+                                  f"no answer to Hello within {self.startup_timeout:g}s at {self.address}")
+
+    def _startup_fault(self, exit_code: int | None, error: object, waited: str) -> BotError:
+        """The fault of a bot that ended (``exit_code``), failed Hello (``error``) or did not answer in time
+        (``waited`` says what the referee waited for)."""
         if self._stdout.exceeded or self._stderr.exceeded:
-            raise BotResourceLimit(self.seat, "output", "wrote more than the output limit before Hello")
+            return BotResourceLimit(self.seat, "output", "wrote more than the output limit before Hello")
         if (capped := self._cap_hit()) is not None:
-            raise capped
-        if "exit" in outcome:
-            fault = _exit_fault(self.seat, outcome["exit"])
+            return capped
+        if exit_code is not None:
+            fault = _exit_fault(self.seat, exit_code)
             if isinstance(fault, BotCrashed):
-                raise BotCrashed(self.seat, f"{fault.message} before answering Hello")
-            raise fault
-        error = outcome.get("error")
+                return BotCrashed(self.seat, f"{fault.message} before answering Hello")
+            return fault
         if isinstance(error, grpc.RpcError) and error.code() != grpc.StatusCode.DEADLINE_EXCEEDED:
-            raise BotNoHello(self.seat, f"Hello failed: {error.code().name}: {printable(str(error.details()))}")
-        raise BotNoHello(self.seat, f"no answer to Hello within {self.startup_timeout:g}s at {self.address}")
+            return BotNoHello(self.seat, f"Hello failed: {error.code().name}: {printable(str(error.details()))}")
+        return BotNoHello(self.seat, waited)
 
     def _cap_hit(self) -> BotError | None:
         """A resource_limit fault when the bot's cgroup says it hit its memory or process cap, or its /tmp is
@@ -441,7 +500,7 @@ class ProcessPlayer:
 
     def _awake(self) -> contextlib.AbstractContextManager[None]:
         """Let a paused bot run for the length of the block (its move or a notification)."""
-        return self._pause if self._pause is not None else _RUNNING
+        return self._pause if self._pause is not None and self.pause_off_turn else _RUNNING
 
     async def notify(self, event: wire.GameOver | wire.MatchOver, *, strict: bool = False) -> None:
         """Send a notification (a call, or a message on the Session stream). Failures are logged and ignored (a bot

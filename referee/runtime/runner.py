@@ -17,6 +17,7 @@ from referee.replay import ReplayWriter
 from .clock import Clock
 from .driver import GameRecord, play_game
 from .faults import BotError, Fault
+from .hello import Entrant
 from .manifest import BotSpec
 from .process import STARTUP_TIMEOUT, ProcessPlayer, bot_address
 from .sandbox import DEFAULT_LIMITS, Limits
@@ -41,10 +42,14 @@ async def run_game(
     recorded_paths: Sequence[str] | None = None,
     pool: BotPool | None = None,
     unit: str = "",
+    open_units: Sequence[str] = (),
+    entrants: Sequence[Entrant] | None = None,
 ) -> GameRecord:
     """Seat one bot per seat, play the game, write the replay. Without a ``pool`` every bot is a fresh process
     stopped when the game ends, whatever happens; with one, bots come from it and go back to it (the game's
-    ``unit`` keeps a process out of the other half of its duplicate unit; the pool's own options apply).
+    ``unit`` keeps a process out of the other half of its duplicate unit, and ``open_units``, the units still being
+    played elsewhere, keep out the processes that played them; the pool's own options apply). With ``entrants``
+    (one per seat, as the ladder registered them) each bot's Hello must say who it was entered as.
     ``sandboxed`` runs every bot in the sandbox (:mod:`referee.runtime.sandbox`) under ``limits``;
     ``pause_off_turn`` stops each bot while it is not its move (:mod:`referee.runtime.pause`); ``recorded_paths``
     are the bots' paths to write in the replay (where the bots came from, when they run from a copy);
@@ -56,7 +61,10 @@ async def run_game(
     if sandboxed and transport != "unix":
         raise ValueError("a sandboxed bot has no network: use the unix transport")
     options = SeatOptions(transport, startup_timeout, sandboxed, limits, pause_off_turn)
-    seated = pool.seating(game.id, specs, unit) if pool is not None else fresh_seating(game.id, specs, options)
+    if entrants is not None and len(entrants) != len(specs):
+        raise ValueError(f"{len(specs)} bots but {len(entrants)} entrants")
+    seated = (pool.seating(game.id, specs, unit, open_units, entrants) if pool is not None
+              else fresh_seating(game.id, specs, options, entrants))
     replay = ReplayWriter(replay_path, overwrite_replay) if replay_path is not None else None
     try:
         async with seated as seating:

@@ -3,8 +3,9 @@
 A sandboxed bot sees a read-only system (``/usr``, ``/etc``, the Python installation and the referee's own
 packages), its own folder read-only, and a private ``/tmp`` of limited size, in memory, which holds its Unix socket
 too: nothing it can write lives on the host's disk. The referee reaches the socket through the sandbox's root as
-the kernel shows it (``/proc/PID/root``). The bot has no network (a new network namespace, whose loopback reaches
-only its own processes), no view of other processes (a new PID namespace: everything it spawns dies with it),
+the kernel shows it (``/proc/PID/root``), following no link (:mod:`.sandbox_socket`). The bot has no network (a
+new network namespace, whose loopback reaches only its own processes), no view of other processes (a new PID
+namespace: everything it spawns dies with it), no system call that reaches beyond its sandbox (:mod:`.seccomp`),
 an environment made by the referee (:func:`bot_environment`), and runs as its own unprivileged uid under resource
 limits (address space, CPU time, processes, file size, open files). Other bots' folders, the league database and
 the replays are simply not there.
@@ -39,7 +40,8 @@ FIRST_UID = 61000
 UID_SPAN = 4000
 UID_LOCKS = Path("/run/kafana-uids")
 """One lock file per uid in use: a bot's uid is locked while it runs (the kernel releases a dead holder's lock)."""
-SOCKET_PATH = "/tmp/kafana-bot.sock"
+SOCKET_FOLDER, SOCKET_NAME = "tmp", "kafana-bot.sock"
+SOCKET_PATH = f"/{SOCKET_FOLDER}/{SOCKET_NAME}"
 """Where a sandboxed bot listens, inside its sandbox."""
 RUST_ROOT = Path("/opt/rust")
 """Where a sandbox shows the host's Rust toolchain when it lies outside the system folders (rustup's, under the
@@ -316,20 +318,19 @@ def bot_environment(address: str, declared: Mapping[str, str], sandboxed: bool) 
 
 
 class PrivateTmp:
-    """The private /tmp of the sandbox whose root is ``root`` (``/proc/PID/root``), held by a descriptor opened at
-    the first check (when the bot has answered, its sandbox is whole), so that each check is one ``fstatvfs``."""
+    """The private /tmp of a sandbox, held by a descriptor (its own, given at the start), so that each check is one
+    ``fstatvfs``."""
 
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self._fd: int | None = None
+    def __init__(self, fd: int) -> None:
+        self._fd: int | None = fd
 
     def full(self) -> bool:
         """Whether the sandbox's /tmp is full."""
+        if self._fd is None:
+            return False
         try:
-            if self._fd is None:
-                self._fd = os.open(self.root / "tmp", os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
             return os.fstatvfs(self._fd).f_bavail == 0
-        except OSError:  # the sandbox is gone
+        except OSError:
             return False
 
     def close(self) -> None:

@@ -4,23 +4,27 @@ Starting a bot costs more than many of its games' decisions (a Python bot import
 about 0.4 s of CPU). A match worker that plays many games keeps a pool: a bot process that ended a game without a
 fault is reused by a later game of the same bot, until it has played :attr:`BotPool.max_games`. A process is
 never seated in two games of one duplicate unit (the same deal with the seats swapped): what it saw in one half
-would tell it the other half's hidden cards. What it remembers of other games is what it was shown there, which
-their public replays show too (chance is secret, and a reused process sees no seed). After any fault its process
-is stopped and the next game gets a fresh one. A process that has played its games is stopped and its successor
-started at once, while the worker sets up the next game, so that the game seldom waits for it.
+would tell it the other half's hidden cards. Nor is it seated again while a unit it played is still being played
+(by another worker: the ladder says which units are open), and between its games it is held stopped, whole
+(:meth:`ProcessPlayer.hold`): a process that played one half can do nothing while the other half is played. What
+it remembers of other games is what it was shown there, which their public replays show too (chance is secret,
+and a reused process sees no seed). After any fault its process is stopped and the next game gets a fresh one. A
+process that has played its games is stopped and its successor started at once, while the worker sets up the next
+game, so that the game seldom waits for it.
 """
 
 from __future__ import annotations
 
 import contextlib
 import tempfile
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import trio
 
 from .faults import BotError, BotNoHello, Fault
+from .hello import Entrant
 from .manifest import BotSpec
 from .process import STARTUP_TIMEOUT, ProcessPlayer, bot_address
 from .sandbox import DEFAULT_LIMITS, Limits
@@ -46,7 +50,8 @@ class SeatOptions:
     pause_off_turn: bool = False
 
 
-def _player(seat: int, spec: BotSpec, game_id: str | None, folder: Path, options: SeatOptions) -> ProcessPlayer:
+def _player(seat: int, spec: BotSpec, game_id: str | None, folder: Path, options: SeatOptions,
+            entrant: Entrant | None, holdable: bool = False) -> ProcessPlayer:
     return ProcessPlayer(
         seat,
         spec,
@@ -56,7 +61,13 @@ def _player(seat: int, spec: BotSpec, game_id: str | None, folder: Path, options
         sandboxed=options.sandboxed,
         limits=options.limits,
         pause_off_turn=options.pause_off_turn,
+        holdable=holdable,
+        entrant=entrant,
     )
+
+
+def _entrant_of(entrants: Sequence[Entrant] | None, seat: int) -> Entrant | None:
+    return entrants[seat] if entrants is not None else None
 
 
 async def _each_seat(seats: int, seat_one: Callable[[int], Awaitable[None]]) -> None:
@@ -67,10 +78,13 @@ async def _each_seat(seats: int, seat_one: Callable[[int], Awaitable[None]]) -> 
 
 
 @contextlib.asynccontextmanager
-async def fresh_seating(game_id: str, specs: Sequence[BotSpec], options: SeatOptions) -> AsyncIterator[Seating]:
-    """Start one process per seat (concurrently) and stop every one when the block ends, whatever happens."""
+async def fresh_seating(game_id: str, specs: Sequence[BotSpec], options: SeatOptions,
+                        entrants: Sequence[Entrant] | None = None) -> AsyncIterator[Seating]:
+    """Start one process per seat (concurrently) and stop every one when the block ends, whatever happens. With
+    ``entrants`` (one per seat) each bot's Hello must say who it was entered as."""
     with tempfile.TemporaryDirectory(prefix="kafana-") as folder:
-        seating = Seating([_player(seat, spec, game_id, Path(folder), options) for seat, spec in enumerate(specs)])
+        seating = Seating([_player(seat, spec, game_id, Path(folder), options, _entrant_of(entrants, seat))
+                           for seat, spec in enumerate(specs)])
         async with trio.open_nursery() as nursery:
 
             async def seat_one(seat: int) -> None:
@@ -118,10 +132,11 @@ class BotPool:
         self.starts = 0
         """Bot processes started so far (for benchmarks: reuse shows as few starts)."""
 
-    async def _take(self, seat: int, spec: BotSpec, game_id: str, unit: str) -> _Kept:
+    async def _take(self, seat: int, spec: BotSpec, game_id: str, unit: str, open_units: frozenset[str],
+                    entrant: Entrant | None) -> _Kept:
         key = (str(spec.path), spec.content_hash)
         idle = self._idle.setdefault(key, [])
-        while kept := self._candidate(idle, unit):
+        while kept := self._candidate(idle, open_units | {unit}):
             idle.remove(kept)
             await kept.started.wait()
             if not kept.player.alive:
@@ -129,10 +144,14 @@ class BotPool:
             if game_id not in kept.player.info.games:
                 idle.append(kept)  # it may play the bot's other games
                 raise BotNoHello(seat, f"{kept.player.info.name} does not play {game_id!r}")
+            if entrant is not None and (problem := entrant.mismatch(kept.player.info)) is not None:
+                kept.player.close()
+                raise BotNoHello(seat, f"bad Hello: {problem}")
             kept.player.seat = seat
             kept.player.new_game()
+            kept.player.release()
             return kept
-        kept = _Kept(self._new_player(spec))
+        kept = _Kept(self._new_player(spec, entrant))
         kept.player.seat = seat
         await self._nursery.start(kept.player.run)
         kept.started.set()
@@ -143,46 +162,52 @@ class BotPool:
         return kept
 
     @staticmethod
-    def _candidate(idle: list[_Kept], unit: str) -> _Kept | None:
-        """A kept process that may play a game of ``unit``: a started one first, else a successor still starting
-        (``idle`` loses the processes that ended on the way)."""
+    def _candidate(idle: list[_Kept], barred: frozenset[str]) -> _Kept | None:
+        """A kept process that played none of the ``barred`` units: a started one first, else a successor still
+        starting (``idle`` loses the processes that ended on the way)."""
         idle[:] = [kept for kept in idle if kept.player.alive or not kept.started.is_set()]  # the ended ones go
-        usable = [kept for kept in idle if unit not in kept.units]
+        usable = [kept for kept in idle if not kept.units & barred]
         return next((kept for kept in usable if kept.started.is_set()), usable[0] if usable else None)
 
-    def _new_player(self, spec: BotSpec) -> ProcessPlayer:
+    def _new_player(self, spec: BotSpec, entrant: Entrant | None) -> ProcessPlayer:
         self._started += 1
         self.starts += 1
-        return _player(self._started, spec, None, Path(self._folder.name), self.options)
+        return _player(self._started, spec, None, Path(self._folder.name), self.options, entrant, holdable=True)
 
-    def _successor(self, spec: BotSpec) -> None:
+    def _successor(self, spec: BotSpec, entrant: Entrant | None) -> None:
         """Start a process of ``spec`` in place of one that has played its games, before a game asks for it, and
-        keep it idle (a game that needs it meanwhile waits for it rather than start another)."""
+        keep it idle and held (a game that needs it meanwhile waits for it rather than start another)."""
         if self._closed:
             return
-        kept = _Kept(self._new_player(spec))
+        kept = _Kept(self._new_player(spec, entrant))
         self._idle.setdefault((str(spec.path), spec.content_hash), []).append(kept)
         self._nursery.start_soon(self._start, kept)
 
     async def _start(self, kept: _Kept) -> None:
-        """Start a successor. One that cannot start is dropped: the game that then starts its own process is
-        charged with that fault, if it has one."""
+        """Start a successor and hold it. One that cannot start is dropped: the game that then starts its own
+        process is charged with that fault, if it has one."""
         try:
             with kept.starting, contextlib.suppress(BotError):
                 await self._nursery.start(kept.player.run)
+                kept.player.hold()
         finally:
             kept.started.set()
 
     @contextlib.asynccontextmanager
-    async def seating(self, game_id: str, specs: Sequence[BotSpec], unit: str) -> AsyncIterator[Seating]:
-        """Seat ``specs`` for a game of ``unit`` (reusing kept processes that may play it); when the block ends,
-        keep each process that had no fault and may play more, and stop the others."""
+    async def seating(self, game_id: str, specs: Sequence[BotSpec], unit: str,
+                      open_units: Collection[str] = (), entrants: Sequence[Entrant] | None = None,
+                      ) -> AsyncIterator[Seating]:
+        """Seat ``specs`` for a game of ``unit`` (reusing kept processes that played neither ``unit`` nor any of the
+        ``open_units``, the units still being played elsewhere); when the block ends, keep and hold each process
+        that had no fault and may play more, and stop the others. With ``entrants`` (one per seat) each bot's
+        Hello must say who it was entered as."""
         kept: list[_Kept | None] = [None] * len(specs)
         seating = Seating([None] * len(specs))
+        barred = frozenset(open_units)
 
         async def seat_one(seat: int) -> None:
             try:
-                kept[seat] = await self._take(seat, specs[seat], game_id, unit)
+                kept[seat] = await self._take(seat, specs[seat], game_id, unit, barred, _entrant_of(entrants, seat))
                 seating.players[seat] = kept[seat].player  # type: ignore[union-attr]
             except BotError as exc:
                 seating.faults.append(exc.fault())
@@ -201,8 +226,9 @@ class BotPool:
                     one.player.close()
                 elif one.games >= self.max_games:
                     one.player.close()
-                    self._successor(specs[seat])  # it starts while the next game is set up
+                    self._successor(specs[seat], _entrant_of(entrants, seat))  # it starts while the next game is set up
                 else:
+                    one.player.hold()
                     self._idle[(str(specs[seat].path), specs[seat].content_hash)].append(one)
 
     def close(self) -> None:

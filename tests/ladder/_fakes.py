@@ -9,6 +9,7 @@ from collections.abc import Callable
 import trio
 
 from ladder.executor import MatchJob, MatchResult
+from referee.runtime import resolve_bot
 
 
 class FakeExecutor:
@@ -32,7 +33,10 @@ class FakeExecutor:
         return MatchResult(termination="normal", points=points, decisions=10, bots=job.bots, seconds=self.delay)
 
     async def check(self, bot: str, startup_timeout: float) -> dict:
-        info = {"name": bot, "version": "1", "author": "", "language": "python", "games": ["tapa"]}
+        """A passed check of a Tapa bot; its Hello as :func:`random_bot_folder`'s says it (the manifest's name, the
+        kit's default version)."""
+        name = str(resolve_bot(bot).manifest.get("name") or bot)
+        info = {"name": name, "version": "1.0", "author": "", "language": "python", "games": ["tapa"]}
         return {"info": info, "passed": True, "checks": [{"name": "handshake", "ok": True, "detail": "fake"}]}
 
 

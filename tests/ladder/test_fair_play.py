@@ -1,7 +1,9 @@
 """Fair play in a ladder, tried by bots that cheat: a seer deals the game again from every seed it could derive
-from its requests (public seeds give it every hidden card; a ladder's secret ones give it nothing), and a bot with a
+from its requests (public seeds give it every hidden card; a ladder's secret ones give it nothing), a bot with a
 memory looks for what it left in the other half of its duplicate unit (nothing reaches it, even with both halves
-played at the same time, and nothing of the ladder's environment either)."""
+played at the same time, and nothing of the ladder's environment either), and a colluder tries every channel it
+knows between its processes of the two halves (it hears nothing, with the halves one after the other or at once);
+the replays, the database and the bots' Hellos agree on who played."""
 
 from __future__ import annotations
 
@@ -24,6 +26,8 @@ from ._fakes import random_bot_folder
 BOTS = Path(__file__).resolve().parents[1] / "runtime" / "bots"
 SEER = BOTS / "seer_bot.py"
 MEMORY = BOTS / "memory_bot.py"
+COLLUDER = BOTS / "colluder_bot.py"
+needs_sandbox = pytest.mark.skipif(sandbox_problem() is not None, reason=f"no sandbox here: {sandbox_problem()}")
 
 
 def first_comments(replay: Path, name: str) -> list[str]:
@@ -44,7 +48,7 @@ def test_public_seeds_give_the_seer_every_card(tmp_path):
         assert any(not comment.startswith("SAW 0 ") for comment in saw), saw
 
 
-@pytest.mark.skipif(sandbox_problem() is not None, reason=f"no sandbox here: {sandbox_problem()}")
+@needs_sandbox
 async def test_a_league_gives_away_no_hidden_card_and_no_memory(tmp_path, monkeypatch):
     monkeypatch.setenv("KAFANA_OPERATOR_SECRET", "hunter2")  # the ladder's environment: not the bots'
     db_path = tmp_path / "league.db"
@@ -67,3 +71,34 @@ async def test_a_league_gives_away_no_hidden_card_and_no_memory(tmp_path, monkey
     assert len(seer) == 8 and all(comment.startswith("SAW 0 OF ") for comment in seer), seer
     assert int(seer[0].split()[-1]) >= 10  # it tried every seed it could derive
     assert len(memory) == 8 and set(memory) == {"FRESH"}, memory
+
+
+def all_comments(replay: Path, name: str) -> list[str]:
+    """Every comment of the seats named ``name``."""
+    records = [json.loads(line) for line in replay.read_text().splitlines()]
+    seats = [seat["seat"] for seat in records[0]["seats"] if seat["name"] == name]
+    return [r["comment"] for r in records if r["type"] == "action" and r["seat"] in seats and r.get("comment")]
+
+
+@needs_sandbox
+@pytest.mark.parametrize("concurrency", [1, 2], ids=["halves-in-turn", "halves-at-once"])
+async def test_the_halves_of_a_unit_cannot_talk_and_everybody_agrees_who_played(tmp_path, concurrency):
+    db_path = tmp_path / "league.db"
+    db = open_store(db_path)
+    executor = LocalExecutor(sandbox="on")
+    for bot in (COLLUDER, random_bot_folder(tmp_path, "plain", '["durak"]')):
+        report = await submit(db, db_path, str(bot), executor)
+        assert report.accepted, report.text()
+    plan(db, "sealed", "durak-2", "round-robin", 2)
+    progress = await run_units(db, "sealed", executor, concurrency=concurrency)
+    assert progress.done == progress.total == 4 and progress.errors == progress.faults == 0
+    heard = []
+    rows = db.query("select m.replay_path, m.seats, m.seed from matches m")
+    for row in rows:
+        replay = resolved_path(db, row["replay_path"])
+        header = json.loads(replay.read_text().splitlines()[0])
+        registered = [db.execute("select b.name, v.version from versions v join bots b on b.id = v.bot_id "
+                                 "where v.id = ?", [version]).fetchone() for version in json.loads(row["seats"])]
+        assert [(seat["name"], seat["version"]) for seat in header["seats"]] == [tuple(r) for r in registered]
+        heard += all_comments(replay, "colluder")
+    assert heard == []

@@ -71,7 +71,7 @@ async def test_broken_bots_get_a_clear_report(store, tmp_path, make, words):
 async def test_a_bot_without_hello_is_reported(store, tmp_path):
     db, path = store
     report = await submit(db, path, str(hostile(tmp_path, "silent_bot.py")), LocalExecutor(), startup_timeout=1.0)
-    assert not report.accepted and "FAIL handshake: no_hello: no answer to Hello within 1s" in report.text()
+    assert not report.accepted and "FAIL handshake: no_hello:" in report.text() and "within 1s" in report.text()
 
 
 def hostile(tmp: Path, name: str) -> Path:

@@ -1,6 +1,6 @@
 """Two copies of one bot at one four-seat Durak table, each trying every channel it knows to reach the other
-(the kernel keyring, locks on files both can read, inotify on them, System V shared memory, abstract sockets,
-/proc): in the sandbox neither hears anything, with or without the off-turn pause; without it both hear each
+(the kernel keyring, locks on files both can read, inotify on them, System V shared memory, POSIX message queues,
+abstract sockets, /proc): in the sandbox neither hears anything, with or without the off-turn pause; without it both hear each
 other on every channel, which shows that the bot's ears work."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from referee.runtime.sandbox import sandbox_problem
 ROOT = Path(__file__).resolve().parents[2]
 COLLUDER = resolve_bot(Path(__file__).parent / "bots" / "colluder_bot.py")
 RANDOM = resolve_bot(ROOT / "bots" / "python" / "random_bot.py")
-CHANNELS = {"flock", "posix-lock", "ofd-lock", "inotify", "sysv-shm", "abstract", "keyring"}
+CHANNELS = {"flock", "posix-lock", "ofd-lock", "inotify", "sysv-shm", "posix-mq", "abstract", "keyring"}
 
 needs_sandbox = pytest.mark.skipif(sandbox_problem() is not None, reason=f"no sandbox here: {sandbox_problem()}")
 
@@ -54,4 +54,4 @@ async def test_copies_at_one_table_hear_nothing_in_the_sandbox(tmp_path, pause_o
 async def test_without_the_sandbox_they_hear_each_other_on_every_channel(tmp_path):
     heard, _ = await heard_at_a_table(tmp_path, sandboxed=False, pause_off_turn=False)
     assert {word.split(":")[0] for word in heard} >= CHANNELS, heard
-    assert {word.split(":")[1] for word in heard if ":" in word} == {"0", "2"}
+    assert {word.split(":")[1] for word in heard if ":" in word} >= {"0", "2"}  # (keys outlive their makers)

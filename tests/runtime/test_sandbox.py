@@ -343,17 +343,14 @@ def test_a_cap_hit_after_earlier_checks_is_seen():
         group.remove()
 
 
-def test_a_private_tmp_is_checked_through_one_descriptor(tmp_path):
+def test_a_private_tmp_is_checked_through_its_descriptor(tmp_path):
     from referee.runtime.sandbox import PrivateTmp
 
     (tmp_path / "tmp").mkdir()
-    tmp = PrivateTmp(tmp_path)
+    tmp = PrivateTmp(os.open(tmp_path / "tmp", os.O_PATH | os.O_DIRECTORY))
     assert not tmp.full()
-    held = tmp._fd
-    assert held is not None and os.path.samestat(os.fstat(held), (tmp_path / "tmp").stat())
-    (tmp_path / "tmp").rename(tmp_path / "moved")  # later checks go through the descriptor, not the path
-    assert not tmp.full() and tmp._fd == held
+    (tmp_path / "tmp").rename(tmp_path / "moved")  # checks go through the descriptor, not the path
+    assert not tmp.full()
     tmp.close()
     tmp.close()
-    assert tmp._fd is None
-    assert not PrivateTmp(tmp_path / "gone").full()  # a sandbox that has ended is not full
+    assert not tmp.full()  # a closed one is not full

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 import trio
 
-from referee.games import make_game
-from referee.runtime import BotPool, Clock, SeatOptions, resolve_bot, run_game
+from referee.games import GAMES, make_game
+from referee.runtime import BotPool, Clock, Entrant, SeatOptions, resolve_bot, run_game
 
 ROOT = Path(__file__).resolve().parents[2]
 RANDOM = resolve_bot(ROOT / "bots" / "python" / "random_bot.py")
@@ -37,6 +37,58 @@ async def test_a_kept_bot_plays_other_units_but_never_both_halves_of_one():
         assert pool.starts == 4 and len(pids(pool)) == 4
         third = await play(pool, "unit-b", seed=3)  # another unit: kept processes, no start
         assert pool.starts == 4 and all(r.faults == () for r in (first, second, third))
+        pool.close()
+
+
+def stopped(pid: int) -> bool:
+    """Whether the process is stopped (SIGSTOP) or frozen (a freezer cgroup)."""
+    state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    if state == "T":
+        return True
+    for line in Path(f"/proc/{pid}/cgroup").read_text().splitlines():
+        _, controllers, path = line.split(":", 2)
+        if "freezer" in controllers.split(","):
+            state_file = Path("/sys/fs/cgroup/freezer") / path.lstrip("/") / "freezer.state"
+            return state_file.exists() and state_file.read_text().strip() in ("FREEZING", "FROZEN")
+    return False
+
+
+async def test_a_kept_bot_is_held_stopped_between_its_games():
+    async with trio.open_nursery() as nursery:
+        pool = BotPool(nursery, SeatOptions())
+        await play(pool, "unit-a")
+        held = pids(pool)
+        assert len(held) == 2 and all(stopped(pid) for pid in held)
+        again = await play(pool, "unit-b", seed=2)  # released for its game, held again after it
+        assert again.faults == () and pids(pool) == held and all(stopped(pid) for pid in held)
+        pool.close()
+
+
+async def test_a_bot_that_played_a_unit_still_being_played_elsewhere_sits_out():
+    async with trio.open_nursery() as nursery:
+        pool = BotPool(nursery, SeatOptions())
+        await play(pool, "unit-a")
+        record = await run_game(make_game("tapa"), [RANDOM, RANDOM], match_id="b", seed=2, clock=Clock(),
+                                replay_path=None, pool=pool, unit="unit-b", open_units=["unit-a"])
+        assert record.faults == () and pool.starts == 4  # unit-a is open: fresh processes
+        await play(pool, "unit-c", seed=3)  # unit-a is over: its processes play again
+        assert pool.starts == 4
+        pool.close()
+
+
+async def test_a_bot_must_say_in_hello_who_it_was_entered_as():
+    entered = [Entrant("random", "1.0", tuple(sorted(GAMES))), Entrant("heuristic", "1.0", ("tapa",))]
+    record = await run_game(make_game("tapa"), [RANDOM, RANDOM], match_id="who", seed=1, clock=Clock(),
+                            replay_path=None, entrants=entered)
+    assert [(f.seat, f.kind) for f in record.faults] == [(1, "no_hello")]
+    assert "it says it is 'random' 1.0" in record.faults[0].message
+    assert "entered as 'heuristic' 1.0 playing tapa" in record.faults[0].message
+    async with trio.open_nursery() as nursery:  # a kept process is asked again when it is seated again
+        pool = BotPool(nursery, SeatOptions())
+        await play(pool, "unit-a")
+        record = await run_game(make_game("tapa"), [RANDOM, RANDOM], match_id="who", seed=1, clock=Clock(),
+                                replay_path=None, pool=pool, unit="unit-b", entrants=entered)
+        assert [(f.seat, f.kind) for f in record.faults] == [(1, "no_hello")]
         pool.close()
 
 

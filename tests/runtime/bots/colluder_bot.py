@@ -6,6 +6,7 @@ knows and, at each of its decisions, first listens for the beacons of the other 
 - ``flock``, ``posix-lock``, ``ofd-lock``: a lock on a file every sandbox can read (one of the standard library's);
 - ``inotify``: a thread opens such a file again and again; the listeners watch it;
 - ``sysv-shm``: a System V shared memory segment with a key named for the seat;
+- ``posix-mq``: a POSIX message queue named for the seat;
 - ``abstract``: a listener on an abstract Unix socket named for the seat;
 - ``proc``: a process of another uid in /proc (a bot's own sandbox shows only its own).
 
@@ -23,8 +24,6 @@ import struct
 import sys
 import threading
 import time
-
-import _common  # noqa: F401  (makes the repository importable)
 
 from bots.python.kit import serve
 from referee.wire import ActResponse
@@ -68,7 +67,8 @@ class Beacons:
         self.seat = seat
         self.refused.clear()
         for kind, attempt in (("keyring", self._key), ("flock", self._flock), ("posix-lock", self._posix),
-                              ("ofd-lock", self._ofd), ("sysv-shm", self._shm), ("abstract", self._abstract)):
+                              ("ofd-lock", self._ofd), ("sysv-shm", self._shm), ("posix-mq", self._mq),
+                              ("abstract", self._abstract)):
             try:
                 attempt(seat)
             except OSError as exc:
@@ -110,6 +110,12 @@ class Beacons:
         if libc.shmget(shm_key(seat), 4096, IPC_CREAT | 0o666) < 0:
             raise OSError(ctypes.get_errno(), "shmget")
 
+    def _mq(self, seat: int) -> None:
+        queue = libc.mq_open(f"/{PREFIX}-{seat}".encode(), os.O_CREAT | os.O_RDWR, 0o666, None)
+        if queue < 0:
+            raise OSError(ctypes.get_errno(), "mq_open")
+        self.kept.append(queue)
+
     def _abstract(self, seat: int) -> None:
         listener = socket.socket(socket.AF_UNIX)
         self.kept.append(listener)
@@ -141,7 +147,8 @@ class Ears:
         for seat in others:
             found += [f"{kind}:{seat}" for kind, check in (("flock", self._flock), ("posix-lock", self._posix),
                                                            ("ofd-lock", self._ofd), ("sysv-shm", self._shm),
-                                                           ("abstract", self._abstract)) if check(seat)]
+                                                           ("posix-mq", self._mq), ("abstract", self._abstract))
+                           if check(seat)]
         found += [f"inotify:{seat}" for seat in self._inotify(others)]
         return found + (["proc"] if self._proc() else [])
 
@@ -184,6 +191,14 @@ class Ears:
     @staticmethod
     def _shm(seat: int) -> bool:
         return libc.shmget(shm_key(seat), 0, 0) >= 0
+
+    @staticmethod
+    def _mq(seat: int) -> bool:
+        queue = libc.mq_open(f"/{PREFIX}-{seat}".encode(), os.O_RDONLY)
+        if queue < 0:
+            return False
+        os.close(queue)
+        return True
 
     @staticmethod
     def _abstract(seat: int) -> bool:

@@ -189,4 +189,4 @@ if MISDEED == "trickle":
     outer = os.environ[ADDRESS].removeprefix("unix:")
     os.environ[ADDRESS] = f"unix:{outer}.inner"
     threading.Thread(target=trickle_proxy, args=(outer, f"{outer}.inner"), daemon=True).start()
-serve(choose, name=f"escaper-{MISDEED.replace('+', '-')}" if MISDEED else "escaper", games=["tapa"])
+serve(choose, name=f"hostile-{MISDEED.replace('+', '-')}" if MISDEED else "escaper", games=["tapa"])
