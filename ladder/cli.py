@@ -174,9 +174,10 @@ def _failed(progress: Progress) -> None:
         )
 
 
-def _executor(mode: str, pause_off_turn: bool = False, scheduler: str | None = None) -> Executor:
+def _executor(mode: str, pause_off_turn: bool | None = None, scheduler: str | None = None) -> Executor:
     """An executor running bots with the sandbox as ``mode`` says, resolved once here (``auto`` says which): on this
-    machine, or on the Dask cluster of ``scheduler`` (where each worker applies the same sandbox mode)."""
+    machine, or on the Dask cluster of ``scheduler`` (where each worker applies the same sandbox mode); bots are
+    paused off turn as ``pause_off_turn`` says (None: at tables of more than two seats)."""
     if scheduler is None:
         return LocalExecutor(sandbox="on" if sandboxed_by(mode) else "off", pause_off_turn=pause_off_turn)
     try:
@@ -381,7 +382,8 @@ async def _in_session(executor: Executor, concurrency: int, work: Callable[[], A
 @click.option("--clock", default="120+3/30", show_default=True, help="BANK+INC/CAP in seconds.")
 @db_option
 @sandbox_option("on")
-@click.option("--pause-off-turn", is_flag=True, help="Stop each bot's processes while it is not its move (fair CPU).")
+@click.option("--pause-off-turn/--no-pause-off-turn", default=None,
+              help="Stop each bot's processes while it is not its move (default: at tables of more than two seats).")
 @click.option("--executor", "executor_kind", type=click.Choice(["local", "dask"]), default="local", show_default=True,
               help="Where matches run: this machine, or a Dask cluster (docs/scaling.md).")
 @click.option("--scheduler", help="The Dask scheduler, e.g. tcp://10.0.0.5:8786 (with --executor dask).")

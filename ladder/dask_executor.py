@@ -31,7 +31,7 @@ class DaskExecutor:
         timeout: float = MATCH_TIMEOUT,
         sandbox: str | None = None,
         limits: dict[str, int] | None = None,
-        pause_off_turn: bool = False,
+        pause_off_turn: bool | None = None,
     ) -> None:
         from distributed import Client  # an optional dependency: pip install 'kafana[dask]'
 

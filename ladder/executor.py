@@ -30,6 +30,9 @@ log = logging.getLogger(__name__)
 
 MATCH_TIMEOUT = 3600.0
 """Seconds a whole match may take before the executor gives up on it (an ``executor_error``)."""
+PAUSED_FROM = 3
+"""Tables of this many seats and more pause their bots off turn unless told otherwise (docs/security.md: the CPU
+two bots at one table share is a channel between them; the pause closes it)."""
 
 
 @dataclass(frozen=True)
@@ -93,7 +96,7 @@ class LocalExecutor:
         timeout: float = MATCH_TIMEOUT,
         sandbox: str | None = None,
         limits: dict[str, int] | None = None,
-        pause_off_turn: bool = False,
+        pause_off_turn: bool | None = None,
     ) -> None:
         self.timeout = timeout
         self.sandbox = sandbox or os.environ.get(SANDBOX_ENV, "on")
@@ -102,7 +105,9 @@ class LocalExecutor:
         self.limits = dict(limits or {})
         """The sandbox limits that differ from the referee's defaults, e.g. ``{"cpu_seconds": 60}``."""
         self.pause_off_turn = pause_off_turn
-        """Stop each bot while it is not its move."""
+        """Stop each bot while it is not its move: always, never, or (None) at tables of more than two seats, where
+        a bot's copies or its author's other bots could otherwise signal each other through the CPU they share
+        (docs/security.md)."""
         self._workers: WorkerPool | None = None
         self.bot_starts = 0
         """Bot processes started by the workers of this executor's sessions (reuse keeps it low)."""
@@ -112,8 +117,7 @@ class LocalExecutor:
         """Within the block, matches are played by long-lived workers (one match at a time each, so as many as the
         ``concurrency``), which keep their bots between matches and share the cores out; they all end with the
         block."""
-        arguments = ["--sandbox", self.sandbox, "--limits", json.dumps(self.limits)]
-        arguments += ["--pause-off-turn"] if self.pause_off_turn else []
+        arguments = ["--sandbox", self.sandbox, "--limits", json.dumps(self.limits)]  # each spec says its pause
         async with trio.open_nursery() as nursery:
             self._workers = WorkerPool(nursery, arguments, core_shares(concurrency, usable_cores()))
             try:
@@ -141,11 +145,15 @@ class LocalExecutor:
             "replay": job.replay,
             "sandbox": self.sandbox,
             "limits": self.limits,
-            "pause_off_turn": self.pause_off_turn,
+            "pause_off_turn": self.pauses(len(job.bots)),
             "unit": job.unit,
             "open_units": list(job.open_units),
             **({"entrants": [entrant.to_json() for entrant in job.entrants]} if job.entrants else {}),
         }
+
+    def pauses(self, seats: int) -> bool:
+        """Whether bots are stopped off turn at a table of ``seats``."""
+        return self.pause_off_turn if self.pause_off_turn is not None else seats >= PAUSED_FROM
 
     async def run(self, job: MatchJob) -> MatchResult:
         """Play the match in a worker (within a session), or in a ``referee run-match`` process of its own."""

@@ -269,7 +269,7 @@ def match_from_spec(
         startup_timeout=float(spec.get("startup_timeout", STARTUP_TIMEOUT)),
         sandboxed=sandboxed,
         limits=limits,
-        pause_off_turn=bool(spec.get("pause_off_turn", False)),
+        pause_off_turn=bool(spec["pause_off_turn"]) if "pause_off_turn" in spec else None,
         recorded_paths=spec.get("recorded_paths"),
         pool=pool,
         unit=str(spec.get("unit", "")),
@@ -288,7 +288,8 @@ def run_match(spec_path: str) -> None:
     duplicate unit it belongs to), open_units (units still being played elsewhere: a worker's kept bot processes
     that played them sit this match out), entrants (one {name, version, games} per seat: who each bot must say
     it is in its Hello), transport, startup_timeout, sandbox (on, auto or off; default on), limits (the sandbox's
-    limits that differ from the defaults, e.g. {"cpu_seconds": 60}), pause_off_turn (true or false) and
+    limits that differ from the defaults, e.g. {"cpu_seconds": 60}), pause_off_turn (true or false; default:
+    serve-matches's --pause-off-turn, else false) and
     recorded_paths (the bots' paths to write in the replay, when the bots run from a copy).
 
     Example: referee run-match match.json
@@ -304,7 +305,8 @@ def run_match(spec_path: str) -> None:
 @main.command("serve-matches", context_settings=CONTEXT)
 @sandbox_option("on")
 @click.option("--limits", "limits_text", default="{}", help="The sandbox's limits that differ, as JSON.")
-@click.option("--pause-off-turn", is_flag=True, help="Stop each bot's processes while it is not its move.")
+@click.option("--pause-off-turn", is_flag=True,
+              help="Stop each bot's processes while it is not its move (in matches whose spec does not say).")
 @click.option("--max-games", default=50, show_default=True, type=click.IntRange(1), help="Games per bot process.")
 @click.option("--cores", "cores_text", help="Play on these cores only, bots included (e.g. 0-3,6).")
 def serve_matches(sandbox_mode: str, limits_text: str, pause_off_turn: bool, max_games: int,

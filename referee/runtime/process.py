@@ -200,8 +200,8 @@ class ProcessPlayer:
 
     def release(self) -> None:
         """Let a held bot run again (paused off turn, it stays stopped until its move)."""
-        if self._pause is not None and not self.pause_off_turn:
-            self._pause.resume()
+        if self._pause is not None:
+            self._pause.pause() if self.pause_off_turn else self._pause.resume()
 
     async def run(self, *, task_status: trio.TaskStatus = trio.TASK_STATUS_IGNORED) -> None:
         """Start the process, wait for Hello, report readiness, then hold the process until ``close()``.

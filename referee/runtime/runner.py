@@ -38,7 +38,7 @@ async def run_game(
     startup_timeout: float = STARTUP_TIMEOUT,
     sandboxed: bool = False,
     limits: Limits = DEFAULT_LIMITS,
-    pause_off_turn: bool = False,
+    pause_off_turn: bool | None = None,
     recorded_paths: Sequence[str] | None = None,
     pool: BotPool | None = None,
     unit: str = "",
@@ -51,7 +51,8 @@ async def run_game(
     played elsewhere, keep out the processes that played them; the pool's own options apply). With ``entrants``
     (one per seat, as the ladder registered them) each bot's Hello must say who it was entered as.
     ``sandboxed`` runs every bot in the sandbox (:mod:`referee.runtime.sandbox`) under ``limits``;
-    ``pause_off_turn`` stops each bot while it is not its move (:mod:`referee.runtime.pause`); ``recorded_paths``
+    ``pause_off_turn`` stops each bot while it is not its move (:mod:`referee.runtime.pause`; default: no, or the
+    pool's options); ``recorded_paths``
     are the bots' paths to write in the replay (where the bots came from, when they run from a copy);
     ``seed_public`` False keeps the seed out of the replay until the game is over (see :func:`play_game`); an
     existing replay at ``replay_path`` is replaced only with ``overwrite_replay`` (else the replay takes the next
@@ -60,10 +61,10 @@ async def run_game(
         raise ValueError(f"{game.id} needs {game.num_seats} bots, got {len(specs)}")
     if sandboxed and transport != "unix":
         raise ValueError("a sandboxed bot has no network: use the unix transport")
-    options = SeatOptions(transport, startup_timeout, sandboxed, limits, pause_off_turn)
+    options = SeatOptions(transport, startup_timeout, sandboxed, limits, bool(pause_off_turn))
     if entrants is not None and len(entrants) != len(specs):
         raise ValueError(f"{len(specs)} bots but {len(entrants)} entrants")
-    seated = (pool.seating(game.id, specs, unit, open_units, entrants) if pool is not None
+    seated = (pool.seating(game.id, specs, unit, open_units, entrants, pause_off_turn) if pool is not None
               else fresh_seating(game.id, specs, options, entrants))
     replay = ReplayWriter(replay_path, overwrite_replay) if replay_path is not None else None
     try:

@@ -133,7 +133,7 @@ class BotPool:
         """Bot processes started so far (for benchmarks: reuse shows as few starts)."""
 
     async def _take(self, seat: int, spec: BotSpec, game_id: str, unit: str, open_units: frozenset[str],
-                    entrant: Entrant | None) -> _Kept:
+                    entrant: Entrant | None, pause_off_turn: bool) -> _Kept:
         key = (str(spec.path), spec.content_hash)
         idle = self._idle.setdefault(key, [])
         while kept := self._candidate(idle, open_units | {unit}):
@@ -148,11 +148,13 @@ class BotPool:
                 kept.player.close()
                 raise BotNoHello(seat, f"bad Hello: {problem}")
             kept.player.seat = seat
+            kept.player.pause_off_turn = pause_off_turn
             kept.player.new_game()
             kept.player.release()
             return kept
         kept = _Kept(self._new_player(spec, entrant))
         kept.player.seat = seat
+        kept.player.pause_off_turn = pause_off_turn
         await self._nursery.start(kept.player.run)
         kept.started.set()
         if game_id not in kept.player.info.games:
@@ -196,18 +198,21 @@ class BotPool:
     @contextlib.asynccontextmanager
     async def seating(self, game_id: str, specs: Sequence[BotSpec], unit: str,
                       open_units: Collection[str] = (), entrants: Sequence[Entrant] | None = None,
-                      ) -> AsyncIterator[Seating]:
+                      pause_off_turn: bool | None = None) -> AsyncIterator[Seating]:
         """Seat ``specs`` for a game of ``unit`` (reusing kept processes that played neither ``unit`` nor any of the
         ``open_units``, the units still being played elsewhere); when the block ends, keep and hold each process
         that had no fault and may play more, and stop the others. With ``entrants`` (one per seat) each bot's
-        Hello must say who it was entered as."""
+        Hello must say who it was entered as; ``pause_off_turn`` (default: the pool's options) stops each bot
+        while it is not its move in this game."""
         kept: list[_Kept | None] = [None] * len(specs)
         seating = Seating([None] * len(specs))
         barred = frozenset(open_units)
+        pause = self.options.pause_off_turn if pause_off_turn is None else pause_off_turn
 
         async def seat_one(seat: int) -> None:
             try:
-                kept[seat] = await self._take(seat, specs[seat], game_id, unit, barred, _entrant_of(entrants, seat))
+                kept[seat] = await self._take(seat, specs[seat], game_id, unit, barred, _entrant_of(entrants, seat),
+                                              pause)
                 seating.players[seat] = kept[seat].player  # type: ignore[union-attr]
             except BotError as exc:
                 seating.faults.append(exc.fault())

@@ -67,3 +67,13 @@ async def test_matches_played_at_once_keep_to_their_own_cores_and_a_new_worker_t
         again = await two_at_once(2)
         assert sorted(core for share in again for core in share) == sorted(expected)
         assert len(pool._all) == 3 and pool._all[-1].slot == 0
+
+
+def test_tables_of_more_than_two_seats_pause_their_bots_unless_told():
+    def job(seats: int) -> MatchJob:
+        return MatchJob("m", "durak", {}, ("bot.py",) * seats, "seed", "m.jsonl")
+
+    by_default = LocalExecutor(sandbox="off")
+    assert [by_default.spec(job(seats))["pause_off_turn"] for seats in (1, 2, 3, 4, 6)] == [False] * 2 + [True] * 3
+    assert LocalExecutor(sandbox="off", pause_off_turn=False).spec(job(4))["pause_off_turn"] is False
+    assert LocalExecutor(sandbox="off", pause_off_turn=True).spec(job(2))["pause_off_turn"] is True

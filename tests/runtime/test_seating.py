@@ -64,6 +64,18 @@ async def test_a_kept_bot_is_held_stopped_between_its_games():
         pool.close()
 
 
+async def test_a_kept_bot_is_paused_off_turn_in_the_games_that_say_so():
+    async with trio.open_nursery() as nursery:
+        pool = BotPool(nursery, SeatOptions())
+        for unit, pause in (("a", True), ("b", False), ("c", True)):
+            record = await run_game(make_game("tapa"), [RANDOM, RANDOM], match_id=unit, seed=1, clock=Clock(),
+                                    replay_path=None, pool=pool, unit=unit, pause_off_turn=pause)
+            kept = [kept.player for idle in pool._idle.values() for kept in idle]
+            assert record.faults == () and [player.pause_off_turn for player in kept] == [pause, pause]
+        assert pool.starts == 2 and all(stopped(pid) for pid in pids(pool))
+        pool.close()
+
+
 async def test_a_bot_that_played_a_unit_still_being_played_elsewhere_sits_out():
     async with trio.open_nursery() as nursery:
         pool = BotPool(nursery, SeatOptions())
