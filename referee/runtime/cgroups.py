@@ -1,10 +1,10 @@
 """Control groups for bots, where the machine lets the referee make them (cgroup v1 hierarchies): exact memory and
-process caps for a sandboxed bot's whole process tree and, after a failure, which cap it hit; a cpuset that holds
-it to the referee's share of the cores (:mod:`referee.runtime.affinity`); and a freezer that stops the whole tree
-while it is not the bot's move.
+process caps for a sandboxed bot's whole process tree and, after a failure, which cap it hit, and the list of its
+processes (which the pause stops, :mod:`referee.runtime.pause`); a cpuset that holds it to the referee's share of
+the cores (:mod:`referee.runtime.affinity`).
 
 Where they cannot be made (no hierarchy, read-only, not root) a bot runs without them: its rlimits still apply, and
-the off-turn pause falls back to signals (:mod:`referee.runtime.pause`).
+the pause finds its processes as the bot's descendants.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ GROUP = "kafana"
 
 
 class BotCgroup:
-    """One bot's cgroups, one folder per controller (``memory``, ``pids``, ``cpuset``, ``freezer``)."""
+    """One bot's cgroups, one folder per controller (``memory``, ``pids``, ``cpuset``)."""
 
     def __init__(self, folders: dict[str, Path]) -> None:
         self.folders = folders
@@ -99,18 +99,19 @@ class BotCgroup:
         except OSError:
             return None
 
-    def freeze(self, frozen: bool) -> None:
-        """Freeze (or thaw) every process of the freezer cgroup."""
-        (self.folders["freezer"] / "freezer.state").write_text("FROZEN" if frozen else "THAWED")
+    def processes(self) -> list[int] | None:
+        """The pids of every process in the cgroups, whatever its parent or session (None when they cannot be
+        read)."""
+        for folder in self.folders.values():
+            with contextlib.suppress(OSError, ValueError):
+                return [int(pid) for pid in (folder / "cgroup.procs").read_text().split()]
+        return None
 
     def remove(self, attempts: int = 100) -> None:
         """Kill whatever is still in the cgroups and remove them (blocking, up to a second or two)."""
         for fd in self._open.values():
             os.close(fd)
         self._open.clear()
-        if "freezer" in self.folders:
-            with contextlib.suppress(OSError):
-                self.freeze(False)  # a frozen process cannot die
         for folder in self.folders.values():
             for _ in range(attempts):
                 try:

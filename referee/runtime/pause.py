@@ -1,10 +1,12 @@
-"""The off-turn pause: a bot's processes are stopped while it is not its move, so that a bot cannot think (or
-burn CPU) on its opponents' time.
+"""Stopping a bot's processes: between its moves (the off-turn pause, so that a bot cannot think, or burn CPU, on
+its opponents' time) and between its games (a kept process, :mod:`.seating`).
 
-With a freezer cgroup (:class:`referee.runtime.cgroups.BotCgroup`) the whole process tree freezes at once, whatever
-sessions it made. Without one, SIGSTOP/SIGCONT go to the bot process and its descendants (found through
-``/proc/PID/task/TID/children``); a child that left the tree (a daemon re-parented to init) then escapes the
-pause, though not the sandbox's PID namespace, which still ends it with the bot.
+The processes get SIGSTOP and SIGCONT. They are found through the bot's control group where it has one
+(:class:`referee.runtime.cgroups.BotCgroup`: every process of the sandbox, whatever sessions it made and whoever
+its parent now is), else as the bot process and its descendants (``/proc/PID/task/TID/children``; a daemon
+re-parented to init then escapes the pause). Signals rather than a freezer cgroup: a process frozen by a cgroup v1
+freezer cannot die, not even of the SIGKILL the kernel sends every process of a sandbox whose referee was killed,
+while a stopped one can.
 """
 
 from __future__ import annotations
@@ -35,23 +37,23 @@ def descendants(pid: int) -> list[int]:
 
 
 class OffTurnPause:
-    """Stops and resumes one bot's processes."""
+    """Stops and resumes one bot's processes (``pid`` and what it started; all of ``members``' when given)."""
 
-    def __init__(self, pid: int, freezer: BotCgroup | None) -> None:
+    def __init__(self, pid: int, members: BotCgroup | None) -> None:
         self.pid = pid
-        self.freezer = freezer
+        self.members = members
         self.paused = False
 
     def pause(self) -> None:
         """Stop the bot (idempotent)."""
         if not self.paused:
-            self._signal(True)
+            self._signal(signal.SIGSTOP)
             self.paused = True
 
     def resume(self) -> None:
         """Let the bot run again (idempotent)."""
         if self.paused:
-            self._signal(False)
+            self._signal(signal.SIGCONT)
             self.paused = False
 
     def __enter__(self) -> None:
@@ -61,11 +63,18 @@ class OffTurnPause:
     def __exit__(self, *exc_info: object) -> None:
         self.pause()
 
-    def _signal(self, stop: bool) -> None:
-        if self.freezer is not None:
-            with contextlib.suppress(OSError):
-                self.freezer.freeze(stop)
-                return
-        for pid in descendants(self.pid):
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGSTOP if stop else signal.SIGCONT)
+    def _processes(self) -> list[int]:
+        if self.members is not None and (found := self.members.processes()) is not None:
+            return found
+        return descendants(self.pid)
+
+    def _signal(self, sig: signal.Signals) -> None:
+        """Send ``sig`` to every process, again to any that appeared meanwhile (a fork before its parent stopped)."""
+        done: set[int] = set()
+        while todo := [pid for pid in self._processes() if pid not in done]:
+            for pid in todo:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, sig)
+            done.update(todo)
+            if sig != signal.SIGSTOP:
+                break

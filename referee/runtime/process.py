@@ -152,7 +152,6 @@ class ProcessPlayer:
         self._socket: SandboxSocket | None = None
         """A sandboxed bot's socket, reached without following its paths."""
         self._cgroup: BotCgroup | None = None
-        self._freezer: BotCgroup | None = None
         self._cpuset: BotCgroup | None = None
         self.pause_off_turn = pause_off_turn
         self.holdable = holdable
@@ -237,9 +236,7 @@ class ProcessPlayer:
                 self._cpuset = BotCgroup.cores(name, cores)
         else:
             command = die_with_referee(command)
-        if self.pause_off_turn or self.holdable:
-            self._freezer = BotCgroup.create(name, {"freezer": {}})
-        groups = [group for group in (self._cgroup, self._cpuset, self._freezer) if group is not None]
+        groups = [group for group in (self._cgroup, self._cpuset) if group is not None]
         command = enter_command(groups) + command
         listen = f"unix:{SOCKET_PATH}" if uid is not None else self.address
         assert listen is not None
@@ -281,7 +278,7 @@ class ProcessPlayer:
                 if self.info.session:
                     self._session = self._caller.stream(wire.SESSION)
                 if self.pause_off_turn or self.holdable:
-                    self._pause = OffTurnPause(process.pid, self._freezer)
+                    self._pause = OffTurnPause(process.pid, self._cgroup)
                 if self.pause_off_turn:
                     self._pause.pause()
                 task_status.started(self)
@@ -365,7 +362,7 @@ class ProcessPlayer:
                 await process.wait()
         _kill_group(process.pid, signal.SIGKILL)  # also whatever the bot spawned in its group
         await process.wait()
-        for group in (self._cgroup, self._cpuset, self._freezer):
+        for group in (self._cgroup, self._cpuset):
             if group is not None:
                 await trio.to_thread.run_sync(group.remove)
 

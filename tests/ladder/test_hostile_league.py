@@ -63,7 +63,7 @@ def stray_processes() -> list[str]:
 
 
 def leftover_cgroups() -> list[Path]:
-    return [group for controller in ("memory", "pids", "cpuset", "freezer")
+    return [group for controller in ("memory", "pids", "cpuset")
             for group in (ROOT / controller / GROUP).glob("*") if group.is_dir()]
 
 

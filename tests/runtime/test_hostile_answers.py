@@ -51,9 +51,9 @@ def busy_figures(path) -> tuple[float, float, float]:
     return reported[-1] - reported[0], own, other
 
 
-@pytest.mark.parametrize("freezer", [True, False], ids=["freezer", "signals"])
-async def test_the_off_turn_pause_stops_a_busy_bot_while_the_other_thinks(tmp_path, monkeypatch, freezer):
-    if not freezer:
+@pytest.mark.parametrize("cgroup", [True, False], ids=["cgroup", "descendants"])
+async def test_the_off_turn_pause_stops_a_busy_bot_while_the_other_thinks(tmp_path, monkeypatch, cgroup):
+    if not cgroup:  # its processes are then found as the bot's descendants
         monkeypatch.setattr(process_module.BotCgroup, "create", classmethod(lambda cls, *args, **kw: None))
     record = await duel(tmp_path, "busy-off-turn", pause_off_turn=True)
     assert record.faults == ()

@@ -130,13 +130,15 @@ def private_random_bot(folder: Path) -> Path:
 
 
 @needs_sandbox
-def test_a_sigkilled_referee_leaves_no_bot_behind(tmp_path):
+@pytest.mark.parametrize("paused", [[], ["--pause-off-turn"]], ids=["running", "paused-off-turn"])
+def test_a_sigkilled_referee_leaves_no_bot_behind(tmp_path, paused):
     """Daemons in new sessions, a double fork, a bot ignoring SIGTERM: SIGKILL of ``referee play`` mid-game, and
-    2 s later nothing of any bot is left (the kernel ends the sandbox with the thread that started it)."""
+    2 s later nothing of any bot is left (the kernel ends the sandbox with the thread that started it), stopped
+    off turn or not."""
     hostile = hostile_folder(tmp_path, "daemon+double-fork+ignore-sigterm+dawdle")
     referee = subprocess.Popen(
         [sys.executable, "-m", "referee.cli", "play", "tapa", str(hostile), str(private_random_bot(tmp_path / "r")),
-         "--sandbox", "on", "--out", str(tmp_path / "replays")],
+         "--sandbox", "on", "--out", str(tmp_path / "replays"), *paused],
         stdout=(tmp_path / "out.txt").open("w"), stderr=subprocess.STDOUT,
     )
     try:

@@ -15,6 +15,8 @@ import trio
 from referee.games import GAMES, make_game
 from referee.runtime import BotPool, Clock, Entrant, SeatOptions, resolve_bot, run_game
 
+from .hostile import wait_for
+
 ROOT = Path(__file__).resolve().parents[2]
 RANDOM = resolve_bot(ROOT / "bots" / "python" / "random_bot.py")
 
@@ -41,16 +43,9 @@ async def test_a_kept_bot_plays_other_units_but_never_both_halves_of_one():
 
 
 def stopped(pid: int) -> bool:
-    """Whether the process is stopped (SIGSTOP) or frozen (a freezer cgroup)."""
-    state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    if state == "T":
-        return True
-    for line in Path(f"/proc/{pid}/cgroup").read_text().splitlines():
-        _, controllers, path = line.split(":", 2)
-        if "freezer" in controllers.split(","):
-            state_file = Path("/sys/fs/cgroup/freezer") / path.lstrip("/") / "freezer.state"
-            return state_file.exists() and state_file.read_text().strip() in ("FREEZING", "FROZEN")
-    return False
+    """Whether the process is stopped (SIGSTOP: it stops the next time the kernel schedules it, so give it a
+    moment)."""
+    return wait_for(lambda: Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "T", 5)
 
 
 async def test_a_kept_bot_is_held_stopped_between_its_games():
