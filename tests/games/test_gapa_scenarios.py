@@ -6,7 +6,7 @@ import random
 
 from referee.games import CHANCE, make_game
 from referee.games.cards._cards import card_text, parse_card
-from referee.games.cards.gapa import BIG_UP, SMALL_UP
+from referee.games.cards.gapa import BIG_UP, MAX_TURNS, SMALL_UP
 
 FULL_SIDE = [["KC"], ["KS"], ["KD"], ["KH"], ["JC"], ["JS"], ["JD"], ["JH"]]
 """Eight side piles that take no card of the hands used below and cannot move onto each other (no empty place, so
@@ -192,3 +192,35 @@ def test_14_both_turning_over_twice_without_progress_is_a_draw():
         turns += 1
     assert state.outcome().termination == "stalemate" and state.outcome().points == (0, 0)
     assert turns == 4
+
+
+LOOPING = {"gapa": "penalty", "side_deal": "first_player_both", "own_big_up_playable": "true"}
+
+
+def loop_to_the_end(game):
+    """From scenario 15's position: the mover puts his 5H into the empty side place and ends his turn, the
+    opponent loads it back and draws, for ever; the end state and the turns played."""
+    mine = {"small": ["2C", "3C", "4C", "9C"], "small_up": ["8H", "7H", "6H", "5H"]}
+    theirs = {"small": ["2S", "3S"], "small_up": ["QD"], "big": ["4S", "TS", "TC"], "big_up": ["QC"]}
+    state = game.position(0, mine, theirs, side=[*FULL_SIDE[:7], []])
+    looping = ("5H small_up>s7", "5H s7>their_small_up", "end_turn", "discard", "draw big")
+    turns = 0
+    while not state.is_terminal():
+        mover = state.current_player
+        play(state, next(text for text in looping if text in names(state)))
+        turns += state.current_player != mover
+    return state, turns
+
+
+def test_15_a_card_put_out_and_loaded_back_for_ever_is_no_progress():
+    """Penalty mode with both option changes: neither player ever sheds below his fewest, so the game is drawn
+    after ``idle_turns`` turns instead of running on."""
+    game = make_game("gapa", LOOPING)
+    state, turns = loop_to_the_end(game)
+    assert state.outcome().termination == "idle" and state.outcome().points == (0, 0)
+    assert turns == int(game.options["idle_turns"]) + 1  # the first time the 5H went out, it was progress
+
+
+def test_whatever_the_options_a_game_ends_after_2000_turns():
+    state, turns = loop_to_the_end(make_game("gapa", {**LOOPING, "idle_turns": "5000"}))
+    assert state.outcome().termination == "turns" and state.outcome().points == (0, 0) and turns == MAX_TURNS

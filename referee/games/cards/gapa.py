@@ -55,6 +55,8 @@ _WORDS = ("move", "pile", "park", "draw small", "draw big", "discard", "end_turn
 
 ACE = 12
 """The rank index (card % 13) of an ace."""
+MAX_TURNS = 2000
+"""Turns in all after which a game is drawn, whatever the options (rules §2.5)."""
 
 
 def value(card: int) -> int:
@@ -195,6 +197,7 @@ class Gapa(Game):
             state._players[mover]["pending_from"] = pending[1]
         state._turn = mover
         state._phase = "play"
+        state._lowest = [_to_shed(holding) for holding in state._players]
         return state
 
     def parse_action(self, text: str, state: State) -> GapaAction | GapaChance:
@@ -246,7 +249,10 @@ class GapaState(State):
         self._actions = 0
         self._shifted: list[int] = []
         self._idle = 0
+        self._turns = 0
         self._progress = False
+        self._lowest = [0, 0]
+        """Each player's fewest cards still to shed so far in this game: shedding below it is progress."""
         self._legal: list[GapaAction] | None = None
         self._outcome: Outcome | None = None
 
@@ -261,6 +267,7 @@ class GapaState(State):
         other._side = [list(pile) for pile in self._side]
         other._decks = [list(deck) for deck in self._decks]
         other._shifted = list(self._shifted)
+        other._lowest = list(self._lowest)
         return other
 
     @property
@@ -323,6 +330,7 @@ class GapaState(State):
             holding["small"], holding["small_up"] = small[:-1], small[-1:]
             holding["big"], holding["big_up"] = big[:-1], big[-1:]
         self._decks = [[], []]
+        self._lowest = [_to_shed(holding) for holding in self._players]
         self._phase = "play"
 
     # --- legal actions ------------------------------------------------------------------------------------------
@@ -448,7 +456,6 @@ class GapaState(State):
             me["pending"], me["pending_from"] = NO_CARD, ""
         elif action.kind == DRAW_SMALL:
             me["pending"], me["pending_from"] = me["small"].pop(), "small"
-            self._progress = True
         elif action.kind == DRAW_BIG:
             if not me["big"]:  # turn big_up over: the card that went up first is drawn first
                 me["big"], me["big_up"] = me["big_up"][::-1], []
@@ -486,12 +493,13 @@ class GapaState(State):
             self._progress = True
         elif dst < SIDE_PILES:
             self._side[dst].append(card)
-            self._progress = True
         else:
             them["small_up" if dst == THEIR_SMALL_UP else "big_up"].append(card)
             if src in (THEIR_SMALL_UP, THEIR_BIG_UP):
                 self._shifted.append(card)
-            else:
+        for seat, holding in enumerate(self._players):
+            if (left := _to_shed(holding)) < self._lowest[seat]:  # fewer than ever: it cannot be undone
+                self._lowest[seat] = left
                 self._progress = True
 
     def _check_end(self) -> None:
@@ -502,7 +510,8 @@ class GapaState(State):
                 return
 
     def _end_turn(self) -> None:
-        """The turn passes; the stalemate rules are applied (rules §2.5)."""
+        """The turn passes; the stalemate rules and the cap on turns are applied (rules §2.5)."""
+        self._turns += 1
         if self._progress:
             self._idle = 0
             for holding in self._players:
@@ -517,6 +526,8 @@ class GapaState(State):
             self._finish(None, "stalemate")
         elif self._idle >= self._game.idle_turns:
             self._finish(None, "idle")
+        elif self._turns >= MAX_TURNS:
+            self._finish(None, "turns")
 
     def _finish(self, winner: int | None, termination: str) -> None:
         self._phase = "over"
@@ -530,7 +541,8 @@ class GapaState(State):
         self._outcome = Outcome(termination, tuple(points))
 
     def outcome(self) -> Outcome:
-        """``out`` (a player shed every card: 1 point, or the margin), ``stalemate`` or ``idle`` (draws)."""
+        """``out`` (a player shed every card: 1 point, or the margin), ``stalemate``, ``idle`` or ``turns``
+        (draws)."""
         if self._outcome is None:
             raise ValueError("the game is not over")
         return self._outcome
@@ -589,6 +601,12 @@ def _builds(card: int, onto: int) -> bool:
 def _loads(card: int, onto: int) -> bool:
     """Whether ``card`` may go onto an opponent's up-stack topped by ``onto``: same suit, one rank apart."""
     return card // 13 == onto // 13 and abs(value(card) - value(onto)) == 1
+
+
+def _to_shed(holding: dict) -> int:
+    """How many cards a player has still to shed (a pending card counted)."""
+    return (len(holding["small"]) + len(holding["small_up"]) + len(holding["big"]) + len(holding["big_up"])
+            + (holding["pending"] != NO_CARD))
 
 
 def _holds(holding: dict) -> bool:
