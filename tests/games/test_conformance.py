@@ -66,3 +66,31 @@ def test_registry_errors():
     with pytest.raises(InvalidOptionError, match="positive integer"):
         make_game("tabla", {"stuck_limit": "0"})
     assert make_game("gul-bara").id == "gjul-bara" and make_game("plakoto").id == "tapa"
+
+
+VIEW_CASES = [(game_id, {}) for game_id in sorted(GAMES)] + [
+    ("durak", {"seats": "4"}), ("durak", {"seats": "4", "teams": "2v2"}), ("durak", {"deals": "2"})]
+
+
+def assert_no_such_seat(state, seats: int) -> None:
+    for seat in (-1, -2, seats, seats + 5):
+        with pytest.raises(ValueError):
+            state.view(seat)
+
+
+@pytest.mark.parametrize(("game_id", "options"), VIEW_CASES, ids=lambda case: str(case))
+def test_a_view_of_a_seat_that_is_not_there_is_an_error(game_id, options):
+    """Before anything else, at every step and at the end (a view is the one thing that keeps hidden cards
+    hidden: a negative seat must not count from the end)."""
+    game = make_game(game_id, options)
+    rng = random.Random(game_id)
+    state = game.new_state()
+    assert_no_such_seat(state, game.num_seats)
+    while not state.is_terminal():
+        if state.current_player == CHANCE:
+            state.apply(state.sample_chance(rng))
+            continue
+        assert_no_such_seat(state, game.num_seats)
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+    assert_no_such_seat(state, game.num_seats)

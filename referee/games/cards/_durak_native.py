@@ -112,7 +112,9 @@ class NativeDurakState(DurakState):
     def view(self, seat: int) -> DurakView:
         """What ``seat`` sees (rules §1.8): at a decision of a bout made by the core in one call, with its wire
         record (:func:`with_record`); elsewhere (the shuffle, the lot, the end) the reference's."""
-        made = self._core.view(seat) if seat >= 0 else None
+        if not 0 <= seat < self._game.seats:
+            raise ValueError(f"durak has seats 0 to {self._game.seats - 1} here, not {seat}")
+        made = self._core.view(seat)
         if made is None:
             return super().view(seat)
         variant, hand, seats, trump, table, discard, phase, bout, shown, record = made

@@ -451,7 +451,13 @@ class DurakState(State):
         return Outcome(self._termination, _points(places), places=places)
 
     def view(self, seat: int) -> DurakView:
-        """What ``seat`` sees (rules §1.8)."""
+        """What ``seat`` sees (rules §1.8).
+
+        Raises:
+            ValueError: there is no such seat.
+        """
+        if not 0 <= seat < self._game.seats:
+            raise ValueError(f"durak has seats 0 to {self._game.seats - 1} here, not {seat}")
         roles = {self._attacker: "attacker", self._defender: "defender"} if self._phase not in ("deal", "over") else {}
         throwers = set(self._throwers()) if roles else set()
         n = self._game.seats
