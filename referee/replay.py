@@ -182,6 +182,9 @@ def replay_states(replay: Replay, stream: ChanceStream | None = None) -> tuple[l
                 if player != CHANCE:
                     problems.append(f"{where}: a chance step where seat {player} should act")
                     break
+                if not isinstance(step.get("notation"), str):
+                    problems.append(f"{where}: a chance step's notation is text")
+                    break
                 action = game.parse_action(step["notation"], state)
                 if action not in [outcome for outcome, _ in state.chance_outcomes()]:
                     problems.append(f"{where}: not a possible chance outcome here")

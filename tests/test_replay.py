@@ -1,13 +1,20 @@
-"""The replay writer's hot lines (a chance step, a decision) are exactly what :func:`json.dumps` writes."""
+"""The replay writer's hot lines (a chance step, a decision) are exactly what :func:`json.dumps` writes; a replay
+edited to hold a step no parser can read is a problem ``referee verify`` names, never a traceback."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
+import pytest
+from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
+from referee.cli import main
 from referee.replay import ReplayWriter
+
+RANDOM = str(Path(__file__).resolve().parents[1] / "bots" / "python" / "random_bot.py")
 
 texts = st.text(alphabet=st.characters(codec="utf-8"), max_size=30)
 
@@ -26,3 +33,22 @@ def test_a_decisions_line_is_json_dumps(tmp_path_factory, seat, action_id, notat
         expected["comment"] = comment
     assert lines[0] == json.dumps({"type": "chance", "notation": notation}, separators=(",", ":"))
     assert lines[1] == json.dumps(expected, separators=(",", ":"))
+
+
+@pytest.mark.parametrize("edit", [
+    ("chance", "pile f2>s6"), ("chance", 5), ("chance", None), ("action", ["2D", "small_up>f0"]), ("action", "pile f2>s6"),
+], ids=lambda edit: f"{edit[0]}-{edit[1]!r}")
+def test_verify_reports_a_malformed_step_as_a_problem(tmp_path, edit):
+    """A replay edited to hold a step no parser can read: ``referee verify`` names the step and exits 1, with no
+    traceback."""
+    done = CliRunner().invoke(main, ["play", "gapa", RANDOM, RANDOM, "--seed", "3", "--out", str(tmp_path)])
+    assert done.exit_code == 0, done.output
+    path = next(tmp_path.glob("gapa-*.jsonl"))
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    kind, notation = edit
+    index = [i for i, record in enumerate(records) if record["type"] == kind][3]
+    records[index]["notation"] = notation
+    path.write_text("".join(json.dumps(record) + "\n" for record in records))
+    checked = CliRunner().invoke(main, ["verify", str(path)])
+    assert checked.exit_code == 1 and isinstance(checked.exception, SystemExit)
+    assert "Traceback" not in checked.output and f"step {index}" in checked.output, checked.output

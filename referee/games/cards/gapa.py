@@ -212,12 +212,14 @@ class Gapa(Game):
             elif words in _WORDS[PARK:]:
                 action = _SIMPLE[_WORDS.index(words)]
             elif words.startswith("pile ") and ">" in words:
-                src, dst = (PLACE_NAMES.index(name) for name in words[5:].split(">"))
+                src, dst = _places(words[5:])
+                if src >= SIDE_PILES:
+                    raise ValueError(f"a whole pile moves from a side place (s0-s{SIDE_PILES - 1})")
                 pile = state._side[src] if isinstance(state, GapaState) else []
                 action = GapaAction(PILE, pile[0] if pile else NO_CARD, src, dst)
             elif " " in words and ">" in words:
                 card, places = words.split(" ", 1)
-                src, dst = (PLACE_NAMES.index(name) for name in places.split(">"))
+                src, dst = _places(places)
                 action = GapaAction(MOVE, parse_card(card), src, dst)
             else:
                 raise ValueError("expected e.g. '2D small_up>f0', 'pile s2>s5', 'draw small', 'discard'")
@@ -601,6 +603,19 @@ def _builds(card: int, onto: int) -> bool:
 def _loads(card: int, onto: int) -> bool:
     """Whether ``card`` may go onto an opponent's up-stack topped by ``onto``: same suit, one rank apart."""
     return card // 13 == onto // 13 and abs(value(card) - value(onto)) == 1
+
+
+def _places(text: str) -> tuple[int, int]:
+    """``s0>f1`` as its two place numbers.
+
+    Raises:
+        ValueError: not two known places.
+    """
+    names = text.split(">")
+    unknown = [name for name in names if name not in PLACE_NAMES]
+    if len(names) != 2 or unknown:
+        raise ValueError(f"expected two of {', '.join(PLACE_NAMES)} joined by '>'")
+    return PLACE_NAMES.index(names[0]), PLACE_NAMES.index(names[1])
 
 
 def _to_shed(holding: dict) -> int:
