@@ -36,7 +36,8 @@ def test_a_decisions_line_is_json_dumps(tmp_path_factory, seat, action_id, notat
 
 
 @pytest.mark.parametrize("edit", [
-    ("chance", "pile f2>s6"), ("chance", 5), ("chance", None), ("action", ["2D", "small_up>f0"]), ("action", "pile f2>s6"),
+    ("chance", "pile f2>s6"), ("chance", 5), ("chance", None), ("action", ["2D", "small_up>f0"]),
+    ("action", "pile f2>s6"),
 ], ids=lambda edit: f"{edit[0]}-{edit[1]!r}")
 def test_verify_reports_a_malformed_step_as_a_problem(tmp_path, edit):
     """A replay edited to hold a step no parser can read: ``referee verify`` names the step and exits 1, with no
