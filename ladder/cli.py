@@ -276,17 +276,29 @@ def author_command(action: str, name: str | None, db_path: str) -> None:
 
 
 @main.command("arena", context_settings=CONTEXT)
-@click.argument("action", type=click.Choice(["pause", "resume"]))
+@click.argument("action", type=click.Choice(["pause", "resume", "limit"]))
 @click.argument("arena")
+@click.argument("decisions", required=False, type=click.IntRange(1))
 @db_option
-def arena_command(action: str, arena: str, db_path: str) -> None:
+def arena_command(action: str, arena: str, decisions: int | None, db_path: str) -> None:
     """Pause an arena of a club ladder (the service plans no more of its units; those being played finish) or
-    resume it.
+    resume it; or set the DECISIONS after which the referee ends a game of the arena as a draw (``limit``), for
+    the matches played from now on (each game's default: docs/bot-protocol.md, "Every game ends").
 
-    Example: ladder arena pause durak-4 --db club.db
+    Example: ladder arena pause durak-4 --db club.db; ladder arena limit gapa 5000 --db club.db
     """
     db = _open(db_path)
     _check_arena(db, db_path, arena)
+    if action == "limit":
+        if decisions is None:
+            raise click.UsageError("ladder arena limit ARENA DECISIONS: how many decisions?")
+        spec = load_arena(db, arena)
+        with db.atomic():
+            db["arenas"].update(arena, {"options": json.dumps({**spec.options, "decision_limit": str(decisions)})})
+        click.echo(f"{arena}: a game ends as a draw after {decisions} decisions")
+        return
+    if decisions is not None:
+        raise click.UsageError(f"ladder arena {action} takes no number")
     with db.atomic():
         db["arenas"].update(arena, {"paused": int(action == "pause")})
     click.echo(f"{arena} {'paused' if action == 'pause' else 'resumed'}")

@@ -27,7 +27,17 @@ from typing import Any
 
 from referee.chance import ChanceStream, commitment
 from referee.files import open_temporary, publish
-from referee.games import CHANCE, TERMINAL, Game, IllegalActionError, InvalidActionError, Outcome, State, make_game
+from referee.games import (
+    CHANCE,
+    LIMIT,
+    TERMINAL,
+    Game,
+    IllegalActionError,
+    InvalidActionError,
+    Outcome,
+    State,
+    make_game,
+)
 
 FORMAT = "kafana-replay/2"
 UNFINISHED = "no result line (the game did not finish writing)"
@@ -213,6 +223,23 @@ def replay_states(replay: Replay, stream: ChanceStream | None = None) -> tuple[l
     return states, problems
 
 
+def _limit_problems(replay: Replay, states: list[State]) -> list[str]:
+    """What is wrong with a replay whose result says the referee ended it at its decision limit: the last game must
+    have had exactly that many decisions, and the result must be the game's draw."""
+    game = replay.game()
+    final = states[-1]
+    decisions = sum(1 for step, before in zip(replay.steps, states)
+                    if step.get("type") == "action" and before.game_number == final.game_number)
+    problems = []
+    if decisions != game.decision_limit:
+        problems.append(f"the result says limit, but the last game had {decisions} decisions, not "
+                        f"{game.decision_limit}")
+    expected = game.limit_outcome()
+    if list(expected.points) != (replay.result or {}).get("points"):
+        problems.append(f"limit points {list(expected.points)} != recorded {(replay.result or {}).get('points')}")
+    return problems
+
+
 def verify(replay: Replay) -> list[str]:
     """Check the seed against the commitment, re-run the replay through the engine drawing every chance step from
     the seed; return every mismatch (empty when the replay is exact)."""
@@ -231,6 +258,8 @@ def verify(replay: Replay) -> list[str]:
         if expected is not None and list(expected.points) != result.get("points"):
             problems.append(f"forfeit points {list(expected.points)} != recorded {result.get('points')}")
         return problems
+    if final.current_player != TERMINAL and result.get("termination") == LIMIT:
+        return problems + _limit_problems(replay, states)
     if final.current_player != TERMINAL:
         problems.append("the log ends before the game is over")
         return problems

@@ -108,3 +108,17 @@ def test_play_stops_before_the_game_when_a_bot_cannot_play(tmp_path):
     gapa_only.write_text("from bots.python.kit import serve\nserve(lambda r: 0, name='g', games=['gapa'])\n")
     result = CliRunner().invoke(main, ["play", "tapa", RANDOM, str(gapa_only), "--out", str(tmp_path / "r")])
     assert result.exit_code == 1 and "it does not play tapa (it lists ['gapa'])" in result.output
+
+
+def test_two_bots_that_keep_a_gapa_game_going_are_stopped_at_the_decision_limit(tmp_path):
+    """With the rules' own ends put far away (idle_turns), the referee's limit ends the game: a draw by limit, in
+    the replay, which verifies, and in what referee show prints."""
+    looper = str(ROOT / "tests" / "runtime" / "bots" / "loop_bot.py")
+    runner = CliRunner()
+    played = runner.invoke(main, ["play", "gapa", looper, looper, "--option", "idle_turns=5000",
+                                  "--option", "decision_limit=400", "--out", str(tmp_path)])
+    assert played.exit_code == 0, played.output
+    assert "draw 0:0 by limit" in played.output
+    replay = str(next(tmp_path.glob("gapa-*.jsonl")))
+    assert runner.invoke(main, ["verify", replay]).exit_code == 0
+    assert "limit" in runner.invoke(main, ["show", replay]).output

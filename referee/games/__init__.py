@@ -12,6 +12,7 @@ from collections.abc import Mapping
 
 from ._core import (
     CHANCE,
+    LIMIT,
     TERMINAL,
     Game,
     GameOption,
@@ -39,6 +40,7 @@ from .tabla_family.tapa import Tapa
 
 __all__ = [
     "CHANCE",
+    "LIMIT",
     "TERMINAL",
     "PIN_MINE",
     "PIN_NONE",

@@ -80,6 +80,17 @@ class GameOption:
     help: str = ""
 
 
+LIMIT = "limit"
+"""The termination of a game the referee ended at its decision limit (a draw)."""
+
+
+def decision_limit_option(default: int) -> GameOption:
+    """The option every game has: decisions in one game (one game of a match or session) after which the referee
+    ends it as a draw, ``limit``, whatever its rules. ``default`` is several times the longest game measured
+    (``bench/game_lengths.py``)."""
+    return GameOption("decision_limit", str(default), (), "decisions in a game before the referee ends it as a draw")
+
+
 def resolve_options(
     game_id: str, declared: Sequence[GameOption], given: Mapping[str, str] | None
 ) -> dict[str, str]:
@@ -218,6 +229,20 @@ class Game(ABC):
         other = copy.copy(self)
         other.native = False
         return other
+
+    @property
+    def decision_limit(self) -> int:
+        """Decisions one game may have before the referee ends it as a draw (:data:`LIMIT`)."""
+        return int(self.options["decision_limit"])
+
+    def limit_outcome(self) -> Outcome:
+        """The outcome of a game ended at its decision limit: a draw, nobody scoring.
+
+        >>> from referee.games import make_game
+        >>> make_game("tapa").limit_outcome()
+        Outcome(termination='limit', points=(0, 0), games=(), places=())
+        """
+        return Outcome(LIMIT, (0,) * self.num_seats)
 
     def forfeit(self, faulty: Sequence[int]) -> Outcome:
         """The outcome when the seats in ``faulty`` lose by a fault (termination ``fault``).

@@ -74,7 +74,9 @@ async def play_game(
     startup_faults: Sequence[Fault] = (),
     state: State | None = None,
 ) -> GameRecord:
-    """Play one game to its end (or to the first fault) and return its record.
+    """Play one game to its end (or to the first fault, or to its decision limit: a game of a match, or a deal of
+    a session, that reaches ``game.decision_limit`` decisions ends the whole as a draw, ``limit``) and return its
+    record.
 
     Args:
         game: the game definition.
@@ -107,6 +109,8 @@ async def play_game(
     faults = list(startup_faults)
     decisions = 0
     notified = 0
+    number, in_game = state.game_number, 0  # the game of a match being played, and its decisions so far
+    decision_limit, limited = game.decision_limit, False
     # A backstop around each move: a player's own deadline (limit + grace) ends first and says why (a cap hit, a
     # crash…). One scope for the game, its deadline set before each move (a scope a move costs more than the rest
     # of the driver's work on it). It stays set until the next move's: between moves the loop reaches no checkpoint
@@ -120,6 +124,11 @@ async def play_game(
                 if replay is not None:
                     replay.chance(action.notation())
                 continue
+            if state.game_number != number:
+                number, in_game = state.game_number, 0
+            if in_game >= decision_limit:  # whatever the rules say, the game ends here, a draw
+                limited = True
+                break
             player = players[seat]
             assert player is not None
             legal = state.legal_actions()
@@ -161,6 +170,7 @@ async def play_game(
             action = legal[response.action_id]
             state.apply(action)
             decisions += 1
+            in_game += 1
             if replay is not None:
                 replay.action(seat, response.action_id, action.notation(), used * 1000, printable(response.comment))
             finished = state.completed_games()
@@ -173,7 +183,10 @@ async def play_game(
         timeout = BotTimeout(seat, f"no answer within the {limit:.3f}s limit")
         log.warning("%s: %s", match_id, timeout)
         faults.append(timeout.fault())
-    outcome = game.forfeit([f.seat for f in faults]) if faults else state.outcome()
+    if faults:
+        outcome = game.forfeit([f.seat for f in faults])
+    else:
+        outcome = game.limit_outcome() if limited else state.outcome()
     outputs = tuple(p.output() if p is not None else {"stdout": "", "stderr": ""} for p in players)
     if replay is not None:
         replay.result(

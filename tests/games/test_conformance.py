@@ -94,3 +94,18 @@ def test_a_view_of_a_seat_that_is_not_there_is_an_error(game_id, options):
         legal = state.legal_actions()
         state.apply(legal[rng.randrange(len(legal))])
     assert_no_such_seat(state, game.num_seats)
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+async def test_every_game_ends_at_its_decision_limit_and_the_replay_says_so(tmp_path, game_id):
+    game = make_game(game_id, {"decision_limit": "3"})
+    path = tmp_path / "limit.jsonl"
+    players = [LocalPlayer(seat, seeded_random) for seat in range(game.num_seats)]
+    record = await play_game(game, players, match_id="limit", seed=1, clock=Clock(), replay=ReplayWriter(path))
+    assert record.outcome == game.limit_outcome() and record.outcome.termination == "limit"
+    assert record.decisions == 3 and record.faults == ()
+    assert verify(read_replay(path)) == []
+    lines = path.read_text().splitlines()
+    last = max(index for index, line in enumerate(lines) if '"type":"action"' in line)
+    (tmp_path / "short.jsonl").write_text("\n".join(lines[:last] + lines[last + 1:]) + "\n")
+    assert verify(read_replay(tmp_path / "short.jsonl")) != []  # a replay that stops short of the limit

@@ -95,3 +95,19 @@ def test_demo_plays_every_arena_and_its_hints_run(tmp_path, monkeypatch):
     assert bracket.startswith(", 5 entrants, done\nround 1\n")  # five bots in tabla-match: three rounds, byes
     assert "  byes: " in bracket.split("\nround 2\n")[0]
     assert "\nround 3\n" in bracket and "\nchampion: " in bracket
+
+
+def test_an_arena_decision_limit_ends_its_games_as_draws(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    for name in ("first", "second"):
+        folder = random_bot_folder(tmp_path, name, extra=f"# {name}\n")
+        assert runner.invoke(main, ["submit", str(folder), "--db", "l.db"]).exit_code == 0
+    assert runner.invoke(main, ["arena", "limit", "tapa", "--db", "l.db"]).exit_code == 2  # how many?
+    assert runner.invoke(main, ["arena", "pause", "tapa", "7", "--db", "l.db"]).exit_code == 2
+    limited = runner.invoke(main, ["arena", "limit", "tapa", "5", "--db", "l.db"])
+    assert limited.exit_code == 0 and "after 5 decisions" in limited.output
+    result = runner.invoke(main, ["league", "--arena", "tapa", "--rounds", "1", "--db", "l.db"])
+    assert result.exit_code == 0, result.output
+    rows = list(open_store(tmp_path / "l.db").query("select termination, points, decisions from matches"))
+    assert rows == [{"termination": "limit", "points": "[0, 0]", "decisions": 5}] * 2

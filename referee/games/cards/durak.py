@@ -25,6 +25,7 @@ from typing import NamedTuple
 
 from .._core import (
     CHANCE,
+    LIMIT,
     TERMINAL,
     Game,
     GameOption,
@@ -33,6 +34,7 @@ from .._core import (
     InvalidOptionError,
     Outcome,
     State,
+    decision_limit_option,
     resolve_options,
 )
 from ._cards import card_text, cards_of, deck, mask_of, parse_card, rank_of, suit_of
@@ -155,6 +157,7 @@ class Durak(Game):
             ("lowest_trump", "under_fool", "from_under_fool"),
             "who attacks first in a session's later deals",
         ),
+        decision_limit_option(5000),  # random play's longest deal measured 967 decisions (6 seats, 52 cards)
     )
 
     def __init__(self, options: Mapping[str, str] | None = None) -> None:
@@ -257,6 +260,11 @@ class Durak(Game):
         bad = set(faulty)
         places = tuple(self.seats if s in bad else 1 for s in range(self.seats))
         return Outcome("fault", _points(places), places=places)
+
+    def limit_outcome(self) -> Outcome:
+        """A deal (or session) ended at its decision limit: every seat shares first place, nobody is the durak."""
+        places = (1,) * self.seats
+        return Outcome(LIMIT, _points(places), places=places)
 
     def parse_action(self, text: str, state: State) -> DurakAction | DurakChance:
         """Read ``text`` (as written by ``notation()``) as an action legal in ``state``."""

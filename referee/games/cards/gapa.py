@@ -31,6 +31,7 @@ from .._core import (
     InvalidActionError,
     Outcome,
     State,
+    decision_limit_option,
     resolve_options,
 )
 from ._gapa_view import NO_CARD, GapaHolding, GapaView
@@ -150,6 +151,7 @@ class Gapa(Game):
         GameOption("margin", "false", ("false", "true"), "the winner scores 2 per small card, 1 per big card left"),
         GameOption("turn_cap", "300", (), "actions a turn may have before only forced moves and draws are left"),
         GameOption("idle_turns", "200", (), "turns in a row without progress before the game is drawn"),
+        decision_limit_option(20000),  # random play's longest game measured about 900 decisions
     )
 
     def __init__(self, options: Mapping[str, str] | None = None) -> None:

@@ -33,6 +33,7 @@ from .._core import (
     InvalidActionError,
     Outcome,
     State,
+    decision_limit_option,
     resolve_options,
 )
 from ._gaps_view import GAP, GapsView
@@ -93,6 +94,7 @@ class Gaps(Game):
         GameOption("deals", "default", ("default", *map(str, range(1, 10))), "deals in all (default: the variant's)"),
         GameOption("redeal_only_when_stuck", "false", ("false", "true"), "end_round only when no move is left"),
         GameOption("round_moves", "1000", (), "moves a round may have"),
+        decision_limit_option(10000),  # what the rules allow: up to 9 deals of round_moves moves each
     )
 
     def __init__(self, options: Mapping[str, str] | None = None) -> None:

@@ -20,6 +20,7 @@ from .._core import (
     IllegalActionError,
     Outcome,
     State,
+    decision_limit_option,
     resolve_options,
 )
 from ..engine import NATIVE
@@ -32,13 +33,15 @@ from ._views import PIN_NONE, BackgammonView, MatchScore
 OPENING, ROLL, MOVE, OVER = "opening", "roll", "move", "over"
 
 STUCK_OPTION = GameOption("stuck_limit", "100", (), "rolls in a row with no checker moved before the game is drawn")
+DECISION_LIMIT = decision_limit_option(2000)
+"""The family's backstop: random play's longest game measured about 370 decisions."""
 
 
 class FamilyGame(Game):
     """A game of the Tabla family: two seats, an opening throw, whole plays per stage."""
 
     variant: str
-    OPTIONS: tuple[GameOption, ...] = (STUCK_OPTION,)
+    OPTIONS: tuple[GameOption, ...] = (STUCK_OPTION, DECISION_LIMIT)
     max_points = 2
 
     reference_state: type[FamilyState]

@@ -35,7 +35,7 @@ from collections.abc import Mapping
 
 from .._core import GameOption
 from ._dice import Roll
-from ._family import STUCK_OPTION, FamilyGame, FamilyState
+from ._family import DECISION_LIMIT, STUCK_OPTION, FamilyGame, FamilyState
 from ._movegen import POINTS, Stage, occupied
 from ._native import native_state
 from ._views import MatchScore
@@ -51,6 +51,7 @@ class GjulBara(FamilyGame):
         GameOption("gjul.ladder_count", "per_player", ("per_player", "global"), "whose rolls count for the ladder"),
         GameOption("gjul.remainder", "to_opponent", ("to_opponent", "lost"), "what happens to an unplayable rest"),
         STUCK_OPTION,
+        DECISION_LIMIT,
     )
 
     def __init__(self, options: Mapping[str, str] | None = None) -> None:

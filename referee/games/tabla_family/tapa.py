@@ -32,7 +32,7 @@ from functools import lru_cache
 
 from .._core import GameOption, Outcome
 from ._dice import OpeningThrow, Roll  # noqa: F401 (used by the doctest)
-from ._family import STUCK_OPTION, FamilyGame, FamilyState
+from ._family import DECISION_LIMIT, STUCK_OPTION, FamilyGame, FamilyState
 from ._movegen import POINTS, Stage, count, mirror, occupied, stacked
 from ._native import native_state
 from ._views import PIN_MINE, PIN_NONE, PIN_THEIRS
@@ -47,6 +47,7 @@ class Tapa(FamilyGame):
         GameOption("tapa.pinned_home_blocks_all", "false", ("false", "true"), "no bear-off while any own checker is pinned"),
         GameOption("tapa.both_mothers", "draw_0_0", ("draw_0_0", "draw_1_1"), "score when both mothers are pinned"),
         STUCK_OPTION,
+        DECISION_LIMIT,
     )
 
     def __init__(self, options: Mapping[str, str] | None = None) -> None:
