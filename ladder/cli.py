@@ -437,7 +437,7 @@ def league_command(
 
 def _print_standings(db, arenas) -> None:
     for arena in arenas:
-        rows = standings(db, arena)
+        rows = standings(db, arena, fresh=True)
         click.echo(f"\n{arena}")
         if not rows:
             click.echo("  (no complete results yet)")
@@ -454,6 +454,7 @@ def _print_standings(db, arenas) -> None:
                 f"  {label:<22}{s.rating:>8.0f}  {known:<15}{s.units:>6}"
                 f"{s.games:>6}{s.wins:>5}{s.draws:>4}{s.losses:>5}{s.faults:>7}{los:>10}"
             )
+        click.echo(f"  (ratings fitted {rows[0].rated_at})")
 
 
 COLUMNS_HELP = "\b\nColumns:\n" + "\n".join(f"  {name}: {meaning}" for name, meaning in COLUMNS.items())
@@ -473,7 +474,7 @@ def standings_command(arena: tuple[str, ...], as_json: bool, db_path: str) -> No
         _check_arena(db, db_path, name)
     arenas = list(arena) or [row["id"] for row in db["arenas"].rows]
     if as_json:
-        click.echo(json.dumps({a: [s.__dict__ for s in standings(db, a)] for a in arenas}))
+        click.echo(json.dumps({a: [s.__dict__ for s in standings(db, a, fresh=True)] for a in arenas}))
         return
     _print_standings(db, arenas)
 

@@ -18,6 +18,8 @@ import hashlib
 import itertools
 import json
 import logging
+import math
+import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,9 +33,10 @@ from referee.runtime.hello import Entrant
 
 from .arenas import ArenaSpec, load_arena
 from .executor import Executor, MatchJob, MatchResult
-from .ratings import fit, pairwise
+from . import fits
 from .registry import current_versions
-from .store import now, replay_folder, resolved_path, stored_path
+from .store import connect, now, replay_folder, resolved_path, stored_path
+from .tallies import record_unit
 
 log = logging.getLogger(__name__)
 
@@ -127,6 +130,10 @@ def _insert_unit(db: Database, league: str, arena: ArenaSpec, index: int, pairin
                 "status": "pending",
             },
             pk="id",
+            ignore=True,
+        )
+        db["match_seats"].insert_all(
+            [{"match_id": f"{unit_id}-{number}", "version_id": v} for v in set(seats)], pk=("match_id", "version_id"),
             ignore=True,
         )
 
@@ -249,14 +256,9 @@ def scores_of(db: Database, league: str, version: int) -> list[float]:
 
 
 def arena_ratings(db: Database, arena_id: str) -> dict[int, float]:
-    """Point ratings of every version with results in the arena."""
-    arena = load_arena(db, arena_id)
-    results, players = [], set()
-    for row in db.query("select seats, points from matches where arena_id = ? and status = 'done'", [arena_id]):
-        seats = json.loads(row["seats"])
-        players.update(seats)
-        results.extend(pairwise(seats, json.loads(row["points"])))
-    return fit(results, players, arena.match_length) if players else {}
+    """Point ratings of every version with results in the arena, as last stored (:mod:`ladder.fits`)."""
+    kept = fits.stored(db, arena_id)
+    return kept.ratings if kept is not None else {}
 
 
 class MissingBots(ValueError):
@@ -401,6 +403,7 @@ async def run_units(
             await trio.lowlevel.checkpoint()  # the next match starts first, and plays while the unit is stored
             _store_unit(db, unit, matches, results, folder, started)
             stored = True
+            await _refit(db, arena.id)
         finally:
             if not stored:  # interrupted (Ctrl-C): nothing of the unit counts, and the next run plays it
                 with db.atomic():
@@ -412,6 +415,37 @@ async def run_units(
         for unit in units:
             nursery.start_soon(run_unit, unit)
     return progress
+
+
+REFIT_SECONDS = 2.0
+"""Least time between two refits of an arena's ratings by one process."""
+_refitted: dict[tuple[str, str], float] = {}
+
+
+async def _refit(db: Database, arena_id: str) -> None:
+    """Refit the arena's ratings (:func:`ladder.fits.refresh`) in a worker thread with its own connection, unless
+    this process did within :data:`REFIT_SECONDS` (readers refit a fit left stale, see :func:`ladder.fits.current`).
+    A refit that fails (a busy database) is logged and left to the next."""
+    path = db.execute("PRAGMA database_list").fetchone()[2]
+    key = (path, arena_id)
+    if trio.current_time() - _refitted.get(key, -math.inf) < REFIT_SECONDS:
+        return
+    _refitted[key] = trio.current_time()
+
+    def refit() -> None:
+        other = connect(path)
+        try:
+            fits.refresh(other, arena_id)
+        finally:
+            other.close()
+
+    try:
+        if path:
+            await trio.to_thread.run_sync(refit)
+        else:  # a database in memory has no second connection
+            fits.refresh(db, arena_id)
+    except sqlite3.OperationalError as exc:
+        log.warning("refitting %s: %s", arena_id, exc)
 
 
 def _store_unit(
@@ -442,3 +476,10 @@ def _store_unit(
                 },
             )
         db["units"].update(unit["id"], {"status": "error" if failed else "done", "done_at": now()})
+        if not failed:
+            arena = db.execute("select seats from arenas where id = ?", [unit["arena_id"]]).fetchone()
+            record_unit(db, unit["arena_id"], arena[0], unit["id"], [
+                {"seats": json.loads(m["seats"]), "seed": m["seed"], "points": list(r.points),
+                 "faults": list(r.faults), "termination": r.termination}
+                for m, r in zip(matches, results, strict=True) if r is not None
+            ])

@@ -10,15 +10,19 @@ the referee and revealed in the replays once played, never shown before. Every w
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import re
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
 from referee.chance import new_secret_seed
+
+from . import fits, tallies
 
 MIGRATIONS = Migrations("kafana-ladder")
 
@@ -158,6 +162,25 @@ def m005_tournaments(db: Database) -> None:
     db["tournament_rounds"].create_index(["tournament", "number"], unique=True)
 
 
+@MIGRATIONS()
+def m006_kept_totals(db: Database) -> None:
+    """What the read side keeps instead of recomputing: each arena's running totals and its rating fit with a
+    thinned history (:mod:`ladder.tallies`, :mod:`ladder.fits`), counted from the matches already stored; each
+    match's versions in a table of their own (a bot's matches without reading every match); and the indexes of
+    the match list (newest first, all and by arena) and of the matches with faults."""
+    tallies.create_tables(db)
+    fits.create_tables(db)
+    db["match_seats"].create({"match_id": str, "version_id": int}, pk=("match_id", "version_id"))
+    db["match_seats"].create_index(["version_id"])
+    db.execute("insert or ignore into match_seats select m.id, j.value from matches m, json_each(m.seats) j")
+    db.execute("create index matches_shown on matches (coalesce(finished_at, started_at))")
+    db.execute("create index matches_arena_shown on matches (arena_id, coalesce(finished_at, started_at))")
+    db.execute("create index matches_deal on matches (arena_id, seed)")
+    db.execute("create index matches_faulted on matches (finished_at) where faults not in ('[]', '')")
+    for row in list(db.query("select id from arenas")):
+        tallies.rebuild(db, row["id"])
+
+
 def database_folder(db: Database) -> Path:
     """The folder holding the database file."""
     return Path(db.execute("PRAGMA database_list").fetchone()[2]).resolve().parent
@@ -188,6 +211,31 @@ def now() -> str:
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
 
+class LeagueDatabase(Database):
+    """A league database connection whose transactions take the write lock when they begin (``BEGIN IMMEDIATE``):
+    a transaction that read before it wrote would otherwise fail at once with "database is locked" whenever another
+    connection wrote in between, instead of waiting its turn."""
+
+    @contextlib.contextmanager
+    def atomic(self) -> Iterator[Database]:
+        """A transaction (a savepoint inside one) that holds the write lock from its start."""
+        if self.conn.in_transaction:
+            with super().atomic():
+                yield self
+            return
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self
+        except BaseException:
+            self.rollback()
+            raise
+        try:
+            self.conn.execute("COMMIT")
+        except BaseException:
+            self.rollback()
+            raise
+
+
 class MissingDatabase(FileNotFoundError):
     """There is no league database where one was expected; the message says what makes one."""
 
@@ -196,7 +244,7 @@ class NotADatabase(ValueError):
     """The file given as the league database is not an SQLite database (a mistyped path, another file)."""
 
 
-def open_store(path: str | Path, create: bool = True) -> Database:
+def open_store(path: str | Path, create: bool = True) -> LeagueDatabase:
     """Open (and migrate) the league database at ``path``, in WAL mode; create it only with ``create``.
 
     Raises:
@@ -210,7 +258,7 @@ def open_store(path: str | Path, create: bool = True) -> Database:
     if not create and not path.is_file():
         raise MissingDatabase(f"no league database at {path} (ladder submit or ladder demo makes one)")
     path.parent.mkdir(parents=True, exist_ok=True)
-    db = Database(path)
+    db = LeagueDatabase(path)
     try:
         db.enable_wal()
     except sqlite3.DatabaseError as exc:
@@ -223,9 +271,9 @@ def open_store(path: str | Path, create: bool = True) -> Database:
     return db
 
 
-def connect(path: str | Path) -> Database:
+def connect(path: str | Path) -> LeagueDatabase:
     """Another connection to an existing, migrated league database (the service's web requests)."""
-    db = Database(path)
+    db = LeagueDatabase(path)
     _settings(db)
     return db
 

@@ -65,37 +65,14 @@ def _arena_exists(db: Database, arena_id: str) -> None:
         raise NotFound(f"no arena {arena_id!r}")
 
 
-TREND = 10
-"""How many of a bot's latest results the leaderboard's trend shows."""
-
-
-def _trends(db: Database, arena_id: str) -> dict[int, str]:
-    """Per version, its latest results in the arena, oldest first: W (best), D (shared best), L."""
-    trends: dict[int, list[str]] = {}
-    rows = db.query(
-        "select seats, points from matches where arena_id = ? and status = 'done' order by finished_at desc, id desc",
-        [arena_id],
-    )
-    for row in rows:
-        seats, points = json.loads(row["seats"]), json.loads(row["points"])
-        best = max(points)
-        for seat, version in enumerate(seats):
-            letters = trends.setdefault(version, [])
-            if len(letters) < TREND:
-                shared = points.count(best) > 1
-                letters.append("L" if points[seat] != best else "D" if shared else "W")
-    return {version: "".join(reversed(letters)) for version, letters in trends.items()}
-
-
 def arena_standings(db: Database, arena_id: str) -> list[dict[str, Any]]:
-    """The leaderboard of an arena: rating with its 95% interval, games, W/D/L, faults, LOS over the next, and the
-    trend (the latest results)."""
+    """The leaderboard of an arena: rating with its 95% interval, games, W/D/L, faults, LOS over the next, the
+    trend (the latest results), the matches of the last hour, and when the ratings were fitted."""
     _arena_exists(db, arena_id)
-    trends = _trends(db, arena_id)
     since = (datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(hours=1)).isoformat(timespec="seconds")
     hourly: dict[int, int] = {}
-    for row in db.query("select seats from matches where arena_id = ? and status = 'done' and finished_at >= ?",
-                        [arena_id, since]):
+    for row in db.query("select seats from matches where arena_id = ? and coalesce(finished_at, started_at) >= ? "
+                        "and status = 'done'", [arena_id, since]):
         for version in json.loads(row["seats"]):
             hourly[version] = hourly.get(version, 0) + 1
     return [
@@ -112,8 +89,9 @@ def arena_standings(db: Database, arena_id: str) -> list[dict[str, Any]]:
             "losses": line.losses,
             "faults": line.faults,
             "superiority": line.superiority,
-            "trend": trends.get(line.version_id, ""),
+            "trend": line.trend,
             "games_last_hour": hourly.get(line.version_id, 0),
+            "rated_at": line.rated_at,
         }
         for line in standings(db, arena_id)
     ]
@@ -173,7 +151,7 @@ def bot_history(db: Database, name: str) -> dict[str, Any]:
     versions = {r["id"] for r in db.query("select v.id from versions v join bots b on b.id = v.bot_id where b.name = ?",
                                           [name])}
     for row in db.query("select seats, faults, finished_at from matches where faults not in ('[]', '') "
-                        "and finished_at is not null"):
+                        "and finished_at is not null"):  # the index of the matches with faults
         seats = json.loads(row["seats"])
         for fault in json.loads(row["faults"]):
             if seats[fault["seat"]] in versions:
@@ -239,24 +217,21 @@ def matches(
     """Matches, newest first, filtered by arena, bot name and fault kind."""
     if not limit.isdigit() or not 1 <= int(limit) <= MATCH_PAGE:
         raise BadRequest(f"limit must be a number from 1 to {MATCH_PAGE}")
-    where, params = ["m.status != 'pending'"], []
+    shown = "coalesce(m.finished_at, m.started_at)"
+    where, params = [f"{shown} is not null"], []
     if arena:
         where.append("m.arena_id = ?")
         params.append(arena)
     if fault:
         where.append("m.faults like ?")
         params.append(f'%"kind": "{fault}"%')
+    if bot:
+        where.append("m.id in (select s.match_id from match_seats s join versions v on v.id = s.version_id "
+                     "join bots b on b.id = v.bot_id where b.name = ?)")
+        params.append(bot)
     names = version_labels(db)
-    out = []
-    query = f"{_MATCH_ROWS} where {' and '.join(where)} order by coalesce(m.finished_at, m.started_at) desc"
-    for row in db.query(query, params):
-        match = _match_json(row, names)
-        if bot and not any(label.rsplit(" v", 1)[0] == bot for label in match["seats"]):
-            continue
-        out.append(match)
-        if len(out) == int(limit):
-            break
-    return out
+    query = f"{_MATCH_ROWS} where {' and '.join(where)} and m.status != 'pending' order by {shown} desc limit ?"
+    return [_match_json(row, names) for row in db.query(query, [*params, int(limit)])]
 
 
 def _match_row(db: Database, match_id: str) -> dict[str, Any] | None:

@@ -1,6 +1,8 @@
 """The ASGI app of ``ladder serve`` (Starlette; served by Hypercorn on trio): the JSON API and the pages.
 
 The pages are one HTML shell and a script (``static/``) that reads the API; nothing is fetched from another host.
+Every answer that reads the database is made in a worker thread with its own connection, so that the event loop
+(static files, a club's scheduler) never waits for one.
 Unknown ids answer 404 and malformed parameters 400, as JSON, never with a stack trace.
 """
 
@@ -12,14 +14,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from sqlite_utils import Database
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from ..store import connect
 from . import api
 from .club import Club, club_routes, signed_in
 
@@ -38,14 +41,17 @@ def make_app(db_path: str | Path, club: Club | None = None) -> Starlette:
         raise FileNotFoundError(f"no league database at {db_path}")
 
     def endpoint(handler: Callable[..., Any], *path_params: str, query: tuple[str, ...] = ()) -> Callable:
+        def answer(*args: str, **kwargs: str) -> Any:
+            db = connect(db_path)
+            try:
+                return handler(db, *args, **kwargs)
+            finally:
+                db.close()
+
         async def run(request: Request) -> JSONResponse:
             args = [request.path_params[name] for name in path_params]
             kwargs = {name: request.query_params[name] for name in query if name in request.query_params}
-            db = Database(db_path)
-            try:
-                return JSONResponse(handler(db, *args, **kwargs))
-            finally:
-                db.close()
+            return JSONResponse(await run_in_threadpool(answer, *args, **kwargs))
 
         return run
 
@@ -72,18 +78,20 @@ def make_app(db_path: str | Path, club: Club | None = None) -> Starlette:
         log.exception("error answering %s", request.url.path)
         return JSONResponse({"error": "internal error (see the server log)"}, status_code=500)
 
-    async def logs(request: Request) -> JSONResponse:
-        db = Database(db_path)
+    def read_logs(request: Request) -> dict[str, Any]:
+        db = connect(db_path)
         try:
             viewer = signed_in(request, db) if club is not None else None
-            answer = api.logs(
+            return api.logs(
                 db,
                 request.path_params["match"],
                 (lambda owner: True) if club is None else (lambda owner: viewer is not None and owner == viewer.id),
             )
-            return JSONResponse(answer)
         finally:
             db.close()
+
+    async def logs(request: Request) -> JSONResponse:
+        return JSONResponse(await run_in_threadpool(read_logs, request))
 
     routes = [
         *(club_routes(club) if club is not None else []),

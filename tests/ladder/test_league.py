@@ -68,7 +68,7 @@ async def test_round_robin_duplicate_units(tmp_path):
         assert len(matches) == 2 and matches[0]["seed"] == matches[1]["seed"]
         assert json.loads(matches[0]["seats"]) == list(reversed(json.loads(matches[1]["seats"])))
     assert len({job.seed for job in fake.jobs}) == 6
-    table = standings(db, "tapa", samples=20)
+    table = standings(db, "tapa", fresh=True)
     assert sorted(s.version_id for s in table) == ids and all(s.games == 8 for s in table)
     labels, cross = crosstable(db, "tapa")
     assert len(labels) == 3 and cross[(labels[0], labels[1])][1] == 4
@@ -127,7 +127,7 @@ async def test_ratings_find_the_stronger_bot(tmp_path):
     seed_bots(db, 3)
     plan(db, "s", "tapa", "round-robin", 30, new_seed=counting_seeds())
     await run_units(db, "s", FakeExecutor(strengths={"bot0": 0.2, "bot1": 0.5, "bot2": 0.8}), concurrency=4)
-    table = standings(db, "tapa", samples=50)
+    table = standings(db, "tapa", fresh=True)
     assert [s.bot for s in table] == ["bot2", "bot1", "bot0"]
     assert table[0].superiority > 0.9 and table[-1].superiority is None
 

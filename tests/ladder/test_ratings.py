@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from ladder.ratings import Pairwise, bootstrap, fit, interval, pairwise, superiority, win_probability
+from ladder.ratings import Pairwise, add_results, fit, fit_totals, pairwise, win_probability
 
 
 def test_win_probability_by_hand():
@@ -58,19 +58,37 @@ def test_synthetic_league_order_and_interval_coverage():
     truth = {1: 1100.0, 2: 1300.0, 3: 1500.0, 4: 1700.0, 5: 1900.0}
     rng = random.Random(7)
     covered = total = 0
-    for league in range(6):
+    for _ in range(6):
         units = simulate(truth, 5, 40, rng)
-        ratings = fit([r for u in units for r in u], truth, length=5)
-        order = sorted(truth, key=ratings.get)
-        assert order == [1, 2, 3, 4, 5], ratings
-        fits = bootstrap(units, truth, length=5, samples=100, seed=league)
-        shift = sum(ratings.values()) / 5 - 1500  # ratings are relative: compare on the same centre
+        fitted = fit_totals(add_results({}, [r for u in units for r in u]), truth, length=5)
+        order = sorted(truth, key=fitted.ratings.get)
+        assert order == [1, 2, 3, 4, 5], fitted.ratings
+        shift = sum(fitted.ratings.values()) / 5 - 1500  # ratings are relative: compare on the same centre
         for player, true in truth.items():
-            low, high = interval(fits, player)
+            low, high = fitted.interval(player)
             covered += low - shift <= true <= high - shift
             total += 1
-        assert superiority(fits, 5, 1) > 0.99
+        assert fitted.superiority(5, 1) > 0.99 and fitted.superiority(1, 5) < 0.01
     assert covered / total >= 0.8, f"coverage {covered}/{total}"
+
+
+def test_a_warm_start_and_totals_kept_as_results_arrive_give_the_fit_from_nothing():
+    """The ladder keeps per-pair sums and refits from its last fit: the same ratings as fitting every result."""
+    rng = random.Random(3)
+    truth = {p: rng.gauss(1500, 300) for p in range(30)}
+    results = [Pairwise(a, b, float(rng.random() < win_probability(truth[a], truth[b])), rng.choice([1.0, 0.5]))
+               for a, b in (rng.sample(sorted(truth), 2) for _ in range(3000))]
+    kept: dict = {}
+    add_results(kept, results[:2000])
+    earlier = fit_totals(kept, truth)
+    add_results(kept, results[2000:] + results[:100])
+    add_results(kept, results[:100], sign=-1.0)
+    warm = fit_totals(kept, truth, start=earlier.ratings)
+    whole = fit(results, truth)
+    assert warm.ratings == pytest.approx(whole, abs=1e-5)
+    assert sum(whole.values()) / len(whole) == pytest.approx(1500, abs=1e-6)
+    for player in truth:  # the band shrinks as results arrive
+        assert warm.error(player) < earlier.error(player)
 
 
 def test_loser_choice_is_elo_for_two_seats():

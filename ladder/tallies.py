@@ -1,0 +1,160 @@
+"""Running totals of an arena, kept as its units are stored so that no page reads every match: per version its
+units, games, wins, draws, losses, faults and latest results, and per pair of versions the sums of their pairwise
+results (what the rating fit needs, :data:`ladder.ratings.Totals`) and their head-to-head record.
+
+:func:`record_unit` runs inside the transaction that marks a unit done, so the totals always hold exactly the
+arena's complete units; :func:`rebuild` recounts an arena from its stored matches (a database made before the
+totals were kept). In a one-seat arena (a patience) a deal's bots are compared with each other: the deal's
+pairwise results are replaced as each bot plays it (each pair weighted 1/(n−1) for n bots on the deal).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from sqlite_utils import Database
+
+from .ratings import Pairwise, Totals, pairwise
+
+TREND = 10
+"""How many of a version's latest results its trend keeps."""
+
+
+def create_tables(db: Database) -> None:
+    """The totals' tables (a migration's step)."""
+    db["arena_bots"].create(
+        {"arena_id": str, "version_id": int, "units": int, "games": int, "wins": int, "draws": int, "losses": int,
+         "faults": int, "trend": str},
+        pk=("arena_id", "version_id"),
+    )
+    db["arena_pairs"].create(
+        {"arena_id": str, "a": int, "b": int, "weight": float, "score": float, "results": int, "a_wins": int,
+         "b_wins": int},
+        pk=("arena_id", "a", "b"),
+    )
+    db["arenas"].add_column("counted", int, not_null_default=0)
+
+
+def _letters(points: Sequence[int]) -> list[str]:
+    """Each seat's result in a match: W (the only best), D (a shared best) or L."""
+    best = max(points)
+    shared = points.count(best) > 1
+    return ["L" if p != best else "D" if shared else "W" for p in points]
+
+
+def _add_version(db: Database, arena_id: str, version: int, units: int, letters: str, faults: int) -> None:
+    db.execute(
+        """
+        insert into arena_bots (arena_id, version_id, units, games, wins, draws, losses, faults, trend)
+        values (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        on conflict (arena_id, version_id) do update set
+            units = units + excluded.units, games = games + excluded.games, wins = wins + excluded.wins,
+            draws = draws + excluded.draws, losses = losses + excluded.losses, faults = faults + excluded.faults,
+            trend = substr(trend || excluded.trend, -?)
+        """,
+        [arena_id, version, units, len(letters), letters.count("W"), letters.count("D"), letters.count("L"), faults,
+         letters[-TREND:], TREND],
+    )
+
+
+def _add_pairs(db: Database, arena_id: str, results: Sequence[Pairwise], sign: int = 1) -> None:
+    """Add (``sign=-1``: take away) pairwise results to the arena's pair lines, one statement per pair."""
+    lines: dict[tuple[int, int], list[float]] = {}
+    for r in results:
+        a, b, score = (r.a, r.b, r.score) if r.a < r.b else (r.b, r.a, 1.0 - r.score)
+        line = lines.setdefault((a, b), [0.0, 0.0, 0, 0, 0])
+        for k, value in enumerate((r.weight, r.weight * score, 1, score == 1.0, score == 0.0)):
+            line[k] += sign * value
+    db.conn.executemany(
+        """
+        insert into arena_pairs (arena_id, a, b, weight, score, results, a_wins, b_wins) values (?, ?, ?, ?, ?, ?, ?, ?)
+        on conflict (arena_id, a, b) do update set
+            weight = weight + excluded.weight, score = score + excluded.score, results = results + excluded.results,
+            a_wins = a_wins + excluded.a_wins, b_wins = b_wins + excluded.b_wins
+        """,
+        [[arena_id, a, b, *line] for (a, b), line in lines.items()],
+    )
+
+
+def _deal(db: Database, arena_id: str, seed: str, without: str) -> list[dict]:
+    """The other complete matches of a one-seat arena's deal."""
+    return [
+        {"seats": json.loads(row["seats"]), "points": json.loads(row["points"])}
+        for row in db.query(
+            "select m.seats, m.points from matches m join units u on u.id = m.unit_id "
+            "where m.arena_id = ? and m.seed = ? and u.status = 'done' and m.unit_id != ? order by m.rowid",
+            [arena_id, seed, without],
+        )
+    ]
+
+
+def _deal_results(matches: Sequence[dict]) -> list[Pairwise]:
+    return pairwise([m["seats"][0] for m in matches], [m["points"][0] for m in matches]) if len(matches) > 1 else []
+
+
+def _count_versions(db: Database, arena_id: str, seats: int, matches: Sequence[dict]) -> None:
+    """Add a unit's matches to its versions' lines."""
+    faults: dict[int, int] = {}
+    letters: dict[int, str] = {}
+    for match in matches:
+        for fault in match["faults"]:
+            version = match["seats"][fault["seat"]]
+            faults[version] = faults.get(version, 0) + 1
+        if seats == 1:  # a patience: the deal won (every card placed) or not
+            marks = ["W" if match["termination"] == "win" else "L"]
+        else:
+            marks = _letters(match["points"])
+        for version, mark in zip(match["seats"], marks, strict=True):
+            letters[version] = letters.get(version, "") + mark
+    for version, marks in letters.items():
+        _add_version(db, arena_id, version, 1, marks, faults.get(version, 0))
+    db.execute("update arenas set counted = counted + 1 where id = ?", [arena_id])
+
+
+def record_unit(db: Database, arena_id: str, seats: int, unit_id: str, matches: Sequence[dict]) -> None:
+    """Count a complete unit: ``matches`` as stored (``seats``, ``points``, ``faults`` and ``termination``, the
+    lists decoded; a one-seat arena's also ``seed``). Call inside the transaction that marks it done."""
+    _count_versions(db, arena_id, seats, matches)
+    if seats > 1:
+        _add_pairs(db, arena_id, [r for m in matches for r in pairwise(m["seats"], m["points"])])
+        return
+    for match in matches:
+        before = _deal(db, arena_id, match["seed"], unit_id)
+        _add_pairs(db, arena_id, _deal_results(before), -1)
+        _add_pairs(db, arena_id, _deal_results([*before, match]))
+
+
+def rebuild(db: Database, arena_id: str) -> None:
+    """Count the arena's complete units again from its stored matches, in the order they were completed."""
+    db.execute("delete from arena_bots where arena_id = ?", [arena_id])
+    db.execute("delete from arena_pairs where arena_id = ?", [arena_id])
+    db.execute("update arenas set counted = 0 where id = ?", [arena_id])
+    seats = db.execute("select seats from arenas where id = ?", [arena_id]).fetchone()[0]
+    units: dict[str, list[dict]] = {}
+    deals: dict[str, list[dict]] = {}
+    for row in db.query(
+        "select m.unit_id, m.seed, m.seats, m.points, m.faults, m.termination from matches m "
+        "join units u on u.id = m.unit_id where m.arena_id = ? and u.status = 'done' "
+        "order by u.done_at, m.unit_id, m.rotation",
+        [arena_id],
+    ):
+        match = {field: json.loads(row[field]) for field in ("seats", "points", "faults")}
+        match["termination"] = row["termination"]
+        units.setdefault(row["unit_id"], []).append(match)
+        deals.setdefault(row["seed"], []).append(match)
+    for matches in units.values():
+        _count_versions(db, arena_id, seats, matches)
+        if seats > 1:
+            _add_pairs(db, arena_id, [r for m in matches for r in pairwise(m["seats"], m["points"])])
+    if seats == 1:
+        for matches in deals.values():
+            _add_pairs(db, arena_id, _deal_results(matches))
+
+
+def totals(db: Database, arena_id: str) -> Totals:
+    """The arena's pairwise sums, as :func:`ladder.ratings.fit_totals` reads them."""
+    return {
+        (row["a"], row["b"]): (row["weight"], row["score"])
+        for row in db.query("select a, b, weight, score from arena_pairs where arena_id = ?", [arena_id])
+    }
