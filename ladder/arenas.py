@@ -75,3 +75,14 @@ def load_arena(db: Database, arena_id: str) -> ArenaSpec:
     except Exception as exc:  # sqlite_utils.db.NotFoundError
         raise KeyError(arena_id) from exc
     return ArenaSpec(row["id"], row["game"], json.loads(row["options"]), row["seats"], row["match_length"])
+
+
+DEALS = 300
+"""Deals a one-seat arena (a patience) plays per bot by default: a club's service deals new ones until every
+active bot has played this many (a bot that joins later gets new deals, which every active bot plays too)."""
+
+
+def deals_of(db: Database, arena_id: str) -> int:
+    """The deals per bot of a one-seat arena (its operator's setting, ``ladder arena deals``, or :data:`DEALS`)."""
+    row = db.execute("select deals from arenas where id = ?", [arena_id]).fetchone()
+    return DEALS if row is None or row[0] is None else row[0]

@@ -26,7 +26,7 @@ from referee.cli import sandbox_option, sandboxed_by
 from referee.files import write_atomically
 from referee.games import GAMES
 from referee.render import replay_pages
-from referee.replay import read_replay
+from referee.replay import read_replay, replay_bytes
 from referee.runtime import ManifestError, parse_clock
 
 from .archive import pack_folder
@@ -276,28 +276,36 @@ def author_command(action: str, name: str | None, db_path: str) -> None:
 
 
 @main.command("arena", context_settings=CONTEXT)
-@click.argument("action", type=click.Choice(["pause", "resume", "limit"]))
+@click.argument("action", type=click.Choice(["pause", "resume", "limit", "deals"]))
 @click.argument("arena")
-@click.argument("decisions", required=False, type=click.IntRange(1))
+@click.argument("number", required=False, type=click.IntRange(1))
 @db_option
-def arena_command(action: str, arena: str, decisions: int | None, db_path: str) -> None:
+def arena_command(action: str, arena: str, number: int | None, db_path: str) -> None:
     """Pause an arena of a club ladder (the service plans no more of its units; those being played finish) or
-    resume it; or set the DECISIONS after which the referee ends a game of the arena as a draw (``limit``), for
-    the matches played from now on (each game's default: docs/bot-protocol.md, "Every game ends").
+    resume it; set the NUMBER of decisions after which the referee ends a game of the arena as a draw (``limit``),
+    for the matches played from now on (each game's default: docs/bot-protocol.md, "Every game ends"); or set the
+    NUMBER of deals a one-seat arena plays per bot (``deals``; docs/service.md).
 
     Example: ladder arena pause durak-4 --db club.db; ladder arena limit gapa 5000 --db club.db
     """
     db = _open(db_path)
     _check_arena(db, db_path, arena)
-    if action == "limit":
-        if decisions is None:
-            raise click.UsageError("ladder arena limit ARENA DECISIONS: how many decisions?")
+    if action in ("limit", "deals"):
+        if number is None:
+            what = "decisions" if action == "limit" else "deals"
+            raise click.UsageError(f"ladder arena {action} ARENA NUMBER: how many {what}?")
         spec = load_arena(db, arena)
+        if action == "deals" and spec.seats != 1:
+            raise click.UsageError(f"{arena} is not a one-seat arena: only a patience plays a set number of deals")
         with db.atomic():
-            db["arenas"].update(arena, {"options": json.dumps({**spec.options, "decision_limit": str(decisions)})})
-        click.echo(f"{arena}: a game ends as a draw after {decisions} decisions")
+            if action == "limit":
+                db["arenas"].update(arena, {"options": json.dumps({**spec.options, "decision_limit": str(number)})})
+            else:
+                db["arenas"].update(arena, {"deals": number})
+        click.echo(f"{arena}: a game ends as a draw after {number} decisions" if action == "limit"
+                   else f"{arena}: {number} deals per bot")
         return
-    if decisions is not None:
+    if number is not None:
         raise click.UsageError(f"ladder arena {action} takes no number")
     with db.atomic():
         db["arenas"].update(arena, {"paused": int(action == "pause")})
@@ -691,7 +699,7 @@ def demo(db_path: str, rounds: int, full: bool, concurrency: int) -> None:
     arenas = [a for a in DEMO_ARENAS if db["arenas"].count_where("id = ?", [a])]
     _print_standings(db, arenas)
     folder = replay_folder(db)
-    example = next(iter(sorted(folder.rglob("*.jsonl"))), None)
+    example = next(iter(sorted(folder.rglob("*.jsonl.gz"))), None)
     minutes, seconds = divmod(round(time.monotonic() - began), 60)
     absolute = Path(db_path).resolve()
     click.echo(f"\nThe demo took {minutes}:{seconds:02d}. Replays are in {folder}/")
@@ -708,7 +716,8 @@ def demo(db_path: str, rounds: int, full: bool, concurrency: int) -> None:
 @db_option
 @click.option("--game", "game_number", type=click.IntRange(1), help="Start at game K of a match or session.")
 @click.option("--as-seat", type=int, default=None, help="What this seat saw (default: everything).")
-@click.option("--export", "export_path", type=click.Path(dir_okay=False), help="Write the replay file here and stop.")
+@click.option("--export", "export_path", type=click.Path(dir_okay=False),
+              help="Write the replay here as text (the ladder keeps it compressed) and stop.")
 def replay_command(match_id: str, db_path: str, game_number: int | None, as_seat: int | None, export_path: str | None):
     """Step through a match's replay in the terminal: Enter for the next step, b back, a number to jump, q to quit
     (printed whole when the input is not a terminal); --export writes the replay file for sharing.
@@ -724,7 +733,7 @@ def replay_command(match_id: str, db_path: str, game_number: int | None, as_seat
         raise click.ClickException(f"match {match_id} has no replay file")
     if export_path:
         try:
-            write_atomically(Path(export_path), path.read_bytes())
+            write_atomically(Path(export_path), replay_bytes(path))
         except OSError as exc:
             raise click.ClickException(f"cannot write {export_path}: {exc.strerror or exc}") from None
         click.echo(f"wrote {export_path}")
@@ -776,9 +785,11 @@ def replay_command(match_id: str, db_path: str, game_number: int | None, as_seat
               help="With --play: also play this tournament among the arena's active bots, again every --every hours.")
 @click.option("--every", "every_hours", default=24.0, show_default=True, type=click.FloatRange(min=0, min_open=True),
               help="With --tournament: hours between two starts of a scheduled tournament.")
+@click.option("--cache", "cache_seconds", default=1.0, show_default=True, type=click.FloatRange(min=0),
+              help="Seconds a public answer is kept and given again (0: every request reads the database).")
 def serve(
     db_path: str, host: str, port: int, play: bool, concurrency: int, clock: str, sandbox_mode: str,
-    scheduler: str | None, scheduled: tuple[str, ...], every_hours: float,
+    scheduler: str | None, scheduled: tuple[str, ...], every_hours: float, cache_seconds: float,
 ) -> None:
     """Serve the web UI: leaderboards, matches (live), bots, and a replay viewer for every match. With --play it
     is a club ladder's service (docs/service.md): authors sign in with their token (ladder author add) and upload
@@ -815,14 +826,14 @@ def serve(
     if not play:
         click.echo(f"Kafana league {db_path} at http://{host}:{port}/ (Ctrl-C stops)")
         try:
-            trio.run(serve_asgi, make_app(db_path), config)
+            trio.run(serve_asgi, make_app(db_path, cache_seconds=cache_seconds), config)
         except KeyboardInterrupt:
             click.echo("stopped", err=True)
         return
 
     def work() -> Callable[[], Awaitable[None]]:
         executor = _executor(sandbox_mode, scheduler=scheduler)
-        app = make_app(db_path, Club(Path(db_path), executor, UploadLimits()))
+        app = make_app(db_path, Club(Path(db_path), executor, UploadLimits()), cache_seconds)
 
         async def service() -> None:
             async with trio.open_nursery() as nursery:

@@ -29,6 +29,7 @@ from sqlite_utils import Database
 
 import referee
 from referee.chance import new_secret_seed
+from referee.replay import compress_replay
 from referee.runtime.hello import Entrant
 
 from .arenas import ArenaSpec, load_arena
@@ -451,12 +452,19 @@ async def _refit(db: Database, arena_id: str) -> None:
 def _store_unit(
     db: Database, unit: dict, matches: list[dict], results: Sequence[MatchResult | None], folder: Path, started: str
 ) -> None:
-    """Store a unit's results and mark it done, all in one transaction."""
+    """Store a unit's results and mark it done, all in one transaction; its replays compressed first (the hash is
+    the text's, as the referee wrote it)."""
     failed = any(r is None or r.error for r in results)
+    replays: dict[str, tuple[str | None, str | None]] = {}
+    for match in matches:
+        plain = folder / f"{match['id']}.jsonl"
+        if plain.exists():
+            text = plain.read_bytes()
+            replays[match["id"]] = (stored_path(db, compress_replay(plain, text)), hashlib.sha256(text).hexdigest())
     with db.atomic():
         for match, result in zip(matches, results, strict=True):
             assert result is not None
-            replay = folder / f"{match['id']}.jsonl"
+            replay_path, replay_hash = replays.get(match["id"], (None, None))
             db["matches"].update(
                 match["id"],
                 {
@@ -466,8 +474,8 @@ def _store_unit(
                     "games": json.dumps(list(result.games)),
                     "faults": json.dumps(list(result.faults)),
                     "decisions": result.decisions,
-                    "replay_path": stored_path(db, replay) if replay.exists() else None,
-                    "replay_hash": hashlib.sha256(replay.read_bytes()).hexdigest() if replay.exists() else None,
+                    "replay_path": replay_path,
+                    "replay_hash": replay_hash,
                     "referee_version": referee.__version__,
                     "started_at": started,
                     "finished_at": now(),
@@ -475,11 +483,12 @@ def _store_unit(
                     "error": result.error or None,
                 },
             )
-        db["units"].update(unit["id"], {"status": "error" if failed else "done", "done_at": now()})
+        done_at = now()
+        db["units"].update(unit["id"], {"status": "error" if failed else "done", "done_at": done_at})
         if not failed:
             arena = db.execute("select seats from arenas where id = ?", [unit["arena_id"]]).fetchone()
             record_unit(db, unit["arena_id"], arena[0], unit["id"], [
                 {"seats": json.loads(m["seats"]), "seed": m["seed"], "points": list(r.points),
                  "faults": list(r.faults), "termination": r.termination}
                 for m, r in zip(matches, results, strict=True) if r is not None
-            ])
+            ], done_at)

@@ -76,8 +76,9 @@ def add_results(totals: Totals, results: Iterable[Pairwise], sign: float = 1.0) 
 
 @dataclass(frozen=True)
 class Fit:
-    """Maximum-likelihood ratings and their covariance (the inverse of the observed information: the negated
-    Hessian of the log-posterior at the optimum)."""
+    """Maximum-likelihood ratings and their covariance about the field's mean (the inverse of the observed
+    information, the negated Hessian of the log-posterior at the optimum, without the common shift of every
+    rating, which the results say nothing about)."""
 
     ratings: dict[int, float]
     index: dict[int, int]
@@ -164,7 +165,10 @@ def fit_totals(
         r = r + size * step
         if not n or float(np.max(np.abs(size * step))) < 1e-7:
             break
-    covariance = np.linalg.inv(information(r)[1]) if n else np.zeros((0, 0))
+    # Ratings mean something only against the field (1500 is its mean): their covariance about the field's mean
+    # (the inverse information projected off the common shift, which only the prior pins down).
+    center = np.eye(n) - 1.0 / n if n else np.zeros((0, 0))
+    covariance = center @ np.linalg.inv(information(r)[1]) @ center if n else center
     return Fit({p: float(r[k]) for p, k in index.items()}, index, covariance)
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import datetime
 import json
 import logging
-import time
 from collections import Counter
 
 import trio
@@ -20,9 +19,10 @@ from sqlite_utils import Database
 
 from referee.chance import new_secret_seed
 
-from .arenas import load_arena
+from .arenas import deals_of, load_arena
 from .executor import Executor
-from .league import arena_ratings, clear_leftovers, plan_continuous, plan_pairing, run_units
+from . import fits
+from .league import clear_leftovers, plan_continuous, plan_pairing, run_units
 from .registry import current_versions
 from .scheduler import next_arena, next_group
 from .store import replay_folder
@@ -33,8 +33,6 @@ from .tournaments.runner import TournamentError
 log = logging.getLogger(__name__)
 
 LEAGUE = "club"
-RATINGS_EVERY = 5.0
-"""Seconds between refits of an arena's ratings for the scheduler."""
 IDLE = 2.0
 """Seconds to wait when no arena has enough bots to play."""
 TOURNAMENT_CHECK = 30.0
@@ -82,22 +80,15 @@ class Service:
         self._open_units: set[str] = set()
         """The units being played, by the scheduler and the tournaments alike (see :func:`run_units`)."""
         self._units = trio.Semaphore(concurrency)
-        self._ratings: dict[str, tuple[float, dict[int, float]]] = {}
 
     def _recent(self) -> Counter[str]:
         since = (datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(hours=1)).isoformat()
         rows = self.db.query(
-            "select arena_id, count(*) as n from matches where status = 'done' and finished_at >= ? group by arena_id",
+            "select arena_id, count(*) as n from matches where coalesce(finished_at, started_at) >= ? "
+            "and status = 'done' group by arena_id",
             [since],
         )
         return Counter({row["arena_id"]: row["n"] for row in rows})
-
-    def _ratings_of(self, arena: str) -> dict[int, float]:
-        fitted = self._ratings.get(arena)
-        if fitted is None or time.monotonic() - fitted[0] > RATINGS_EVERY:
-            fitted = (time.monotonic(), arena_ratings(self.db, arena))
-            self._ratings[arena] = fitted
-        return fitted[1]
 
     def next_units(self) -> list[str]:
         """Plan what the scheduler chooses next: a unit, or in a one-seat arena a new deal for every bot (its
@@ -105,6 +96,10 @@ class Service:
         arenas = [row["id"] for row in self.db["arenas"].rows_where("coalesce(paused, 0) = 0")]
         active = {arena: [v["id"] for v in current_versions(self.db, arena)] for arena in arenas}
         seats = {arena: load_arena(self.db, arena).seats for arena in arenas}
+        units = {arena: self._units_of(arena) for arena in arenas}
+        for arena in arenas:  # a patience deals until every bot has played its arena's deals
+            if seats[arena] == 1 and all(units[arena].get(v, 0) >= deals_of(self.db, arena) for v in active[arena]):
+                active[arena] = []
         arena = next_arena(self._recent(), {a: len(v) for a, v in active.items()}, seats)
         if arena is None:
             return []
@@ -114,17 +109,23 @@ class Service:
             return [row["id"] for row in self.db.query(
                 "select id from units where league = ? and arena_id = ? and round = ?", [LEAGUE, arena, deal]
             )]
-        units: Counter[int] = Counter()
-        met: Counter[tuple[int, ...]] = Counter()
-        for row in self.db.query(
-            "select versions from units where league = ? and arena_id = ? and status = 'done'", [LEAGUE, arena]
-        ):
-            group = tuple(sorted(json.loads(row["versions"])))
-            met[group] += 1
-            for version in group:
-                units[version] += 1
-        group = next_group(active[arena], self._ratings_of(arena), units, met, seats[arena])
+        met = {(row[0], row[1]): row[2] for row in self.db.execute(
+            "select a, b, results from arena_pairs where arena_id = ? and results > 0", [arena])}
+        fit = fits.stored(self.db, arena)  # the last fit, kept up to date by the league runner and the readers
+        group = next_group(active[arena], fit.ratings if fit else {}, units[arena], met, seats[arena],
+                           fit.errors if fit else None)
         return [] if group is None else [plan_pairing(self.db, LEAGUE, arena, group)]
+
+    def _units_of(self, arena: str) -> dict[int, int]:
+        """Complete units of each version in the arena, as kept (:mod:`ladder.tallies`), and units of the
+        service's league planned but not yet done (a patience's deals being played)."""
+        units = {row[0]: row[1] for row in self.db.execute(
+            "select version_id, units from arena_bots where arena_id = ?", [arena])}
+        pending = "select versions from units where league = ? and arena_id = ? and status = 'pending'"
+        for row in self.db.execute(pending, [LEAGUE, arena]):
+            for version in json.loads(row[0]):
+                units[version] = units.get(version, 0) + 1
+        return units
 
     async def _play(self, units: list[str]) -> None:
         try:

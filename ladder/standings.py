@@ -5,6 +5,7 @@ terminal (``ladder standings``) and the web show."""
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 
 from sqlite_utils import Database
@@ -58,10 +59,11 @@ class Standing:
     """When the fit the ratings come from was made."""
 
 
-def history(db: Database, arena_id: str, points: int = 24) -> dict:
-    """Every bot's rating as the arena's units were completed, at up to ``points`` of the kept moments
-    (:func:`ladder.fits.history`): the units so far, the time, and per bot its rating with a 95% band (±1.96
-    standard errors of the fit), None before its first unit. The last moment's ratings are the leaderboard's."""
+def history(db: Database, arena_id: str, versions: Collection[int] | None = None, points: int = 24) -> dict:
+    """Every bot's rating (only ``versions``' when given) as the arena's units were completed, at up to ``points``
+    of the kept moments (:func:`ladder.fits.history`): the units so far, the time, and per bot its rating with a
+    95% band (±1.96 standard errors of the fit), None before its first unit. The last moment's ratings are the
+    leaderboard's."""
     fits.current(db, arena_id)
     kept = fits.history(db, arena_id)
     step = max(1, math.ceil(len(kept) / points))
@@ -70,12 +72,16 @@ def history(db: Database, arena_id: str, points: int = 24) -> dict:
     out: dict = {"units": [units for units, _, _ in chosen], "times": [at for _, at, _ in chosen], "bots": {}}
     for k, (_, _, lines) in enumerate(chosen):
         for version, (rating, error, _) in lines.items():
-            line = out["bots"].setdefault(names.get(version, f"#{version}"), {"rating": [None] * len(chosen),
-                                                                              "low": [None] * len(chosen),
-                                                                              "high": [None] * len(chosen)})
+            if versions is not None and version not in versions:
+                continue
+            line = out["bots"].get(version)
+            if line is None:
+                line = out["bots"][version] = {"rating": [None] * len(chosen), "low": [None] * len(chosen),
+                                               "high": [None] * len(chosen)}
             line["rating"][k] = round(rating, 1)
             line["low"][k] = round(rating - 1.96 * error, 1)
             line["high"][k] = round(rating + 1.96 * error, 1)
+    out["bots"] = {names.get(version, f"#{version}"): line for version, line in out["bots"].items()}
     return out
 
 
@@ -122,13 +128,21 @@ def standings(db: Database, arena_id: str, fresh: bool = False) -> list[Standing
     ] + out[-1:]
 
 
-def crosstable(db: Database, arena_id: str) -> tuple[list[str], dict[tuple[str, str], tuple[int, int]]]:
-    """Head to head: bot labels, and (wins, games) of the row bot against the column bot."""
+def crosstable(
+    db: Database, arena_id: str, versions: Collection[int] | None = None
+) -> tuple[list[str], dict[tuple[str, str], tuple[int, int]]]:
+    """Head to head: bot labels, and (wins, games) of the row bot against the column bot (only the pairs of
+    ``versions`` when given)."""
     names = version_labels(db)
+    query = "select a, b, results, a_wins, b_wins from arena_pairs where arena_id = ? and results > 0"
+    params: list = [arena_id]
+    if versions is not None:
+        marks = ",".join("?" * len(versions))
+        query += f" and (a in ({marks}) or b in ({marks}))"
+        params += [*versions, *versions]
     table: dict[tuple[str, str], tuple[int, int]] = {}
-    for row in db.query("select a, b, results, a_wins, b_wins from arena_pairs where arena_id = ? and results > 0",
-                        [arena_id]):
-        a, b = names.get(row["a"], f"#{row['a']}"), names.get(row["b"], f"#{row['b']}")
-        table[(a, b)] = (row["a_wins"], row["results"])
-        table[(b, a)] = (row["b_wins"], row["results"])
+    for a, b, results, a_wins, b_wins in db.execute(query, params):
+        a_label, b_label = names.get(a, f"#{a}"), names.get(b, f"#{b}")
+        table[(a_label, b_label)] = (a_wins, results)
+        table[(b_label, a_label)] = (b_wins, results)
     return sorted({label for pair in table for label in pair}), table

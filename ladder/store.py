@@ -3,9 +3,10 @@
 Tables: ``bots`` and ``versions`` (each version with its content hash), ``arenas`` (a rating pool: a game with
 fixed options and seats) and ``entries`` (which versions play in which arena), ``units`` (a duplicate pair: one
 seed played with the seats in every rotation, stored as one unit) and ``matches`` (one referee run each, with its
-result, faults, timings and replay). A unit's chance seed is a secret (see :mod:`ladder.league`): it is handed to
-the referee and revealed in the replays once played, never shown before. Every write happens in ``db.atomic()``
-(see the callers).
+result, faults, timings and replay, stored compressed), ``match_seats`` (each match's versions), and what the
+read side keeps instead of recomputing (:mod:`ladder.tallies`, :mod:`ladder.fits`). A unit's chance seed is a
+secret (see :mod:`ladder.league`): it is handed to the referee and revealed in the replays once played, never
+shown before. Every write happens in ``db.atomic()``, which takes the write lock at once (:class:`LeagueDatabase`).
 """
 
 from __future__ import annotations
@@ -179,6 +180,12 @@ def m006_kept_totals(db: Database) -> None:
     db.execute("create index matches_faulted on matches (finished_at) where faults not in ('[]', '')")
     for row in list(db.query("select id from arenas")):
         tallies.rebuild(db, row["id"])
+
+
+@MIGRATIONS()
+def m007_deals(db: Database) -> None:
+    """The deals per bot an operator set for a one-seat arena (none: the default, :data:`ladder.arenas.DEALS`)."""
+    db["arenas"].add_column("deals", int)
 
 
 def database_folder(db: Database) -> Path:

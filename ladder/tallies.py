@@ -10,6 +10,7 @@ pairwise results are replaced as each bot plays it (each pair weighted 1/(n−1)
 
 from __future__ import annotations
 
+import datetime
 import json
 from collections.abc import Sequence
 
@@ -19,6 +20,8 @@ from .ratings import Pairwise, Totals, pairwise
 
 TREND = 10
 """How many of a version's latest results its trend keeps."""
+RECENT_MINUTES = 60
+"""How far back the games of each minute are kept (a leaderboard's games in the last hour)."""
 
 
 def create_tables(db: Database) -> None:
@@ -32,6 +35,10 @@ def create_tables(db: Database) -> None:
         {"arena_id": str, "a": int, "b": int, "weight": float, "score": float, "results": int, "a_wins": int,
          "b_wins": int},
         pk=("arena_id", "a", "b"),
+    )
+    db["arena_pairs"].create_index(["arena_id", "b"])
+    db["arena_minutes"].create(
+        {"arena_id": str, "minute": str, "version_id": int, "games": int}, pk=("arena_id", "minute", "version_id")
     )
     db["arenas"].add_column("counted", int, not_null_default=0)
 
@@ -93,8 +100,18 @@ def _deal_results(matches: Sequence[dict]) -> list[Pairwise]:
     return pairwise([m["seats"][0] for m in matches], [m["points"][0] for m in matches]) if len(matches) > 1 else []
 
 
-def _count_versions(db: Database, arena_id: str, seats: int, matches: Sequence[dict]) -> None:
-    """Add a unit's matches to its versions' lines."""
+def _minute(moment: str) -> str:
+    """The minute of an ISO time, as :data:`arena_minutes` keys it.
+
+    >>> _minute("2026-12-05T11:45:46+00:00")
+    '2026-12-05T11:45'
+    """
+    return moment[:16]
+
+
+def _count_versions(db: Database, arena_id: str, seats: int, matches: Sequence[dict], finished: str) -> None:
+    """Add a unit's matches, ``finished`` at that time, to its versions' lines and to the games of its minute
+    (kept for :data:`RECENT_MINUTES`)."""
     faults: dict[int, int] = {}
     letters: dict[int, str] = {}
     for match in matches:
@@ -109,13 +126,23 @@ def _count_versions(db: Database, arena_id: str, seats: int, matches: Sequence[d
             letters[version] = letters.get(version, "") + mark
     for version, marks in letters.items():
         _add_version(db, arena_id, version, 1, marks, faults.get(version, 0))
+    db.conn.executemany(
+        "insert into arena_minutes (arena_id, minute, version_id, games) values (?, ?, ?, ?) "
+        "on conflict (arena_id, minute, version_id) do update set games = games + excluded.games",
+        [(arena_id, _minute(finished), version, len(marks)) for version, marks in letters.items()],
+    )
     db.execute("update arenas set counted = counted + 1 where id = ?", [arena_id])
 
 
-def record_unit(db: Database, arena_id: str, seats: int, unit_id: str, matches: Sequence[dict]) -> None:
-    """Count a complete unit: ``matches`` as stored (``seats``, ``points``, ``faults`` and ``termination``, the
-    lists decoded; a one-seat arena's also ``seed``). Call inside the transaction that marks it done."""
-    _count_versions(db, arena_id, seats, matches)
+def record_unit(
+    db: Database, arena_id: str, seats: int, unit_id: str, matches: Sequence[dict], finished: str
+) -> None:
+    """Count a complete unit, ``finished`` at that time (ISO): ``matches`` as stored (``seats``, ``points``,
+    ``faults`` and ``termination``, the lists decoded; a one-seat arena's also ``seed``). Call inside the
+    transaction that marks it done."""
+    _count_versions(db, arena_id, seats, matches, finished)
+    oldest = (datetime.datetime.fromisoformat(finished) - datetime.timedelta(minutes=RECENT_MINUTES)).isoformat()
+    db.execute("delete from arena_minutes where arena_id = ? and minute < ?", [arena_id, _minute(oldest)])
     if seats > 1:
         _add_pairs(db, arena_id, [r for m in matches for r in pairwise(m["seats"], m["points"])])
         return
@@ -129,12 +156,14 @@ def rebuild(db: Database, arena_id: str) -> None:
     """Count the arena's complete units again from its stored matches, in the order they were completed."""
     db.execute("delete from arena_bots where arena_id = ?", [arena_id])
     db.execute("delete from arena_pairs where arena_id = ?", [arena_id])
+    db.execute("delete from arena_minutes where arena_id = ?", [arena_id])
     db.execute("update arenas set counted = 0 where id = ?", [arena_id])
     seats = db.execute("select seats from arenas where id = ?", [arena_id]).fetchone()[0]
     units: dict[str, list[dict]] = {}
+    finished: dict[str, str] = {}
     deals: dict[str, list[dict]] = {}
     for row in db.query(
-        "select m.unit_id, m.seed, m.seats, m.points, m.faults, m.termination from matches m "
+        "select m.unit_id, m.seed, m.seats, m.points, m.faults, m.termination, u.done_at from matches m "
         "join units u on u.id = m.unit_id where m.arena_id = ? and u.status = 'done' "
         "order by u.done_at, m.unit_id, m.rotation",
         [arena_id],
@@ -142,14 +171,18 @@ def rebuild(db: Database, arena_id: str) -> None:
         match = {field: json.loads(row[field]) for field in ("seats", "points", "faults")}
         match["termination"] = row["termination"]
         units.setdefault(row["unit_id"], []).append(match)
+        finished[row["unit_id"]] = row["done_at"] or ""
         deals.setdefault(row["seed"], []).append(match)
-    for matches in units.values():
-        _count_versions(db, arena_id, seats, matches)
+    since = _minute((datetime.datetime.now(datetime.timezone.utc)
+                     - datetime.timedelta(minutes=RECENT_MINUTES)).isoformat())
+    for unit_id, matches in units.items():
+        _count_versions(db, arena_id, seats, matches, finished[unit_id])
         if seats > 1:
             _add_pairs(db, arena_id, [r for m in matches for r in pairwise(m["seats"], m["points"])])
     if seats == 1:
         for matches in deals.values():
             _add_pairs(db, arena_id, _deal_results(matches))
+    db.execute("delete from arena_minutes where arena_id = ? and minute < ?", [arena_id, since])
 
 
 def totals(db: Database, arena_id: str) -> Totals:
@@ -158,3 +191,11 @@ def totals(db: Database, arena_id: str) -> Totals:
         (row["a"], row["b"]): (row["weight"], row["score"])
         for row in db.query("select a, b, weight, score from arena_pairs where arena_id = ?", [arena_id])
     }
+
+
+def recent_games(db: Database, arena_id: str, minutes: int = RECENT_MINUTES) -> dict[int, int]:
+    """Each version's games in the arena's units completed in the last ``minutes`` (whole minutes)."""
+    since = _minute((datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(minutes=minutes)).isoformat())
+    return {row[0]: row[1] for row in db.execute(
+        "select version_id, sum(games) from arena_minutes where arena_id = ? and minute > ? group by version_id",
+        [arena_id, since])}

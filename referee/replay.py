@@ -19,14 +19,16 @@ and lists every mismatch.
 
 from __future__ import annotations
 
+import gzip
 import json
+import zlib
 from dataclasses import dataclass, field
 from json.encoder import encode_basestring_ascii
 from pathlib import Path
 from typing import Any
 
 from referee.chance import ChanceStream, commitment
-from referee.files import open_temporary, publish
+from referee.files import open_temporary, publish, write_atomically
 from referee.games import (
     CHANCE,
     LIMIT,
@@ -139,32 +141,63 @@ def seed_problems(replay: Replay) -> list[str]:
     return []
 
 
+COMPRESSED = b"\x1f\x8b"
+"""How a gzip-compressed replay file begins (a ladder stores its replays so; ``gzip -d`` makes them text again)."""
+
+
+def _decoded(raw: bytes) -> tuple[bytes, list[str]]:
+    """A replay file's bytes as the referee wrote them, and what is wrong with its compression if anything: a
+    compressed file cut short gives what it holds."""
+    if not raw.startswith(COMPRESSED):
+        return raw, []
+    stream = zlib.decompressobj(wbits=31)
+    try:
+        text = stream.decompress(raw)
+    except zlib.error as exc:
+        return b"", [f"the compressed file cannot be read ({exc})"]
+    return text, [] if stream.eof else ["the compressed file is cut short"]
+
+
+def replay_bytes(path: str | Path) -> bytes:
+    """The text of a replay file as the referee wrote it, whether it is stored plain or compressed."""
+    return _decoded(Path(path).read_bytes())[0]
+
+
+def compress_replay(path: Path, text: bytes) -> Path:
+    """Store the replay ``text`` of the file at ``path`` compressed, as ``PATH.gz`` (written whole or not at all;
+    byte for byte the same for the same text), and remove ``path``; return the new path."""
+    target = path.with_name(path.name + ".gz")
+    write_atomically(target, gzip.compress(text, mtime=0))
+    path.unlink(missing_ok=True)
+    return target
+
+
 def read_replay(path: str | Path) -> Replay:
-    """Read a replay file, collecting problems in ``errors`` rather than raising (except for a missing file)."""
+    """Read a replay file (plain text, or compressed by :func:`compress_replay`), collecting problems in
+    ``errors`` rather than raising (except for a missing file)."""
     header: dict[str, Any] = {}
     steps: list[dict[str, Any]] = []
     result = None
-    errors: list[str] = []
-    with Path(path).open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                errors.append(f"line {number}: not JSON ({exc.msg})")
-                continue
-            kind = record.get("type") if isinstance(record, dict) else None
-            if kind == "header":
-                if header:
-                    errors.append(f"line {number}: a second header")
-                header = record
-            elif kind in ("chance", "action"):
-                steps.append(record)
-            elif kind == "result":
-                result = record
-            else:
-                errors.append(f"line {number}: unknown record type {kind!r}")
+    text, errors = _decoded(Path(path).read_bytes())
+    for number, line in enumerate(text.decode("utf-8", errors="replace").split("\n"), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            errors.append(f"line {number}: not JSON ({exc.msg})")
+            continue
+        kind = record.get("type") if isinstance(record, dict) else None
+        if kind == "header":
+            if header:
+                errors.append(f"line {number}: a second header")
+            header = record
+        elif kind in ("chance", "action"):
+            steps.append(record)
+        elif kind == "result":
+            result = record
+        else:
+            errors.append(f"line {number}: unknown record type {kind!r}")
     if not header:
         errors.append("no header line")
     elif header.get("format") != FORMAT:

@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from referee.cli import main
-from referee.replay import ReplayWriter
+from referee.replay import COMPRESSED, ReplayWriter, compress_replay, read_replay, replay_bytes
 
 RANDOM = str(Path(__file__).resolve().parents[1] / "bots" / "python" / "random_bot.py")
 
@@ -53,3 +53,27 @@ def test_verify_reports_a_malformed_step_as_a_problem(tmp_path, edit):
     checked = CliRunner().invoke(main, ["verify", str(path)])
     assert checked.exit_code == 1 and isinstance(checked.exception, SystemExit)
     assert "Traceback" not in checked.output and f"step {index}" in checked.output, checked.output
+
+
+def test_a_compressed_replay_reads_as_its_text_and_one_cut_short_says_so(tmp_path):
+    """A ladder keeps its replays compressed: read, verified and shown as they are; cut short, the steps it holds
+    are read and the problem named; broken, a problem, never a traceback."""
+    done = CliRunner().invoke(main, ["play", "tapa", RANDOM, RANDOM, "--seed", "3", "--out", str(tmp_path)])
+    assert done.exit_code == 0, done.output
+    plain = next(tmp_path.glob("tapa-*.jsonl"))
+    text = plain.read_bytes()
+    whole = read_replay(plain)
+    packed = compress_replay(plain, text)
+    assert not plain.exists() and packed.name.endswith(".jsonl.gz") and len(packed.read_bytes()) < len(text) / 3
+    assert replay_bytes(packed) == text and read_replay(packed) == whole
+    assert CliRunner().invoke(main, ["verify", str(packed)]).exit_code == 0
+    assert CliRunner().invoke(main, ["show", str(packed)]).exit_code == 0
+    cut = tmp_path / "cut.jsonl.gz"
+    cut.write_bytes(packed.read_bytes()[: len(packed.read_bytes()) // 2])
+    short = read_replay(cut)
+    assert "the compressed file is cut short" in short.errors and 0 < len(short.steps) < len(whole.steps)
+    broken = tmp_path / "broken.jsonl.gz"
+    broken.write_bytes(COMPRESSED + b"not gzip at all")
+    assert read_replay(broken).errors[0].startswith("the compressed file cannot be read")
+    checked = CliRunner().invoke(main, ["verify", str(broken)])
+    assert checked.exit_code == 1 and "Traceback" not in checked.output

@@ -6,7 +6,6 @@ Every function takes an open league database and returns JSON-ready data, or rai
 
 from __future__ import annotations
 
-import datetime
 import json
 from collections.abc import Callable
 from typing import Any
@@ -22,6 +21,7 @@ from referee.runtime import FAULT_KINDS
 from ..outcomes import summary, winners
 from ..standings import COLUMNS, crosstable, history, standings, version_labels
 from ..store import replay_folder, resolved_path
+from ..tallies import recent_games
 from ..tournaments import record as tournament_record
 from ..tournaments.report import describe
 
@@ -69,12 +69,7 @@ def arena_standings(db: Database, arena_id: str) -> list[dict[str, Any]]:
     """The leaderboard of an arena: rating with its 95% interval, games, W/D/L, faults, LOS over the next, the
     trend (the latest results), the matches of the last hour, and when the ratings were fitted."""
     _arena_exists(db, arena_id)
-    since = (datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(hours=1)).isoformat(timespec="seconds")
-    hourly: dict[int, int] = {}
-    for row in db.query("select seats from matches where arena_id = ? and coalesce(finished_at, started_at) >= ? "
-                        "and status = 'done'", [arena_id, since]):
-        for version in json.loads(row["seats"]):
-            hourly[version] = hourly.get(version, 0) + 1
+    hourly = recent_games(db, arena_id)
     return [
         {
             "bot": line.bot,
@@ -135,26 +130,28 @@ def bot_history(db: Database, name: str) -> dict[str, Any]:
         "select distinct e.arena_id from entries e join versions v on v.id = e.version_id "
         "join bots b on b.id = v.bot_id where b.name = ? order by e.arena_id", [name],
     )]
+    mine = {r[0] for r in db.execute("select v.id from versions v join bots b on b.id = v.bot_id where b.name = ?",
+                                     [name])}
     ratings, opponents = {}, {}
     for arena in arenas:
-        whole = history(db, arena)
-        lines = {label: line for label, line in whole["bots"].items() if label.rsplit(" v", 1)[0] == name}
-        if lines:
-            ratings[arena] = {"units": whole["units"], "times": whole["times"], "bots": lines}
-        labels, table = crosstable(db, arena)
+        whole = history(db, arena, mine)
+        if whole["bots"]:
+            ratings[arena] = whole
+        labels, table = crosstable(db, arena, mine)
         opponents[arena] = [
-            {"bot": mine, "opponent": other, "wins": wins, "games": games}
-            for (mine, other), (wins, games) in sorted(table.items())
-            if mine.rsplit(" v", 1)[0] == name and other.rsplit(" v", 1)[0] != name
+            {"bot": bot, "opponent": other, "wins": wins, "games": games}
+            for (bot, other), (wins, games) in sorted(table.items())
+            if bot.rsplit(" v", 1)[0] == name and other.rsplit(" v", 1)[0] != name
         ]
     faults: dict[str, int] = {}
-    versions = {r["id"] for r in db.query("select v.id from versions v join bots b on b.id = v.bot_id where b.name = ?",
-                                          [name])}
-    for row in db.query("select seats, faults, finished_at from matches where faults not in ('[]', '') "
-                        "and finished_at is not null"):  # the index of the matches with faults
+    for row in db.query(
+        f"select m.seats, m.faults, m.finished_at from match_seats s join matches m on m.id = s.match_id "
+        f"where s.version_id in ({','.join('?' * len(mine))}) and m.faults not in ('[]', '') "
+        f"and m.finished_at is not null", sorted(mine),
+    ):
         seats = json.loads(row["seats"])
         for fault in json.loads(row["faults"]):
-            if seats[fault["seat"]] in versions:
+            if seats[fault["seat"]] in mine:
                 day = row["finished_at"][:10]
                 faults[day] = faults.get(day, 0) + 1
     return {"ratings": ratings, "opponents": opponents, "faults": sorted(faults.items())}

@@ -2,7 +2,7 @@
 
 The pages are one HTML shell and a script (``static/``) that reads the API; nothing is fetched from another host.
 Every answer that reads the database is made in a worker thread with its own connection, so that the event loop
-(static files, a club's scheduler) never waits for one.
+(static files, a club's scheduler) never waits for one; public answers are kept for a second (:mod:`.cache`).
 Unknown ids answer 404 and malformed parameters 400, as JSON, never with a stack trace.
 """
 
@@ -18,12 +18,13 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..store import connect
 from . import api
+from .cache import SECONDS, AnswerCache
 from .club import Club, club_routes, signed_in
 
 STATIC = Path(__file__).parent / "static"
@@ -32,13 +33,15 @@ CHARTS = Path(str(importlib.resources.files("plotly") / "package_data" / "plotly
 log = logging.getLogger(__name__)
 
 
-def make_app(db_path: str | Path, club: Club | None = None) -> Starlette:
+def make_app(db_path: str | Path, club: Club | None = None, cache_seconds: float = SECONDS) -> Starlette:
     """The app for the league database at ``db_path`` (which must exist). With a ``club`` it is a club ladder's:
     authors sign in, upload and read their own bots' logs; without one, a local league's, whose logs are all its
-    operator's."""
+    operator's. Public answers are kept ``cache_seconds`` (:mod:`.cache`; a change shows that much later at most:
+    a seed is revealed a moment late, never early, since what a page may show only grows)."""
     db_path = Path(db_path)
     if not db_path.exists():
         raise FileNotFoundError(f"no league database at {db_path}")
+    answers = AnswerCache(cache_seconds)
 
     def endpoint(handler: Callable[..., Any], *path_params: str, query: tuple[str, ...] = ()) -> Callable:
         def answer(*args: str, **kwargs: str) -> Any:
@@ -48,10 +51,15 @@ def make_app(db_path: str | Path, club: Club | None = None) -> Starlette:
             finally:
                 db.close()
 
-        async def run(request: Request) -> JSONResponse:
+        async def run(request: Request) -> Response:
             args = [request.path_params[name] for name in path_params]
             kwargs = {name: request.query_params[name] for name in query if name in request.query_params}
-            return JSONResponse(await run_in_threadpool(answer, *args, **kwargs))
+
+            async def make() -> bytes:
+                return JSONResponse(await run_in_threadpool(answer, *args, **kwargs)).body
+
+            key = (handler.__name__, *args, *sorted(kwargs.items()))
+            return Response(await answers.get(key, make), media_type="application/json")
 
         return run
 

@@ -11,6 +11,7 @@ import click
 from click.testing import CliRunner
 
 from ladder.cli import DEMO_ARENAS, main
+from referee.replay import read_replay, verify
 from ladder.store import open_store
 
 from ._fakes import random_bot_folder
@@ -43,8 +44,9 @@ def test_submit_league_standings(tmp_path, monkeypatch):
     assert sum(s["games"] for s in standings["tapa"]) == 4
     cross = runner.invoke(main, ["crosstable", "--arena", "tapa", "--db", "l.db"]).output
     assert cross.count("/2") == 2 and "tapa-random v1" in cross
-    replays = list((tmp_path / "l-replays").rglob("*.jsonl"))
-    assert len(replays) == 2
+    replays = list((tmp_path / "l-replays").rglob("*.jsonl.gz"))  # stored compressed, verified as they are
+    assert len(replays) == 2 and not list((tmp_path / "l-replays").rglob("*.jsonl"))
+    assert all(verify(read_replay(replay)) == [] for replay in replays)
     duel = runner.invoke(main, ["duel", "tapa-random", "second", "--arena", "tapa", "--max-units", "2", "--db", "l.db"])
     assert duel.exit_code == 0 and "undecided after 4 matches" in duel.output, duel.output
     assert runner.invoke(main, ["retire", "second", "--db", "l.db"]).exit_code == 0

@@ -20,6 +20,7 @@ from ladder.executor import LocalExecutor, MatchJob
 from ladder.league import plan, run_units
 from ladder.registry import submit
 from ladder.store import open_store, resolved_path
+from referee.replay import replay_bytes
 
 from ._fakes import FakeExecutor, counting_seeds, random_bot_folder
 
@@ -37,7 +38,7 @@ def stored(db) -> list[tuple]:
     rows = []
     for row in db.query("select * from matches order by id"):
         replay = []
-        for line in resolved_path(db, row["replay_path"]).read_text().splitlines():
+        for line in replay_bytes(resolved_path(db, row["replay_path"])).decode().splitlines():
             record = json.loads(line)
             record.pop("ms", None)
             for seat in record.get("seats", []):

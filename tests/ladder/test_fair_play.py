@@ -18,7 +18,7 @@ from ladder.league import plan, run_units
 from ladder.registry import submit
 from ladder.store import open_store, resolved_path
 from referee.cli import main
-from referee.replay import read_replay, verify
+from referee.replay import read_replay, replay_bytes, verify
 from referee.runtime.sandbox import sandbox_problem
 
 from ._fakes import random_bot_folder
@@ -32,7 +32,7 @@ needs_sandbox = pytest.mark.skipif(sandbox_problem() is not None, reason=f"no sa
 
 def first_comments(replay: Path, name: str) -> list[str]:
     """The comments of the seat named ``name``, in order."""
-    records = [json.loads(line) for line in replay.read_text().splitlines()]
+    records = [json.loads(line) for line in replay_bytes(replay).decode().splitlines()]
     seats = [seat["seat"] for seat in records[0]["seats"] if seat["name"] == name]
     return [r["comment"] for r in records if r["type"] == "action" and r["seat"] in seats and r.get("comment")]
 
@@ -65,7 +65,7 @@ async def test_a_league_gives_away_no_hidden_card_and_no_memory(tmp_path, monkey
     for row in db.query("select replay_path from matches"):
         replay = resolved_path(db, row["replay_path"])
         assert verify(read_replay(replay)) == []  # the revealed seed matches its commitment and deals the game
-        assert "seed" not in json.loads(replay.read_text().splitlines()[0])
+        assert "seed" not in json.loads(replay_bytes(replay).decode().splitlines()[0])
         seer += first_comments(replay, "seer")[:1]
         memory += first_comments(replay, "memory")
     assert len(seer) == 8 and all(comment.startswith("SAW 0 OF ") for comment in seer), seer
@@ -75,7 +75,7 @@ async def test_a_league_gives_away_no_hidden_card_and_no_memory(tmp_path, monkey
 
 def all_comments(replay: Path, name: str) -> list[str]:
     """Every comment of the seats named ``name``."""
-    records = [json.loads(line) for line in replay.read_text().splitlines()]
+    records = [json.loads(line) for line in replay_bytes(replay).decode().splitlines()]
     seats = [seat["seat"] for seat in records[0]["seats"] if seat["name"] == name]
     return [r["comment"] for r in records if r["type"] == "action" and r["seat"] in seats and r.get("comment")]
 
@@ -96,7 +96,7 @@ async def test_the_halves_of_a_unit_cannot_talk_and_everybody_agrees_who_played(
     rows = db.query("select m.replay_path, m.seats, m.seed from matches m")
     for row in rows:
         replay = resolved_path(db, row["replay_path"])
-        header = json.loads(replay.read_text().splitlines()[0])
+        header = json.loads(replay_bytes(replay).decode().splitlines()[0])
         registered = [db.execute("select b.name, v.version from versions v join bots b on b.id = v.bot_id "
                                  "where v.id = ?", [version]).fetchone() for version in json.loads(row["seats"])]
         assert [(seat["name"], seat["version"]) for seat in header["seats"]] == [tuple(r) for r in registered]

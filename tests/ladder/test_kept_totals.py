@@ -9,6 +9,7 @@ import threading
 import time
 
 import pytest
+import trio
 
 from ladder import fits, tallies
 from ladder.arenas import arena_for_game, arenas_for_game, ensure_arena
@@ -19,6 +20,7 @@ from ladder.standings import crosstable, history, standings
 from ladder.store import database_folder, now, open_store
 from ladder.web import api
 from ladder.web.app import make_app
+from ladder.web.cache import AnswerCache
 from tests.ladder._fakes import counting_seeds
 
 ARENAS = {"tapa": arena_for_game("tapa"), "durak-4": arenas_for_game("durak")[1], "gaps": arena_for_game("gaps")}
@@ -60,13 +62,14 @@ async def _play(db, rounds: int, league: str = "l") -> None:
     await run_units(db, league, PointsExecutor(), concurrency=2)
 
 
-def _rows(db, arena: str) -> tuple[list, list]:
+def _rows(db, arena: str) -> tuple[list, list, list]:
     bots = sorted(tuple(row.values())[:-1] for row in db.query(  # the trend's order depends on ties of done_at
         "select * from arena_bots where arena_id = ?", [arena]))
     pairs = sorted((row["a"], row["b"], round(row["weight"], 9), round(row["score"], 9), row["results"],
                     row["a_wins"], row["b_wins"])
                    for row in db.query("select * from arena_pairs where arena_id = ? and results != 0", [arena]))
-    return bots, pairs
+    minutes = sorted(tuple(row.values()) for row in db.query("select * from arena_minutes where arena_id = ?", [arena]))
+    return bots, pairs, minutes
 
 
 def _every_result(db, arena: str) -> tuple[list, set]:
@@ -111,6 +114,10 @@ async def test_totals_kept_as_units_are_stored_equal_a_recount_and_the_fit_one_o
             assert sum(line.trend.count("W") for line in lines) <= won
         labels, table = crosstable(db, arena)
         assert len(labels) == 5 and all(games > 0 for _, games in table.values())
+        board = api.arena_standings(db, arena)  # every game was played in the last hour
+        assert [line["games_last_hour"] for line in board] == [line["games"] for line in board]
+        db.execute("update arena_minutes set minute = '2000-01-01T00:00' where arena_id = ?", [arena])
+        assert {line["games_last_hour"] for line in api.arena_standings(db, arena)} == {0}
 
 
 async def test_the_history_is_the_kept_fits_thinned_to_even_steps(tmp_path, monkeypatch):
@@ -186,3 +193,35 @@ async def test_the_match_list_reads_only_the_page_it_shows(tmp_path):
     finished = [m["finished_at"] for m in everything]
     assert finished == sorted(finished, reverse=True)
     assert len(plans) == 3 and "TEMP B-TREE" not in plans[0] and "TEMP B-TREE" not in plans[1], plans
+
+
+def test_an_answer_is_made_once_for_many_readers_and_kept_a_moment():
+    made = []
+
+    async def make() -> bytes:
+        made.append(1)
+        await trio.sleep(0.05)
+        return b"answer"
+
+    async def broken() -> bytes:
+        raise api.NotFound("no")
+
+    async def main() -> None:
+        answers = AnswerCache(seconds=0.2)
+        got = []
+
+        async def read() -> None:
+            got.append(await answers.get("k", make))
+
+        async with trio.open_nursery() as nursery:
+            for _ in range(20):
+                nursery.start_soon(read)
+        assert len(made) == 1 and got == [b"answer"] * 20
+        assert await answers.get("k", make) == b"answer" and len(made) == 1
+        await trio.sleep(0.25)
+        assert await answers.get("k", make) == b"answer" and len(made) == 2
+        for _ in range(2):  # an error is not kept
+            with pytest.raises(api.NotFound):
+                await answers.get("e", broken)
+
+    trio.run(main)

@@ -33,7 +33,8 @@ def server(league):
     """The base URL of ``ladder serve`` on the test league."""
     port = _free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "ladder.cli", "serve", "--db", str(league[0]), "--port", str(port)],
+        # every answer fresh: the tests change the database under the server and look at once
+        [sys.executable, "-m", "ladder.cli", "serve", "--db", str(league[0]), "--port", str(port), "--cache", "0"],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
     )

@@ -10,6 +10,7 @@ from sqlite_utils import Database
 from ladder.store import replay_folder, resolved_path
 from referee.chance import commitment
 from referee.frames import HIDDEN_STEP
+from referee.replay import replay_bytes
 
 
 def get(server, path, status=200):
@@ -151,7 +152,8 @@ def test_a_running_match_is_watched_live(server, league):
     written so far, and a game that hides cards shows only seat views until its unit is complete."""
     db = Database(league[0])
     source = db["matches"].get(league[1]["durak-4"])
-    lines = resolved_path(db, source["replay_path"]).read_text().splitlines(keepends=True)[:-1]  # no result yet
+    text = replay_bytes(resolved_path(db, source["replay_path"])).decode()
+    lines = text.splitlines(keepends=True)[:-1]  # no result yet
     league_name = db["units"].get(source["unit_id"])["league"]
     part = replay_folder(db) / league_name / ".live-one.jsonl.x1y2.part"
     part.write_text("".join(lines[:40]))

@@ -12,6 +12,7 @@ from sqlite_utils import Database
 
 from ladder.arenas import arena_for_game, ensure_arena
 from ladder.store import replay_folder, resolved_path
+from referee.replay import replay_bytes
 
 
 def api(server, path):
@@ -180,7 +181,7 @@ def test_spectator_view_waits_for_the_unit(page, server, unit_in_play):
 def test_a_running_match_is_watched_as_it_is_played(page, server, league):
     db = Database(league[0])
     source = db["matches"].get(league[1]["tapa"])
-    lines = resolved_path(db, source["replay_path"]).read_text().splitlines(keepends=True)[:-1]
+    lines = replay_bytes(resolved_path(db, source["replay_path"])).decode().splitlines(keepends=True)[:-1]
     part = replay_folder(db) / db["units"].get(source["unit_id"])["league"] / ".live-two.jsonl.a1.part"
     part.write_text("".join(lines[:21]))
     db["matches"].insert({**source, "id": "live-two", "status": "running", "replay_path": None, "points": None,

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import gzip
+import hashlib
 import os
 import subprocess
 import sys
@@ -41,7 +43,9 @@ def test_export_and_unknown_matches(league, tmp_path):
     target = tmp_path / "shared.jsonl"
     assert run(ids["tapa"], "--db", db, "--export", target).exit_code == 0
     row = next(Database(db)["matches"].rows_where("id = ?", [ids["tapa"]]))
-    assert target.read_bytes() == (Path(db).parent / row["replay_path"]).read_bytes()
+    stored = (Path(db).parent / row["replay_path"]).read_bytes()
+    assert row["replay_path"].endswith(".jsonl.gz") and target.read_bytes() == gzip.decompress(stored)
+    assert hashlib.sha256(target.read_bytes()).hexdigest() == row["replay_hash"]
     assert run("no-such-match", "--db", db).exit_code == 2
     assert run(ids["tapa"], "--db", tmp_path / "missing.db").exit_code == 2
     nowhere = run(ids["tapa"], "--db", db, "--export", tmp_path / "no" / "such" / "dir" / "x.jsonl")
