@@ -44,6 +44,7 @@ from .league import (
     scores_of,
 )
 from .registry import list_bots, retire, submit
+from .retention import prune_replays
 from .sprt import sprt
 from .tournaments import runner as tournaments
 from .tournaments.formats import ELIMINATIONS, FORMATS, Spec
@@ -340,6 +341,20 @@ def retire_command(name: str, db_path: str) -> None:
     if not retire(_open(db_path), name):
         raise click.ClickException(f"no bot named {name!r}")
     click.echo(f"{name} retired")
+
+
+@main.command("prune", context_settings=CONTEXT)
+@click.option("--replays-older-than", "days", required=True, type=click.FloatRange(min=0),
+              help="Remove the replays of matches finished more than DAYS ago (tournaments' are kept).")
+@db_option
+def prune_command(days: float, db_path: str) -> None:
+    """Remove old replays to keep a long-running ladder's folder in bounds: every result stays, and every replay
+    of a tournament (docs/service.md, "Storage").
+
+    Example: ladder prune --replays-older-than 30 --db club.db
+    """
+    pruned = prune_replays(_open(db_path), days)
+    click.echo(f"removed {pruned.replays} replays ({pruned.bytes / 1e6:.1f} MB); results kept")
 
 
 def _progress_printer(label: str) -> Callable[[Progress], None]:
@@ -787,9 +802,12 @@ def replay_command(match_id: str, db_path: str, game_number: int | None, as_seat
               help="With --tournament: hours between two starts of a scheduled tournament.")
 @click.option("--cache", "cache_seconds", default=1.0, show_default=True, type=click.FloatRange(min=0),
               help="Seconds a public answer is kept and given again (0: every request reads the database).")
+@click.option("--keep-replays", "keep_days", type=click.FloatRange(min=0, min_open=True),
+              help="With --play: every hour, remove the replays older than this many days (tournaments' stay).")
 def serve(
     db_path: str, host: str, port: int, play: bool, concurrency: int, clock: str, sandbox_mode: str,
     scheduler: str | None, scheduled: tuple[str, ...], every_hours: float, cache_seconds: float,
+    keep_days: float | None,
 ) -> None:
     """Serve the web UI: leaderboards, matches (live), bots, and a replay viewer for every match. With --play it
     is a club ladder's service (docs/service.md): authors sign in with their token (ladder author add) and upload
@@ -809,6 +827,8 @@ def serve(
     db = _open(db_path, create=play)
     if scheduled and not play:
         raise click.UsageError("--tournament goes with --play")
+    if keep_days is not None and not play:
+        raise click.UsageError("--keep-replays goes with --play (ladder prune does it once)")
     try:
         schedules = tuple(parse_schedule(text) for text in scheduled)
     except ValueError as exc:
@@ -838,7 +858,7 @@ def serve(
         async def service() -> None:
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(serve_asgi, app, config)
-                nursery.start_soon(Service(db, executor, concurrency, clock, schedules, every_hours).play_forever)
+                nursery.start_soon(Service(db, executor, concurrency, clock, schedules, every_hours, keep_days).play_forever)
                 click.echo(f"Kafana club ladder {db_path} at http://{host}:{port}/, playing (Ctrl-C stops)")
 
         return service

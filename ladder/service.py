@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime
 import json
 import logging
-from collections import Counter
+import sqlite3
 
 import trio
 from sqlite_utils import Database
@@ -25,7 +25,9 @@ from . import fits
 from .league import clear_leftovers, plan_continuous, plan_pairing, run_units
 from .registry import current_versions
 from .scheduler import next_arena, next_group
-from .store import replay_folder
+from .retention import Pruned, prune_replays
+from .store import connect, replay_folder
+from .tallies import recent_matches
 from .tournaments import runner as tournament_runner
 from .tournaments.formats import FORMATS, Spec
 from .tournaments.runner import TournamentError
@@ -37,6 +39,8 @@ IDLE = 2.0
 """Seconds to wait when no arena has enough bots to play."""
 TOURNAMENT_CHECK = 30.0
 """Seconds between looks at whether a scheduled tournament is due."""
+PRUNE_EVERY = 3600.0
+"""Seconds between two prunes of old replays (``--keep-replays``)."""
 TOURNAMENT_ROUNDS = 5
 """Rounds of a scheduled Swiss, gauntlet or tables tournament."""
 
@@ -69,8 +73,10 @@ class Service:
         clock: str = "120+3/30",
         tournaments: tuple[tuple[str, str], ...] = (),
         every_hours: float = 24.0,
+        keep_replays_days: float | None = None,
     ) -> None:
         self.db = db
+        self.keep_replays_days = keep_replays_days
         self.tournaments = tournaments
         self.every = datetime.timedelta(hours=every_hours)
         self.executor = executor
@@ -81,14 +87,9 @@ class Service:
         """The units being played, by the scheduler and the tournaments alike (see :func:`run_units`)."""
         self._units = trio.Semaphore(concurrency)
 
-    def _recent(self) -> Counter[str]:
-        since = (datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(hours=1)).isoformat()
-        rows = self.db.query(
-            "select arena_id, count(*) as n from matches where coalesce(finished_at, started_at) >= ? "
-            "and status = 'done' group by arena_id",
-            [since],
-        )
-        return Counter({row["arena_id"]: row["n"] for row in rows})
+    def _recent(self) -> dict[str, int]:
+        """Each arena's matches in the last hour, as counted (:func:`ladder.tallies.recent_matches`)."""
+        return recent_matches(self.db)
 
     def next_units(self) -> list[str]:
         """Plan what the scheduler chooses next: a unit, or in a one-seat arena a new deal for every bot (its
@@ -180,6 +181,30 @@ class Service:
                     log.warning("club: tournament %s: %s", name, exc)
             await trio.sleep(TOURNAMENT_CHECK)
 
+    async def prune_forever(self) -> None:
+        """Every :data:`PRUNE_EVERY` seconds, remove the replays older than the operator keeps (in a worker thread
+        with its own connection)."""
+        path = self.db.execute("PRAGMA database_list").fetchone()[2]
+        assert self.keep_replays_days is not None
+        days = self.keep_replays_days
+
+        def prune() -> Pruned:
+            db = connect(path)
+            try:
+                return prune_replays(db, days)
+            finally:
+                db.close()
+
+        while True:
+            try:
+                pruned = await trio.to_thread.run_sync(prune)
+                if pruned.replays:
+                    log.info("club: removed %d replays older than %g days (%.1f MB)", pruned.replays, days,
+                             pruned.bytes / 1e6)
+            except (sqlite3.OperationalError, OSError) as exc:
+                log.warning("club: pruning replays: %s", exc)
+            await trio.sleep(PRUNE_EVERY)
+
     async def play_forever(self) -> None:
         """Resume the units a stopped service left, then plan and play units for ever (and the scheduled
         tournaments when they are due)."""
@@ -190,6 +215,8 @@ class Service:
         async with self.executor.session(self.concurrency), trio.open_nursery() as nursery:
             if self.tournaments:
                 nursery.start_soon(self.tournaments_forever)
+            if self.keep_replays_days is not None:
+                nursery.start_soon(self.prune_forever)
             while True:
                 await self._units.acquire()
                 units = left.pop(0) if left else self.next_units()

@@ -3,7 +3,7 @@
 Tables: ``bots`` and ``versions`` (each version with its content hash), ``arenas`` (a rating pool: a game with
 fixed options and seats) and ``entries`` (which versions play in which arena), ``units`` (a duplicate pair: one
 seed played with the seats in every rotation, stored as one unit) and ``matches`` (one referee run each, with its
-result, faults, timings and replay, stored compressed), ``match_seats`` (each match's versions), and what the
+result, faults, timings and replay, stored compressed), ``match_seats`` (each match's versions, and when it started or finished), and what the
 read side keeps instead of recomputing (:mod:`ladder.tallies`, :mod:`ladder.fits`). A unit's chance seed is a
 secret (see :mod:`ladder.league`): it is handed to the referee and revealed in the replays once played, never
 shown before. Every write happens in ``db.atomic()``, which takes the write lock at once (:class:`LeagueDatabase`).
@@ -168,16 +168,21 @@ def m006_kept_totals(db: Database) -> None:
     """What the read side keeps instead of recomputing: each arena's running totals and its rating fit with a
     thinned history (:mod:`ladder.tallies`, :mod:`ladder.fits`), counted from the matches already stored; each
     match's versions in a table of their own (a bot's matches without reading every match); and the indexes of
-    the match list (newest first, all and by arena) and of the matches with faults."""
+    the match list (newest first, all and by arena) and of the matches running."""
     tallies.create_tables(db)
     fits.create_tables(db)
-    db["match_seats"].create({"match_id": str, "version_id": int}, pk=("match_id", "version_id"))
-    db["match_seats"].create_index(["version_id"])
-    db.execute("insert or ignore into match_seats select m.id, j.value from matches m, json_each(m.seats) j")
+    db["match_seats"].create({"match_id": str, "version_id": int, "shown_at": str}, pk=("match_id", "version_id"))
+    db["match_seats"].create_index(["version_id", "shown_at"])
+    db.execute("insert or ignore into match_seats select m.id, j.value, coalesce(m.finished_at, m.started_at) "
+               "from matches m, json_each(m.seats) j")
+    db.execute(  # a match's place in its bots' lists follows it as it starts, finishes or goes back to pending
+        "create trigger match_seats_shown after update of started_at, finished_at on matches begin "
+        "update match_seats set shown_at = coalesce(new.finished_at, new.started_at) where match_id = new.id; end"
+    )
     db.execute("create index matches_shown on matches (coalesce(finished_at, started_at))")
     db.execute("create index matches_arena_shown on matches (arena_id, coalesce(finished_at, started_at))")
     db.execute("create index matches_deal on matches (arena_id, seed)")
-    db.execute("create index matches_faulted on matches (finished_at) where faults not in ('[]', '')")
+    db.execute("create index matches_running on matches (arena_id) where status = 'running'")
     for row in list(db.query("select id from arenas")):
         tallies.rebuild(db, row["id"])
 

@@ -1,5 +1,5 @@
 """Running totals of an arena, kept as its units are stored so that no page reads every match: per version its
-units, games, wins, draws, losses, faults and latest results, and per pair of versions the sums of their pairwise
+units, games, wins, draws, losses, faults (and faults by day) and latest results, and per pair of versions the sums of their pairwise
 results (what the rating fit needs, :data:`ladder.ratings.Totals`) and their head-to-head record.
 
 :func:`record_unit` runs inside the transaction that marks a unit done, so the totals always hold exactly the
@@ -40,6 +40,10 @@ def create_tables(db: Database) -> None:
     db["arena_minutes"].create(
         {"arena_id": str, "minute": str, "version_id": int, "games": int}, pk=("arena_id", "minute", "version_id")
     )
+    db["arena_faults"].create(
+        {"arena_id": str, "version_id": int, "day": str, "faults": int}, pk=("arena_id", "version_id", "day")
+    )
+    db["arena_faults"].create_index(["version_id"])
     db["arenas"].add_column("counted", int, not_null_default=0)
 
 
@@ -110,8 +114,8 @@ def _minute(moment: str) -> str:
 
 
 def _count_versions(db: Database, arena_id: str, seats: int, matches: Sequence[dict], finished: str) -> None:
-    """Add a unit's matches, ``finished`` at that time, to its versions' lines and to the games of its minute
-    (kept for :data:`RECENT_MINUTES`)."""
+    """Add a unit's matches, ``finished`` at that time, to its versions' lines, their faults of the day and the
+    games of its minute (kept for :data:`RECENT_MINUTES`)."""
     faults: dict[int, int] = {}
     letters: dict[int, str] = {}
     for match in matches:
@@ -126,6 +130,11 @@ def _count_versions(db: Database, arena_id: str, seats: int, matches: Sequence[d
             letters[version] = letters.get(version, "") + mark
     for version, marks in letters.items():
         _add_version(db, arena_id, version, 1, marks, faults.get(version, 0))
+    db.conn.executemany(
+        "insert into arena_faults (arena_id, version_id, day, faults) values (?, ?, ?, ?) "
+        "on conflict (arena_id, version_id, day) do update set faults = faults + excluded.faults",
+        [(arena_id, version, finished[:10], count) for version, count in faults.items()],
+    )
     db.conn.executemany(
         "insert into arena_minutes (arena_id, minute, version_id, games) values (?, ?, ?, ?) "
         "on conflict (arena_id, minute, version_id) do update set games = games + excluded.games",
@@ -157,6 +166,7 @@ def rebuild(db: Database, arena_id: str) -> None:
     db.execute("delete from arena_bots where arena_id = ?", [arena_id])
     db.execute("delete from arena_pairs where arena_id = ?", [arena_id])
     db.execute("delete from arena_minutes where arena_id = ?", [arena_id])
+    db.execute("delete from arena_faults where arena_id = ?", [arena_id])
     db.execute("update arenas set counted = 0 where id = ?", [arena_id])
     seats = db.execute("select seats from arenas where id = ?", [arena_id]).fetchone()[0]
     units: dict[str, list[dict]] = {}
@@ -199,3 +209,18 @@ def recent_games(db: Database, arena_id: str, minutes: int = RECENT_MINUTES) -> 
     return {row[0]: row[1] for row in db.execute(
         "select version_id, sum(games) from arena_minutes where arena_id = ? and minute > ? group by version_id",
         [arena_id, since])}
+
+
+def recent_matches(db: Database, minutes: int = RECENT_MINUTES) -> dict[str, int]:
+    """Each arena's matches in its units completed in the last ``minutes`` (whole minutes)."""
+    since = _minute((datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(minutes=minutes)).isoformat())
+    return {row[0]: row[1] for row in db.execute(
+        "select m.arena_id, sum(m.games) / a.seats from arena_minutes m join arenas a on a.id = m.arena_id "
+        "where m.minute > ? group by m.arena_id", [since])}
+
+
+def faults_by_day(db: Database, versions: Sequence[int]) -> list[tuple[str, int]]:
+    """The faults of ``versions`` in every arena, by day (UTC), oldest first."""
+    return [(row[0], row[1]) for row in db.execute(
+        f"select day, sum(faults) from arena_faults where version_id in ({','.join('?' * len(versions))}) "
+        f"group by day order by day", list(versions))]

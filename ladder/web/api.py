@@ -21,7 +21,7 @@ from referee.runtime import FAULT_KINDS
 from ..outcomes import summary, winners
 from ..standings import COLUMNS, crosstable, history, standings, version_labels
 from ..store import replay_folder, resolved_path
-from ..tallies import recent_games
+from ..tallies import faults_by_day, recent_games
 from ..tournaments import record as tournament_record
 from ..tournaments.report import describe
 
@@ -42,19 +42,20 @@ class Forbidden(PermissionError):
 
 
 def arenas(db: Database) -> list[dict[str, Any]]:
-    """Every arena with its game, seats and how many matches are done and running."""
-    counts = {
-        (row["arena_id"], row["status"]): row["n"]
-        for row in db.query("select arena_id, status, count(*) as n from matches group by arena_id, status")
-    }
+    """Every arena with its game, seats, its matches done (in complete units, as counted) and those running."""
+    done = {row[0]: row[1] for row in db.execute(
+        "select a.id, coalesce(sum(b.games), 0) / a.seats from arenas a join arena_bots b on b.arena_id = a.id "
+        "group by a.id")}
+    running = {row[0]: row[1] for row in db.execute(
+        "select arena_id, count(*) from matches where status = 'running' group by arena_id")}
     return [
         {
             "id": row["id"],
             "game": row["game"],
             "options": json.loads(row["options"]),
             "seats": row["seats"],
-            "done": counts.get((row["id"], "done"), 0),
-            "running": counts.get((row["id"], "running"), 0),
+            "done": done.get(row["id"], 0),
+            "running": running.get(row["id"], 0),
         }
         for row in db.query("select * from arenas order by id")
     ]
@@ -143,18 +144,7 @@ def bot_history(db: Database, name: str) -> dict[str, Any]:
             for (bot, other), (wins, games) in sorted(table.items())
             if bot.rsplit(" v", 1)[0] == name and other.rsplit(" v", 1)[0] != name
         ]
-    faults: dict[str, int] = {}
-    for row in db.query(
-        f"select m.seats, m.faults, m.finished_at from match_seats s join matches m on m.id = s.match_id "
-        f"where s.version_id in ({','.join('?' * len(mine))}) and m.faults not in ('[]', '') "
-        f"and m.finished_at is not null", sorted(mine),
-    ):
-        seats = json.loads(row["seats"])
-        for fault in json.loads(row["faults"]):
-            if seats[fault["seat"]] in mine:
-                day = row["finished_at"][:10]
-                faults[day] = faults.get(day, 0) + 1
-    return {"ratings": ratings, "opponents": opponents, "faults": sorted(faults.items())}
+    return {"ratings": ratings, "opponents": opponents, "faults": faults_by_day(db, sorted(mine))}
 
 
 def _hides_cards(game: str) -> bool:
@@ -222,12 +212,16 @@ def matches(
     if fault:
         where.append("m.faults like ?")
         params.append(f'%"kind": "{fault}"%')
-    if bot:
-        where.append("m.id in (select s.match_id from match_seats s join versions v on v.id = s.version_id "
-                     "join bots b on b.id = v.bot_id where b.name = ?)")
-        params.append(bot)
     names = version_labels(db)
-    query = f"{_MATCH_ROWS} where {' and '.join(where)} and m.status != 'pending' order by {shown} desc limit ?"
+    order = f"order by {shown} desc"
+    if bot:  # through the bot's own list, newest first, not every match
+        versions = [row[0] for row in db.execute(
+            "select v.id from versions v join bots b on b.id = v.bot_id where b.name = ?", [bot])]
+        where += [f"s.version_id in ({','.join('?' * len(versions))})", "s.shown_at is not null"]
+        params += versions
+        order = "order by s.shown_at desc"
+    rows = f"{_MATCH_ROWS} join match_seats s on s.match_id = m.id" if bot else _MATCH_ROWS
+    query = f"{rows} where {' and '.join(where)} and m.status != 'pending' {order} limit ?"
     return [_match_json(row, names) for row in db.query(query, [*params, int(limit)])]
 
 
