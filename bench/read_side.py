@@ -108,7 +108,8 @@ def grow(source: Path, target: Path, copies: int) -> None:
                        f"seed, seats, status, termination, points, games, faults, decisions, replay_path, "
                        f"replay_hash, referee_version, started_at, finished_at, seconds, error from matches "
                        f"where id not like '%-c%'")
-        db.execute("insert or ignore into match_seats select m.id, j.value from matches m, json_each(m.seats) j")
+        db.execute("insert or ignore into match_seats select m.id, j.value, coalesce(m.finished_at, m.started_at) "
+                   "from matches m, json_each(m.seats) j")
         db.execute("delete from arena_fits")
         db.execute("delete from arena_history")
         tallies.rebuild(db, "tapa")

@@ -76,6 +76,8 @@ class Service:
         keep_replays_days: float | None = None,
     ) -> None:
         self.db = db
+        self.path = db.execute("PRAGMA database_list").fetchone()[2]
+        """The database's file, for the connections of worker threads."""
         self.keep_replays_days = keep_replays_days
         self.tournaments = tournaments
         self.every = datetime.timedelta(hours=every_hours)
@@ -87,46 +89,53 @@ class Service:
         """The units being played, by the scheduler and the tournaments alike (see :func:`run_units`)."""
         self._units = trio.Semaphore(concurrency)
 
-    def _recent(self) -> dict[str, int]:
-        """Each arena's matches in the last hour, as counted (:func:`ladder.tallies.recent_matches`)."""
-        return recent_matches(self.db)
-
-    def next_units(self) -> list[str]:
+    def next_units(self, db: Database | None = None) -> list[str]:
         """Plan what the scheduler chooses next: a unit, or in a one-seat arena a new deal for every bot (its
-        units); empty when no arena can play."""
-        arenas = [row["id"] for row in self.db["arenas"].rows_where("coalesce(paused, 0) = 0")]
-        active = {arena: [v["id"] for v in current_versions(self.db, arena)] for arena in arenas}
-        seats = {arena: load_arena(self.db, arena).seats for arena in arenas}
-        units = {arena: self._units_of(arena) for arena in arenas}
+        units); empty when no arena can play. On ``db`` when given (another connection: the service chooses in
+        a worker thread, off the web's event loop)."""
+        db = db or self.db
+        arenas = [row["id"] for row in db["arenas"].rows_where("coalesce(paused, 0) = 0")]
+        active = {arena: [v["id"] for v in current_versions(db, arena)] for arena in arenas}
+        seats = {arena: load_arena(db, arena).seats for arena in arenas}
+        units = {arena: self._units_of(db, arena) for arena in arenas}
         for arena in arenas:  # a patience deals until every bot has played its arena's deals
-            if seats[arena] == 1 and all(units[arena].get(v, 0) >= deals_of(self.db, arena) for v in active[arena]):
+            if seats[arena] == 1 and all(units[arena].get(v, 0) >= deals_of(db, arena) for v in active[arena]):
                 active[arena] = []
-        arena = next_arena(self._recent(), {a: len(v) for a, v in active.items()}, seats)
+        arena = next_arena(recent_matches(db), {a: len(v) for a, v in active.items()}, seats)
         if arena is None:
             return []
         if seats[arena] == 1:  # a patience is compared deal by deal: every bot plays the new deal
-            first = plan_continuous(self.db, LEAGUE, arena)
-            deal = self.db["units"].get(first)["round"]
-            return [row["id"] for row in self.db.query(
+            first = plan_continuous(db, LEAGUE, arena)
+            deal = db["units"].get(first)["round"]
+            return [row["id"] for row in db.query(
                 "select id from units where league = ? and arena_id = ? and round = ?", [LEAGUE, arena, deal]
             )]
-        met = {(row[0], row[1]): row[2] for row in self.db.execute(
+        met = {(row[0], row[1]): row[2] for row in db.execute(
             "select a, b, results from arena_pairs where arena_id = ? and results > 0", [arena])}
-        fit = fits.stored(self.db, arena)  # the last fit, kept up to date by the league runner and the readers
+        fit = fits.stored(db, arena)  # the last fit, kept up to date by the league runner and the readers
         group = next_group(active[arena], fit.ratings if fit else {}, units[arena], met, seats[arena],
                            fit.errors if fit else None)
-        return [] if group is None else [plan_pairing(self.db, LEAGUE, arena, group)]
+        return [] if group is None else [plan_pairing(db, LEAGUE, arena, group)]
 
-    def _units_of(self, arena: str) -> dict[int, int]:
+    @staticmethod
+    def _units_of(db: Database, arena: str) -> dict[int, int]:
         """Complete units of each version in the arena, as kept (:mod:`ladder.tallies`), and units of the
         service's league planned but not yet done (a patience's deals being played)."""
-        units = {row[0]: row[1] for row in self.db.execute(
+        units = {row[0]: row[1] for row in db.execute(
             "select version_id, units from arena_bots where arena_id = ?", [arena])}
         pending = "select versions from units where league = ? and arena_id = ? and status = 'pending'"
-        for row in self.db.execute(pending, [LEAGUE, arena]):
+        for row in db.execute(pending, [LEAGUE, arena]):
             for version in json.loads(row[0]):
                 units[version] = units.get(version, 0) + 1
         return units
+
+    def _next_units_apart(self) -> list[str]:
+        """:meth:`next_units` on a connection of its own (for a worker thread)."""
+        db = connect(self.path)
+        try:
+            return self.next_units(db)
+        finally:
+            db.close()
 
     async def _play(self, units: list[str]) -> None:
         try:
@@ -184,12 +193,11 @@ class Service:
     async def prune_forever(self) -> None:
         """Every :data:`PRUNE_EVERY` seconds, remove the replays older than the operator keeps (in a worker thread
         with its own connection)."""
-        path = self.db.execute("PRAGMA database_list").fetchone()[2]
         assert self.keep_replays_days is not None
         days = self.keep_replays_days
 
         def prune() -> Pruned:
-            db = connect(path)
+            db = connect(self.path)
             try:
                 return prune_replays(db, days)
             finally:
@@ -219,7 +227,11 @@ class Service:
                 nursery.start_soon(self.prune_forever)
             while True:
                 await self._units.acquire()
-                units = left.pop(0) if left else self.next_units()
+                try:
+                    units = left.pop(0) if left else await trio.to_thread.run_sync(self._next_units_apart)
+                except sqlite3.OperationalError as exc:  # a busy database: choose again after a pause
+                    log.warning("club: choosing the next unit: %s", exc)
+                    units = []
                 if not units:
                     self._units.release()
                     await trio.sleep(IDLE)

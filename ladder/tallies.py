@@ -1,6 +1,7 @@
 """Running totals of an arena, kept as its units are stored so that no page reads every match: per version its
-units, games, wins, draws, losses, faults (and faults by day) and latest results, and per pair of versions the sums of their pairwise
-results (what the rating fit needs, :data:`ladder.ratings.Totals`) and their head-to-head record.
+units, games, wins, draws, losses, faults (and its faults by day, its games by minute for the last hour) and latest
+results, and per pair of versions the sums of their pairwise results (what the rating fit needs,
+:data:`ladder.ratings.Totals`) and their head-to-head record.
 
 :func:`record_unit` runs inside the transaction that marks a unit done, so the totals always hold exactly the
 arena's complete units; :func:`rebuild` recounts an arena from its stored matches (a database made before the
