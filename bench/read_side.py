@@ -11,9 +11,10 @@ matches under new ids) and counted again by the ladder's migration step (``talli
 
 Printed per size, for each page's answer as the web makes it (the API function on a fresh connection, after one
 warm-up call): median, 95th percentile and min–max of ``--repeats`` calls, wall clock of this process (nothing
-else runs). ``ladder standings``: wall clock of the whole command (a new Python process). Under load: the
-requests' wall clock as the 50 clients see it, requests per second, errors, and how long after the league's last
-stored unit the leaderboard counted it.
+else runs). ``ladder standings``: wall clock of the whole command (a new Python process). Under load (the server,
+a process playing units into the database, and 50 client tasks of this process sharing the machine): the
+requests' wall clock as the clients see it, requests per second, errors, and how long after the league stopped
+the fit counted its last unit.
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -169,11 +169,49 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
+def write_forever(path: Path) -> None:
+    """Play units into the database at ``path`` until killed, 20 at a time, printing a line after each batch (the
+    league that writes while the clients read; its own process)."""
+    db = open_store(path)
+    plan(db, "load", "tapa", "round-robin", 1, new_seed=lambda: f"{random.random()}")
+    print("planned", flush=True)
+    while True:
+        _play(db, "load", 20)
+        print("stored", flush=True)
+
+
+async def _clients(base: str, requests: int, clients: int) -> tuple[list[float], list[str], float]:
+    """``requests`` requests from ``clients`` concurrent tasks: each one's wall clock, the errors, the elapsed."""
+    times: list[float] = []
+    errors: list[str] = []
+    turn = iter(range(requests))
+
+    async def client(session: httpx.AsyncClient) -> None:
+        for k in turn:
+            started = time.perf_counter()
+            try:
+                response = await session.get(PAGES[k % len(PAGES)])
+                if response.status_code != 200:
+                    errors.append(f"{response.status_code} {response.text[:100]}")
+            except httpx.HTTPError as exc:
+                errors.append(str(exc))
+            times.append(time.perf_counter() - started)
+
+    started = time.perf_counter()
+    limits = httpx.Limits(max_connections=clients)
+    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as session, trio.open_nursery() as tasks:
+        for _ in range(clients):
+            tasks.start_soon(client, session)
+    return times, errors, time.perf_counter() - started
+
+
 def under_load(path: Path, requests: int, clients: int) -> None:
-    """``requests`` requests from ``clients`` threads to ``ladder serve`` while this process plays units."""
+    """``requests`` requests from ``clients`` concurrent tasks to ``ladder serve`` while another process plays
+    units into the same database."""
     port = _free_port()
     server = subprocess.Popen([sys.executable, "-m", "ladder.cli", "serve", "--db", str(path), "--port", str(port)],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    writer = subprocess.Popen([sys.executable, __file__, "--write", str(path)], stdout=subprocess.PIPE, text=True)
     base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(200):
@@ -182,60 +220,24 @@ def under_load(path: Path, requests: int, clients: int) -> None:
                 break
             except httpx.TransportError:
                 time.sleep(0.1)
-        writing = threading.Event()
-        writing.set()
-        last_store = [0.0]
-
-        db = open_store(path)
-        plan(db, "load", "tapa", "round-robin", 1, new_seed=lambda: f"{random.random()}")
-        db.close()
-
-        def league() -> None:
-            db = open_store(path)
-            while writing.is_set():
-                _play(db, "load", 20)
-                last_store[0] = time.monotonic()
-            db.close()
-
-        writer = threading.Thread(target=league)
-        writer.start()
-        times: list[float] = []
-        errors: list[str] = []
-        lock = threading.Lock()
-
-        def client(number: int) -> None:
-            with httpx.Client(base_url=base, timeout=60) as session:
-                for k in range(number, requests, clients):
-                    started = time.perf_counter()
-                    try:
-                        response = session.get(PAGES[k % len(PAGES)])
-                        ok = response.status_code == 200
-                    except httpx.HTTPError as exc:
-                        ok, response = False, exc
-                    with lock:
-                        times.append(time.perf_counter() - started)
-                        if not ok:
-                            errors.append(str(response))
-
-        started = time.perf_counter()
-        threads = [threading.Thread(target=client, args=(n,)) for n in range(clients)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        elapsed = time.perf_counter() - started
-        writing.clear()
-        writer.join()
+        assert writer.stdout is not None
+        assert writer.stdout.readline() == "planned\n" and writer.stdout.readline() == "stored\n"
+        times, errors, elapsed = trio.run(_clients, base, requests, clients)
+        writer.kill()
+        writer.wait()
+        stopped = time.monotonic()
         print(_line(f"{requests} requests, {clients} at once", times)
               + f"  {requests / elapsed:.0f}/s, {len(errors)} errors", flush=True)
         db = connect(path)
         counted = db.execute("select counted from arenas where id = 'tapa'").fetchone()[0]
-        while sum(line["units"] for line in httpx.get(f"{base}/api/arenas/tapa/standings", timeout=60).json()) \
-                < 2 * counted or db.execute("select units from arena_fits").fetchone()[0] < counted:
+        while db.execute("select units from arena_fits").fetchone()[0] < counted:
+            httpx.get(f"{base}/api/arenas/tapa/standings", timeout=60)
             time.sleep(0.2)
-        print(f"  the last unit stored was in the fit {time.monotonic() - last_store[0]:.1f} s later", flush=True)
+        print(f"  the league's last unit was in the fit {time.monotonic() - stopped:.1f} s after it stopped "
+              f"at the latest", flush=True)
         db.close()
     finally:
+        writer.kill()
         server.terminate()
         server.wait(10)
 
@@ -248,7 +250,11 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=20)
     parser.add_argument("--requests", type=int, default=1000)
     parser.add_argument("--keep", type=Path, help="build the databases here and keep them (built once)")
+    parser.add_argument("--write", type=Path, help=argparse.SUPPRESS)  # the writing league's process
     args = parser.parse_args()
+    if args.write:
+        write_forever(args.write)
+        return
     random.seed(1)
     folder = args.keep or Path(tempfile.mkdtemp(prefix="kafana-read-"))
     sizes = [int(size) for size in args.sizes.split(",")]

@@ -404,6 +404,7 @@ async def run_units(
             await trio.lowlevel.checkpoint()  # the next match starts first, and plays while the unit is stored
             _store_unit(db, unit, matches, results, folder, started)
             stored = True
+            touched.add(arena.id)
             await _refit(db, arena.id)
         finally:
             if not stored:  # interrupted (Ctrl-C): nothing of the unit counts, and the next run plays it
@@ -412,9 +413,12 @@ async def run_units(
                         "update matches set status = 'pending', started_at = null where unit_id = ?", [unit["id"]]
                     )
 
+    touched: set[str] = set()
     async with trio.open_nursery() as nursery:
         for unit in units:
             nursery.start_soon(run_unit, unit)
+    for arena_id in sorted(touched) if only is None else ():  # a league's last units are in its fits at its end
+        await _refit(db, arena_id, force=True)
     return progress
 
 
@@ -423,13 +427,13 @@ REFIT_SECONDS = 2.0
 _refitted: dict[tuple[str, str], float] = {}
 
 
-async def _refit(db: Database, arena_id: str) -> None:
+async def _refit(db: Database, arena_id: str, force: bool = False) -> None:
     """Refit the arena's ratings (:func:`ladder.fits.refresh`) in a worker thread with its own connection, unless
-    this process did within :data:`REFIT_SECONDS` (readers refit a fit left stale, see :func:`ladder.fits.current`).
-    A refit that fails (a busy database) is logged and left to the next."""
+    this process did within :data:`REFIT_SECONDS` and not ``force`` (readers refit a fit left stale, see
+    :func:`ladder.fits.current`). A refit that fails (a busy database) is logged and left to the next."""
     path = db.execute("PRAGMA database_list").fetchone()[2]
     key = (path, arena_id)
-    if trio.current_time() - _refitted.get(key, -math.inf) < REFIT_SECONDS:
+    if not force and trio.current_time() - _refitted.get(key, -math.inf) < REFIT_SECONDS:
         return
     _refitted[key] = trio.current_time()
 

@@ -142,9 +142,12 @@ async def test_the_history_is_the_kept_fits_thinned_to_even_steps(tmp_path, monk
 
 async def test_a_stale_fit_is_refitted_by_a_reader_once_it_is_old(tmp_path, monkeypatch):
     db = _league(tmp_path, bots=3)
-    await _play(db, 1)
-    first = fits.refresh(db, "tapa")
-    await _play(db, 2)
+    await _play(db, 1)  # a league's run refits its arenas when it ends
+    first = fits.stored(db, "tapa")
+    assert first is not None and first.units == db["arenas"].get("tapa")["counted"]
+    plan(db, "l", "tapa", "round-robin", 2, new_seed=counting_seeds("more"))
+    for unit in [row[0] for row in db.execute("select id from units where status = 'pending' and arena_id = 'tapa'")]:
+        await run_units(db, "l", PointsExecutor(), only=[unit])  # as the club plays: a refit every 2 s at most
     assert fits.current(db, "tapa") == first  # stale, but just made: readers show it
     monkeypatch.setattr(fits, "FRESH_SECONDS", 0.0)
     assert fits.current(db, "tapa").units == db["arenas"].get("tapa")["counted"] > first.units

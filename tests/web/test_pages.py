@@ -88,6 +88,7 @@ def test_leaderboard_order_and_empty_arenas_folded(page, server, league):
         assert [done[a] for a in order[1:]] == sorted((done[a] for a in order[1:]), reverse=True)
         assert "gjul-bara" in page.text_content("details.empty-arenas")  # folded: there, not shown
         assert page.title() == "Leaderboards — Kafana"
+        assert page.text_content("p.rated").startswith("Ratings fitted ")  # when the stored fit was made
     finally:
         db["arenas"].delete("gjul-bara")
 

@@ -47,7 +47,9 @@ function standingsTable(lines) {
   built.querySelectorAll("th").forEach((th) => { th.title = legend(th.textContent); });
   const meaning = h("details", { class: "legend" }, h("summary", {}, "What the columns mean"),
     h("dl", {}, Object.entries(columns).map(([name, text]) => [h("dt", {}, name), h("dd", {}, text)])));
-  return h("div", {}, built, meaning);
+  const fitted = lines.length ? lines[0].rated_at : null;  // the ratings are the fit made then
+  const rated = fitted ? h("p", { class: "rated" }, "Ratings fitted ", when(fitted)) : "";
+  return h("div", {}, built, rated, meaning);
 }
 
 function titled(text) { document.title = `${text} — Kafana`; }
