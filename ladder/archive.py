@@ -5,6 +5,11 @@ An upload is a gzipped tar of a bot folder (:func:`pack_folder`). :func:`unpack_
 an archive that is too large as sent or once unpacked (a decompression bomb stops at the limit, never unpacked in
 whole), holds too many files, a path that is absolute, climbs out with ``..`` or is not plain text, or anything
 but plain files and folders (links, hard links, devices, pipes); nothing is left on disk when it refuses.
+
+Memory per upload is bounded before anything is read: the archive as sent (:attr:`ArchiveLimits.archive_bytes`),
+and of what it unpacks to, one header's extension at most (:data:`HEADER_BYTES`: a GNU long name or a pax header,
+which ``tarfile`` would otherwise read whole, however large it says it is) and the copy buffer of one file; sparse
+members are refused before their maps are read.
 """
 
 from __future__ import annotations
@@ -19,8 +24,51 @@ from pathlib import Path, PurePosixPath
 from referee.runtime.manifest import MANIFEST, folder_files
 
 
+HEADER_BYTES = 64 << 10
+"""The largest extended header (a GNU long name or link, a pax header) an archive may hold: a path is at most a
+few kilobytes."""
+
+
 class ArchiveError(ValueError):
     """An archive that is refused; the message says which limit or rule it broke."""
+
+
+class _BoundedHeader(tarfile.TarInfo):
+    """A tar header whose extensions are checked before ``tarfile`` reads them (it reads a long name or a pax header
+    whole, as one string in memory, and follows a chain of them by recursion)."""
+
+    def _proc_member(self, tarfile_: tarfile.TarFile) -> tarfile.TarInfo:
+        assert isinstance(tarfile_, _BoundedTar)
+        if self.type == tarfile.GNUTYPE_SPARSE:
+            raise ArchiveError(f"{self.name!r} is a sparse file: a bot folder holds plain files")
+        if self.type not in _EXTENDED:
+            tarfile_.extended_run = 0
+            return super()._proc_member(tarfile_)
+        tarfile_.extended_run += 1
+        tarfile_.extended_bytes += self.size
+        if self.size > HEADER_BYTES:
+            raise ArchiveError(f"an extended header of {self.size} bytes, more than the {HEADER_BYTES} allowed")
+        if tarfile_.extended_run > EXTENDED_RUN:
+            raise ArchiveError(f"more than {EXTENDED_RUN} extended headers before one file")
+        if tarfile_.extended_bytes > EXTENDED_BYTES:
+            raise ArchiveError(f"extended headers of more than {EXTENDED_BYTES} bytes in all")
+        return super()._proc_member(tarfile_)
+
+
+class _BoundedTar(tarfile.TarFile):
+    """A tar file read with :class:`_BoundedHeader` headers, counting their extensions."""
+
+    tarinfo = _BoundedHeader
+    extended_run = 0
+    extended_bytes = 0
+
+
+_EXTENDED = (tarfile.GNUTYPE_LONGNAME, tarfile.GNUTYPE_LONGLINK, tarfile.XHDTYPE, tarfile.XGLTYPE,
+             tarfile.SOLARIS_XHDTYPE)
+EXTENDED_RUN = 4
+"""Extended headers in a row before a member (a pax header, a long name and a long link name are three)."""
+EXTENDED_BYTES = 1 << 20
+"""Extended headers of one archive, all together."""
 
 
 @dataclass(frozen=True)
@@ -90,7 +138,7 @@ def _unpack(data: bytes, folder: Path, limits: ArchiveLimits) -> None:
     unpacked = 0
     count = 0
     try:
-        with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as archive:
+        with _BoundedTar.open(fileobj=io.BytesIO(data), mode="r:gz") as archive:
             for member in archive:  # headers one by one: a member's size is known before its bytes are read
                 count += 1
                 if count > limits.files:

@@ -5,13 +5,19 @@ from __future__ import annotations
 
 import gzip
 import io
+import subprocess
+import sys
 import tarfile
+import zlib
+from pathlib import Path
 
 import pytest
 
-from ladder.archive import ArchiveError, ArchiveLimits, pack_folder, unpack_checked
+from ladder.archive import HEADER_BYTES, ArchiveError, ArchiveLimits, pack_folder, unpack_checked
 
 from ._fakes import random_bot_folder
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def tar(members: list[tuple[tarfile.TarInfo, bytes | None]]) -> bytes:
@@ -76,3 +82,87 @@ def test_a_huge_file_too_many_files_and_a_bomb_are_refused(tmp_path):
     with pytest.raises(ArchiveError, match="cannot be read as a gzipped tar"):
         unpack_checked(gzip.compress(b"not a tar at all" * 100), tmp_path, limits)
     assert list(tmp_path.iterdir()) == []
+
+
+def extended(kind: bytes, size: int) -> bytes:
+    """The 512-byte header of an extended header (a GNU long name, a pax header) that says it holds ``size`` bytes."""
+    info = tarfile.TarInfo("././@LongLink")
+    info.type = kind
+    info.size = size
+    return info.tobuf(format=tarfile.USTAR_FORMAT) if kind != tarfile.GNUTYPE_LONGNAME else info.tobuf(
+        format=tarfile.GNU_FORMAT)
+
+
+def gzipped_stream(*parts: bytes | int) -> bytes:
+    """A gzip of ``parts`` in turn: bytes as they are, a number as that many zero bytes (compressed a chunk at a
+    time, never held whole)."""
+    packer = zlib.compressobj(9, zlib.DEFLATED, 31)
+    chunks = []
+    for part in parts:
+        if isinstance(part, bytes):
+            chunks.append(packer.compress(part))
+            continue
+        zeros = bytes(1 << 20)
+        for _ in range(part >> 20):
+            chunks.append(packer.compress(zeros))
+    chunks.append(packer.flush())
+    return b"".join(chunks)
+
+
+def test_a_long_name_of_a_quarter_gigabyte_is_refused_without_reading_it(tmp_path):
+    """tarfile reads a GNU long name whole: 256 MiB of zeros sent in about 256 KB. The check refuses its header;
+    the process that unpacks grows by less than 64 MB."""
+    data = gzipped_stream(extended(tarfile.GNUTYPE_LONGNAME, 256 << 20), 256 << 20)
+    assert len(data) < ArchiveLimits().archive_bytes
+    archive = tmp_path / "bomb.tar.gz"
+    archive.write_bytes(data)
+    into = tmp_path / "into"
+    into.mkdir()
+    script = (
+        "import resource, sys; from pathlib import Path; from ladder.archive import ArchiveError, unpack_checked\n"
+        "data = Path(sys.argv[1]).read_bytes(); before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "try:\n    unpack_checked(data, Path(sys.argv[2]))\nexcept ArchiveError as exc:\n    print(exc)\n"
+        "print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) >> 10)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script, str(archive), str(into)], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120, check=True)
+    said, grown_mb = done.stdout.strip().splitlines()
+    assert said == f"an extended header of {256 << 20} bytes, more than the {HEADER_BYTES} allowed"
+    assert int(grown_mb) < 64, grown_mb
+    assert list(into.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("blocks", "words"),
+    [
+        ([extended(tarfile.XHDTYPE, 0)] * 50, "more than 4 extended headers before one file"),
+        ([extended(tarfile.XGLTYPE, 0), extended(tarfile.GNUTYPE_LONGNAME, 0)] * 50, "more than 4 extended"),
+        ([extended(tarfile.XGLTYPE, HEADER_BYTES) + bytes(HEADER_BYTES) + member(f"f{k}", b"")[0].tobuf()
+          for k in range(20)], "extended headers of more than 1048576 bytes in all"),
+    ],
+)
+def test_chains_of_extended_headers_are_refused(tmp_path, blocks, words):
+    with pytest.raises(ArchiveError, match=words):
+        unpack_checked(gzip.compress(b"".join(blocks) + bytes(1024)), tmp_path)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_sparse_file_is_refused(tmp_path):
+    info, data = member("holes", b"")
+    info.type = tarfile.GNUTYPE_SPARSE
+    raw = MANIFEST[0].tobuf(format=tarfile.GNU_FORMAT) + MANIFEST[1].ljust(512, b"\0") + info.tobuf(
+        format=tarfile.GNU_FORMAT) + bytes(1024)
+    with pytest.raises(ArchiveError, match="'holes' is a sparse file"):
+        unpack_checked(gzip.compress(raw), tmp_path)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_pax_headers_of_long_names_and_git_archive_still_unpack(tmp_path):
+    long_name = "src/" + "deep/" * 40 + "module.py"
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz", format=tarfile.PAX_FORMAT,
+                      pax_headers={"comment": "0" * 40}) as archive:  # as git archive writes its commit
+        for info, data in (MANIFEST, member(long_name, b"print(1)"), member("naïve.txt", b"x")):
+            archive.addfile(info, io.BytesIO(data))
+    folder = unpack_checked(buffer.getvalue(), tmp_path)
+    assert (folder / long_name).read_text() == "print(1)" and (folder / "naïve.txt").is_file()
