@@ -5,10 +5,16 @@ when made (``ladder author add`` or ``rotate``), and stored hashed with scrypt (
 function from Python's standard library) and a salt of its own; the token's first part names the author, so
 checking one costs a single hash. A revoked token is gone; a banned author's token no longer works and its bots
 stop being scheduled.
+
+A web sign-in is a session: a random id (only its hash is kept) with a CSRF token of its own. A session ends when
+it has been idle :data:`SESSION_IDLE` or open :data:`SESSION_LIFETIME`, at sign-out, and whenever its author's
+token is rotated or revoked or the author is banned: a leaked token's holder is signed out by the rotation that
+replaces it.
 """
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import hmac
 import secrets
@@ -23,6 +29,12 @@ from .store import now
 _SCRYPT = {"n": 2**14, "r": 8, "p": 1, "dklen": 32}
 """scrypt's cost: about 16 MiB and a few milliseconds per check."""
 PREFIX = "kf"
+SESSION_IDLE = datetime.timedelta(hours=12)
+"""A session unused this long is over."""
+SESSION_LIFETIME = datetime.timedelta(days=7)
+"""A session is over this long after its sign-in, used or not."""
+SEEN_EVERY = datetime.timedelta(minutes=5)
+"""How stale a session's last use may be in the database (it is written at most this often, not at every request)."""
 
 
 class AuthorError(ValueError):
@@ -47,7 +59,13 @@ def _new_token(db: Database, author_id: int) -> str:
     salt = secrets.token_bytes(16)
     with db.atomic():
         db["authors"].update(author_id, {"token_hash": _hash(secret, salt), "token_salt": salt.hex()})
+        _end_sessions(db, author_id)
     return f"{PREFIX}_{author_id}_{secret}"
+
+
+def _end_sessions(db: Database, author_id: int) -> None:
+    """Sign every session of the author out."""
+    db.execute("delete from sessions where author_id = ?", [author_id])
 
 
 def add_author(db: Database, name: str) -> str:
@@ -79,8 +97,10 @@ def rotate_token(db: Database, name: str) -> str:
 
 def revoke_token(db: Database, name: str) -> None:
     """Take ``name``'s token away (``rotate_token`` gives it a new one)."""
+    author_id = _author_id(db, name)
     with db.atomic():
-        db["authors"].update(_author_id(db, name), {"token_hash": None, "token_salt": None})
+        db["authors"].update(author_id, {"token_hash": None, "token_salt": None})
+        _end_sessions(db, author_id)
 
 
 def set_banned(db: Database, name: str, banned: bool) -> None:
@@ -89,6 +109,7 @@ def set_banned(db: Database, name: str, banned: bool) -> None:
     with db.atomic():
         db["authors"].update(author_id, {"banned": int(banned)})
         db.execute("update bots set retired = ? where author_id = ?", [int(banned), author_id])
+        _end_sessions(db, author_id)
 
 
 def authenticate(db: Database, token: str) -> Author | None:
@@ -107,11 +128,23 @@ def authenticate(db: Database, token: str) -> Author | None:
 
 def open_session(db: Database, author: Author) -> tuple[str, str]:
     """A web sign-in for ``author``: (the session id for its cookie, the CSRF token its forms must send). Only a
-    hash of the session id is stored."""
+    hash of the session id is stored. Sessions that are over are removed."""
     session, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(24)
+    moment = _now()
     with db.atomic():
-        db["sessions"].insert({"id": _session_key(session), "author_id": author.id, "csrf": csrf, "created_at": now()})
+        db.execute("delete from sessions where created_at < ? or seen_at < ?",
+                   [_text(moment - SESSION_LIFETIME), _text(moment - SESSION_IDLE)])
+        db["sessions"].insert({"id": _session_key(session), "author_id": author.id, "csrf": csrf,
+                               "created_at": _text(moment), "seen_at": _text(moment)})
     return session, csrf
+
+
+def _now() -> datetime.datetime:
+    return datetime.datetime.now(datetime.timezone.utc)
+
+
+def _text(moment: datetime.datetime) -> str:
+    return moment.isoformat(timespec="seconds")
 
 
 def _session_key(session: str) -> str:
@@ -119,13 +152,24 @@ def _session_key(session: str) -> str:
 
 
 def session_author(db: Database, session: str) -> tuple[Author, str] | None:
-    """The author signed in with ``session`` and the session's CSRF token, or None."""
-    row = next(db["sessions"].rows_where("id = ?", [_session_key(session)]), None)
+    """The author signed in with ``session`` and the session's CSRF token, or None (unknown, over, or its author
+    banned or without a token). A session in use has its last use written every :data:`SEEN_EVERY`."""
+    key = _session_key(session)
+    row = next(db["sessions"].rows_where("id = ?", [key]), None)
     if row is None:
+        return None
+    moment = _now()
+    seen = datetime.datetime.fromisoformat(row["seen_at"] or row["created_at"])
+    if moment - datetime.datetime.fromisoformat(row["created_at"]) > SESSION_LIFETIME or moment - seen > SESSION_IDLE:
+        with db.atomic():
+            db["sessions"].delete_where("id = ?", [key])
         return None
     author = next(db["authors"].rows_where("id = ?", [row["author_id"]]), None)
     if author is None or author["banned"] or not author["token_hash"]:
         return None
+    if moment - seen > SEEN_EVERY:
+        with db.atomic():
+            db["sessions"].update(key, {"seen_at": _text(moment)})
     return Author(author["id"], author["name"], False), row["csrf"]
 
 

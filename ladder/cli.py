@@ -8,6 +8,7 @@ import os
 import shutil
 import signal
 import socket
+import sqlite3
 import sys
 import time
 import urllib.error
@@ -78,7 +79,23 @@ db_option = click.option(
 )
 
 
-@click.group(context_settings=CONTEXT)
+class _Commands(click.Group):
+    """The ladder's commands: whichever of them meets a database it cannot use (locked by another writer for longer
+    than a transaction waits, unreadable, on a full disk) says so in one line."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (sqlite3.OperationalError, BaseExceptionGroup) as exc:
+            found, rest = exc.split(sqlite3.OperationalError) if isinstance(exc, BaseExceptionGroup) else (exc, None)
+            if found is None or rest is not None:
+                raise
+            while isinstance(found, BaseExceptionGroup):
+                found = found.exceptions[0]
+            raise UserError(f"the league database cannot be used: {found} (run the command again)") from None
+
+
+@click.group(cls=_Commands, context_settings=CONTEXT)
 @click.option("-v", "--verbose", count=True, help="More logging.")
 def main(verbose: int) -> None:
     """Kafana ladder: submit bots, run local leagues, keep honest ratings.
@@ -804,10 +821,13 @@ def replay_command(match_id: str, db_path: str, game_number: int | None, as_seat
               help="Seconds a public answer is kept and given again (0: every request reads the database).")
 @click.option("--keep-replays", "keep_days", type=click.FloatRange(min=0, min_open=True),
               help="With --play: every hour, remove the replays older than this many days (tournaments' stay).")
+@click.option("--behind-tls", is_flag=True,
+              help="A TLS-terminating proxy forwards to this port: the sign-in cookie is Secure, and each client's "
+                   "address and scheme are the proxy's X-Forwarded-For and X-Forwarded-Proto (its last hop).")
 def serve(
     db_path: str, host: str, port: int, play: bool, concurrency: int, clock: str, sandbox_mode: str,
     scheduler: str | None, scheduled: tuple[str, ...], every_hours: float, cache_seconds: float,
-    keep_days: float | None,
+    keep_days: float | None, behind_tls: bool,
 ) -> None:
     """Serve the web UI: leaderboards, matches (live), bots, and a replay viewer for every match. With --play it
     is a club ladder's service (docs/service.md): authors sign in with their token (ladder author add) and upload
@@ -817,6 +837,7 @@ def serve(
     Example: ladder serve --db kafana-demo.db   (then open http://127.0.0.1:8000/; ladder serve --play for a club)
     """
     from hypercorn.config import Config
+    from hypercorn.middleware import ProxyFixMiddleware
     from hypercorn.trio import serve as serve_asgi
 
     from .service import Service, parse_schedule
@@ -843,17 +864,21 @@ def serve(
             pass
     except OSError as exc:
         raise click.ClickException(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
+
+    def proxied(app: Any) -> Any:
+        return ProxyFixMiddleware(app, mode="legacy", trusted_hops=1) if behind_tls else app
+
     if not play:
         click.echo(f"Kafana league {db_path} at http://{host}:{port}/ (Ctrl-C stops)")
         try:
-            trio.run(serve_asgi, make_app(db_path, cache_seconds=cache_seconds), config)
+            trio.run(serve_asgi, proxied(make_app(db_path, cache_seconds=cache_seconds)), config)
         except KeyboardInterrupt:
             click.echo("stopped", err=True)
         return
 
     def work() -> Callable[[], Awaitable[None]]:
         executor = _executor(sandbox_mode, scheduler=scheduler)
-        app = make_app(db_path, Club(Path(db_path), executor, UploadLimits()), cache_seconds)
+        app = proxied(make_app(db_path, Club(Path(db_path), executor, UploadLimits(), behind_tls), cache_seconds))
 
         async def service() -> None:
             async with trio.open_nursery() as nursery:

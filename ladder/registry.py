@@ -109,7 +109,9 @@ async def submit(
         return report
     if spec.path.is_dir():
         try:
-            prepared = await trio.to_thread.run_sync(prepare_bot, spec.path, bot_folder(db_path), sandboxed_build)
+            # left to finish alone when cancelled: a service that stops does not wait for a build
+            prepared = await trio.to_thread.run_sync(prepare_bot, spec.path, bot_folder(db_path), sandboxed_build,
+                                                     abandon_on_cancel=True)
             stored = prepared.path
         except (ManifestError, BuildError) as exc:
             report.add(False, f"build: {exc}")

@@ -193,6 +193,12 @@ def m007_deals(db: Database) -> None:
     db["arenas"].add_column("deals", int)
 
 
+@MIGRATIONS()
+def m008_session_use(db: Database) -> None:
+    """When each sign-in session was last used (sessions idle too long are over: :mod:`ladder.authors`)."""
+    db["sessions"].add_column("seen_at", str)
+
+
 def database_folder(db: Database) -> Path:
     """The folder holding the database file."""
     return Path(db.execute("PRAGMA database_list").fetchone()[2]).resolve().parent
@@ -223,19 +229,34 @@ def now() -> str:
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
 
+BUSY_SECONDS = 10
+"""How long one attempt to take the write lock waits for another writer (SQLite's busy timeout)."""
+WRITE_TRIES = 6
+"""Attempts to take the write lock before a transaction gives up: a minute of another writer's holding it."""
+
+
+class DatabaseLocked(sqlite3.OperationalError):
+    """Another connection held the database's write lock for longer than a transaction waits."""
+
+
 class LeagueDatabase(Database):
     """A league database connection whose transactions take the write lock when they begin (``BEGIN IMMEDIATE``):
     a transaction that read before it wrote would otherwise fail at once with "database is locked" whenever another
-    connection wrote in between, instead of waiting its turn."""
+    connection wrote in between, instead of waiting its turn. Every writer of the ladder (the command line, the
+    service's web, scheduler and workers) takes it this way, waiting up to a minute."""
 
     @contextlib.contextmanager
     def atomic(self) -> Iterator[Database]:
-        """A transaction (a savepoint inside one) that holds the write lock from its start."""
+        """A transaction (a savepoint inside one) that holds the write lock from its start.
+
+        Raises:
+            DatabaseLocked: another writer held the lock for :data:`WRITE_TRIES` busy timeouts.
+        """
         if self.conn.in_transaction:
             with super().atomic():
                 yield self
             return
-        self.conn.execute("BEGIN IMMEDIATE")
+        self._begin()
         try:
             yield self
         except BaseException:
@@ -246,6 +267,16 @@ class LeagueDatabase(Database):
         except BaseException:
             self.rollback()
             raise
+
+    def _begin(self) -> None:
+        for attempt in range(WRITE_TRIES):
+            try:
+                self.conn.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) and "busy" not in str(exc):
+                    raise
+        raise DatabaseLocked(f"the database stayed locked by another writer for {WRITE_TRIES * BUSY_SECONDS:g} s")
 
 
 class MissingDatabase(FileNotFoundError):
@@ -291,11 +322,12 @@ def connect(path: str | Path) -> LeagueDatabase:
 
 
 def _settings(db: Database) -> None:
-    """A connection's settings: foreign keys checked, a writer waits up to ten seconds for another, and commits
-    are not synced to the disk one by one (in WAL mode the file stays whole after any crash; a power cut may only
-    lose the last transactions, matches the next run plays again)."""
+    """A connection's settings: foreign keys checked, a writer waits :data:`BUSY_SECONDS` for another (and tries
+    again in :meth:`LeagueDatabase.atomic`), and commits are not synced to the disk one by one (in WAL mode the
+    file stays whole after any crash; a power cut may only lose the last transactions, matches the next run plays
+    again)."""
     db.execute("PRAGMA foreign_keys = ON")
-    db.execute("PRAGMA busy_timeout = 10000")
+    db.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
     db.execute("PRAGMA synchronous = NORMAL")
 
 

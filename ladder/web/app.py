@@ -17,6 +17,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -25,7 +26,8 @@ from starlette.staticfiles import StaticFiles
 from ..store import connect
 from . import api
 from .cache import SECONDS, AnswerCache
-from .club import Club, club_routes, signed_in
+from .club import Club, Refused, club_routes
+from .headers import SecurityHeaders
 
 STATIC = Path(__file__).parent / "static"
 CHARTS = Path(str(importlib.resources.files("plotly") / "package_data" / "plotly.min.js"))
@@ -86,20 +88,21 @@ def make_app(db_path: str | Path, club: Club | None = None, cache_seconds: float
         log.exception("error answering %s", request.url.path)
         return JSONResponse({"error": "internal error (see the server log)"}, status_code=500)
 
-    def read_logs(request: Request) -> dict[str, Any]:
+    def read_logs(match: str, readable: Callable[[int | None], bool]) -> dict[str, Any]:
         db = connect(db_path)
         try:
-            viewer = signed_in(request, db) if club is not None else None
-            return api.logs(
-                db,
-                request.path_params["match"],
-                (lambda owner: True) if club is None else (lambda owner: viewer is not None and owner == viewer.id),
-            )
+            return api.logs(db, match, readable)
         finally:
             db.close()
 
     async def logs(request: Request) -> JSONResponse:
-        return JSONResponse(await run_in_threadpool(read_logs, request))
+        viewer = await club.identify(request) if club is not None else None
+        readable = (lambda owner: True) if club is None else (lambda owner: viewer is not None and owner == viewer.id)
+        return JSONResponse(await run_in_threadpool(read_logs, request.path_params["match"], readable))
+
+    async def refused(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, Refused)
+        return exc.response()
 
     routes = [
         *(club_routes(club) if club is not None else []),
@@ -134,6 +137,7 @@ def make_app(db_path: str | Path, club: Club | None = None, cache_seconds: float
         api.BadRequest: bad_request,
         api.Forbidden: forbidden,
         HTTPException: http_error,
+        Refused: refused,
         Exception: server_error,
     }
-    return Starlette(routes=routes, exception_handlers=handlers)
+    return Starlette(routes=routes, exception_handlers=handlers, middleware=[Middleware(SecurityHeaders)])

@@ -2,18 +2,23 @@
 own bots' logs. Every write goes through the same library functions as the command line.
 
 Authentication is a bearer token (``Authorization: Bearer kf_…``, for scripts and ``ladder submit --server``) or
-a sign-in session: a random id in an HttpOnly, SameSite=Strict cookie, stored hashed, with a CSRF token that every
-write made with the cookie must send back in the ``X-CSRF-Token`` header (a custom header, which another site's
-page cannot send).
+a sign-in session: a random id in an HttpOnly, SameSite=Strict cookie (``Secure`` behind TLS), stored hashed, with
+a CSRF token that every write made with the cookie must send back in the ``X-CSRF-Token`` header (a custom header,
+which another site's page cannot send). Signing in takes JSON only, and from this site's own pages when the browser
+says where the request comes from (``Origin``): another site's form cannot sign a visitor in to its own account.
+Tokens are hashed in a worker thread, one at a time (scrypt is meant to be slow), and wrong ones are throttled
+(:mod:`.throttle`).
 """
 
 from __future__ import annotations
 
 import hmac
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+import anyio
 from sqlite_utils import Database
 from starlette.requests import Request
 from starlette.responses import JSONResponse
@@ -24,21 +29,85 @@ from ..executor import Executor
 from ..registry import retire
 from ..store import connect
 from ..uploads import LimitReached, UploadLimits, upload
+from .throttle import Throttle
 
 COOKIE = "kafana_session"
+T = TypeVar("T")
+
+
+class Refused(PermissionError):
+    """A request refused before its work: the status, the one-line reason and, when throttled, the seconds to wait."""
+
+    def __init__(self, status: int, message: str, retry_after: int = 0) -> None:
+        super().__init__(message)
+        self.status = status
+        self.retry_after = retry_after
+
+    def response(self) -> JSONResponse:
+        """The answer that says so."""
+        headers = {"Retry-After": str(self.retry_after)} if self.retry_after else None
+        return JSONResponse({"error": str(self)}, status_code=self.status, headers=headers)
 
 
 @dataclass
 class Club:
-    """What the web needs to take uploads."""
+    """What the web needs to take uploads and to know who asks."""
 
     db_path: Path
     executor: Executor
     limits: UploadLimits
+    behind_tls: bool = False
+    """Served to browsers over HTTPS (by a proxy in front): the session cookie is ``Secure``."""
+    throttle: Throttle = field(default_factory=Throttle)
+    _hashing: anyio.CapacityLimiter | None = None
 
+    async def in_thread(self, work: Callable[..., T], *args: Any, hashing: bool = False) -> T:
+        """``work(db, *args)`` in a worker thread on a connection of its own; with ``hashing``, one at a time."""
+        if hashing and self._hashing is None:
+            self._hashing = anyio.CapacityLimiter(1)
 
-class Unauthorized(PermissionError):
-    """No valid token or session (or a write without its CSRF token)."""
+        def run() -> T:
+            db = connect(self.db_path)
+            try:
+                return work(db, *args)
+            finally:
+                db.close()
+
+        return await anyio.to_thread.run_sync(run, limiter=self._hashing if hashing else None)
+
+    async def token_author(self, request: Request, token: str) -> Author | None:
+        """The author whose token ``token`` is, or None (the failure counted).
+
+        Raises:
+            Refused: too many wrong tokens from this address or for this author lately (429).
+        """
+        keys = self.throttle.keys(request.client.host if request.client else "", token)
+        if wait := self.throttle.wait(keys):
+            raise Refused(429, f"too many wrong tokens: try again in {wait} s", wait)
+        author = await self.in_thread(authenticate, token, hashing=True)
+        if author is None:
+            self.throttle.failed(keys)
+        return author
+
+    async def identify(self, request: Request, writing: bool = False) -> Author | None:
+        """The author making ``request`` (by token or by session), or None.
+
+        Raises:
+            Refused: a session writes without its CSRF token (403), or wrong tokens are throttled (429).
+        """
+        header = request.headers.get("authorization", "")
+        if header.lower().startswith("bearer "):
+            return await self.token_author(request, header[7:].strip())
+        session = request.cookies.get(COOKIE)
+        if not session:
+            return None
+        found = await self.in_thread(session_author, session)
+        if found is None:
+            return None
+        author, csrf = found
+        if writing and not hmac.compare_digest(request.headers.get("x-csrf-token", ""), csrf):
+            raise Refused(403, "a signed-in write must send its X-CSRF-Token")
+        return author
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -52,98 +121,86 @@ def _nobody(request: Request, doing: str) -> JSONResponse:
     return _error(401, f"{doing} needs your token (Authorization: Bearer kf_…) or a sign-in")
 
 
-def signed_in(request: Request, db: Database, writing: bool = False) -> Author | None:
-    """The author making ``request`` (by token or by session), or None.
+def _check_signin_origin(request: Request) -> None:
+    """Refuse a sign-in that is not JSON, or that a browser says comes from another site.
 
     Raises:
-        Unauthorized: a session writes without its CSRF token.
+        Refused: which of the two (415 or 403).
     """
-    header = request.headers.get("authorization", "")
-    if header.lower().startswith("bearer "):
-        return authenticate(db, header[7:].strip())
-    session = request.cookies.get(COOKIE)
-    if not session:
-        return None
-    found = session_author(db, session)
-    if found is None:
-        return None
-    author, csrf = found
-    if writing and not hmac.compare_digest(request.headers.get("x-csrf-token", ""), csrf):
-        raise Unauthorized("a signed-in write must send its X-CSRF-Token")
-    return author
+    if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
+        raise Refused(415, 'sign in with JSON: {"token": "kf_…"} as application/json')
+    origin = request.headers.get("origin")
+    if origin is not None and origin != f"{request.url.scheme}://{request.url.netloc}":
+        raise Refused(403, f"a sign-in from another site ({origin}) is refused")
 
 
 def club_routes(club: Club) -> list[Route]:
     """The routes of the club's API."""
 
-    def database() -> Database:
-        return connect(club.db_path)
-
     async def signin(request: Request) -> JSONResponse:
+        _check_signin_origin(request)
         try:
             token = str((await request.json()).get("token", ""))
-        except ValueError:
+        except (ValueError, AttributeError):
             return _error(400, "send {\"token\": \"kf_…\"} as JSON")
-        db = database()
-        author = authenticate(db, token)
+        author = await club.token_author(request, token)
         if author is None:
             return _error(401, "unknown or revoked token")
-        session, csrf = open_session(db, author)
+        session, csrf = await club.in_thread(open_session, author)
         response = JSONResponse({"author": author.name, "csrf": csrf})
-        response.set_cookie(COOKIE, session, httponly=True, samesite="strict", path="/")
+        response.set_cookie(COOKIE, session, httponly=True, samesite="strict", path="/", secure=club.behind_tls)
         return response
 
     async def signout(request: Request) -> JSONResponse:
         if session := request.cookies.get(COOKIE):
-            close_session(database(), session)
+            await club.in_thread(close_session, session)
         response = JSONResponse({"signed_out": True})
-        response.delete_cookie(COOKIE, path="/")
+        response.delete_cookie(COOKIE, path="/", secure=club.behind_tls, httponly=True, samesite="strict")
         return response
 
     async def me(request: Request) -> JSONResponse:
-        db = database()
-        author = signed_in(request, db)
+        author = await club.identify(request)
         if author is None:
             return _error(401, "sign in with your token first")
-        found = session_author(db, request.cookies.get(COOKIE, "")) if COOKIE in request.cookies else None
-        return JSONResponse({"author": author.name, "csrf": found[1] if found else None, **_own(db, author)})
+        session = request.cookies.get(COOKIE) if "authorization" not in request.headers else None
 
-    def writer(request: Request, doing: str) -> tuple[Database, Author] | JSONResponse:
-        """The database and the author of a write, or the answer that refuses it."""
-        db = database()
-        try:
-            author = signed_in(request, db, writing=True)
-        except Unauthorized as exc:
-            return _error(403, str(exc))
-        return (db, author) if author is not None else _nobody(request, doing)
+        def read(db: Database) -> dict[str, Any]:
+            found = session_author(db, session) if session else None
+            return {"author": author.name, "csrf": found[1] if found else None, **_own(db, author)}
+
+        return JSONResponse(await club.in_thread(read))
 
     async def uploads(request: Request) -> JSONResponse:
-        allowed = writer(request, "uploading")
-        if isinstance(allowed, JSONResponse):
-            return allowed
-        db, author = allowed
+        author = await club.identify(request, writing=True)
+        if author is None:
+            return _nobody(request, "uploading")
         data = bytearray()
         async for chunk in request.stream():
             data += chunk
             if len(data) > club.limits.archive.archive_bytes:
                 return _error(413, f"limit: an archive may be {club.limits.archive.archive_bytes} bytes at most")
+        db = connect(club.db_path)
         try:
             report = await upload(db, club.db_path, author, bytes(data), club.executor, club.limits)
         except LimitReached as exc:
             return _error(429, str(exc))
+        finally:
+            db.close()
         answer = {"accepted": report.accepted, "bot": report.name, "version": report.number, "report": report.text()}
         return JSONResponse(answer, status_code=200 if report.accepted else 422)
 
     async def retire_bot(request: Request) -> JSONResponse:
-        allowed = writer(request, "retiring")
-        if isinstance(allowed, JSONResponse):
-            return allowed
-        db, author = allowed
+        author = await club.identify(request, writing=True)
+        if author is None:
+            return _nobody(request, "retiring")
         name = request.path_params["name"]
-        row = next(db["bots"].rows_where("name = ?", [name]), None)
-        if row is None or row["author_id"] != author.id:
+
+        def own_retire(db: Database) -> bool:
+            row = next(db["bots"].rows_where("name = ?", [name]), None)
+            return row is not None and row["author_id"] == author.id and retire(db, name)
+
+        if not await club.in_thread(own_retire):
             return _error(403, f"{name!r} is not a bot of yours")
-        retire(db, name)
         return JSONResponse({"retired": name})
 
     return [

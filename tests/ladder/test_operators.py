@@ -97,6 +97,45 @@ def test_the_ladder_refuses_a_busy_database(tmp_path):
             assert "is in use by ladder league --arena tapa (pid" in line, command
 
 
+def _hold_write_lock(db: Path, seconds: float) -> subprocess.Popen:
+    """Another process that holds ``db``'s write lock for ``seconds`` (it prints a line once it has it)."""
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sqlite3, sys, time\n"
+         "c = sqlite3.connect(sys.argv[1], isolation_level=None); c.execute('BEGIN IMMEDIATE')\n"
+         "print('held', flush=True); time.sleep(float(sys.argv[2])); c.execute('COMMIT')", str(db), str(seconds)],
+        stdout=subprocess.PIPE, text=True)
+    assert holder.stdout.readline().strip() == "held"
+    return holder
+
+
+def test_an_operator_command_waits_for_another_writer(tmp_path):
+    db = tmp_path / "l.db"
+    open_store(db).close()
+    holder = _hold_write_lock(db, 3)
+    started = time.monotonic()
+    done = ladder("author", "add", "ana", "--db", db, cwd=tmp_path)
+    assert done.returncode == 0 and "ana's token" in done.stdout, done.stderr
+    assert time.monotonic() - started >= 2.5  # it waited for the lock, and then did its work
+    holder.wait(timeout=10)
+
+
+def test_a_lock_held_too_long_is_one_line_and_changes_nothing(tmp_path, monkeypatch):
+    import ladder.store
+
+    monkeypatch.setattr(ladder.store, "BUSY_SECONDS", 0.2)
+    db = tmp_path / "l.db"
+    open_store(db).close()
+    holder = _hold_write_lock(db, 30)
+    try:
+        line = one_line_error(CliRunner().invoke(main, ["author", "add", "ana", "--db", str(db)]), 2)
+        assert line == ("Error: the league database cannot be used: the database stayed locked by another writer "
+                        "for 1.2 s (run the command again)")
+    finally:
+        holder.kill()
+        holder.wait()
+    assert open_store(db)["authors"].count == 0
+
+
 @pytest.mark.parametrize(
     ("args", "words"),
     [
