@@ -842,6 +842,7 @@ def serve(
 
     from .service import Service, parse_schedule
     from .uploads import UploadLimits
+    from .uploads import sweep as sweep_uploads
     from .web import make_app
     from .web.club import Club
 
@@ -878,6 +879,8 @@ def serve(
 
     def work() -> Callable[[], Awaitable[None]]:
         executor = _executor(sandbox_mode, scheduler=scheduler)
+        if swept := sweep_uploads(db, Path(db_path)):
+            click.echo(f"removed {swept} upload(s) and copies the last run left unfinished", err=True)
         app = proxied(make_app(db_path, Club(Path(db_path), executor, UploadLimits(), behind_tls), cache_seconds))
 
         async def service() -> None:

@@ -7,6 +7,9 @@ match timeout, or is cancelled is killed (its bots die with it) and the next mat
 
 The workers that play at once share the machine's cores out (:func:`core_shares`): each plays on its own share,
 its bots with it (:mod:`referee.runtime.affinity` says why).
+
+Each worker keeps its temporary files (its bots' sockets) in a folder of its own, removed when it ends, however it
+ends; the folders of workers whose ladder was killed are removed by the next pool on the machine.
 """
 
 from __future__ import annotations
@@ -14,10 +17,15 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
+import os
+import re
+import shutil
 import subprocess
 import sys
+import tempfile
 from collections import deque
 from collections.abc import AsyncIterator, Collection, Sequence
+from pathlib import Path
 
 import trio
 
@@ -25,6 +33,42 @@ from referee.runtime.affinity import format_cores
 
 STDERR_KEEP = 8000
 """Characters of a worker's stderr kept for an error message."""
+FOLDER_PREFIX = "kafana-worker-"
+"""A worker's temporary folder: this, the ladder's process id, a dash and a random part."""
+
+
+def _worker_folder() -> str:
+    return tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-")
+
+
+def sweep_folders(parent: Path | None = None) -> int:
+    """Remove the temporary folders of workers whose ladder process is gone (killed before it could); return how
+    many."""
+    removed = 0
+    for folder in (parent or Path(tempfile.gettempdir())).glob(f"{FOLDER_PREFIX}*"):
+        found = re.fullmatch(rf"{FOLDER_PREFIX}(\d+)-.*", folder.name)
+        if found is None or _alive(int(found.group(1))):
+            continue
+        shutil.rmtree(folder, ignore_errors=True)
+        removed += 1
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+async def _remove_when_ended(process: trio.Process, folder: str) -> None:
+    try:
+        await process.wait()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def core_shares(workers: int, cores: Collection[int]) -> list[tuple[int, ...]]:
@@ -69,14 +113,21 @@ class Worker:
     ) -> Worker:
         """Start a worker (on ``cores`` only, when given) whose stderr is drained in ``nursery``."""
         pinned = ["--cores", format_cores(cores)] if cores else []
-        process = await trio.lowlevel.open_process(
-            [sys.executable, "-m", "referee.cli", "serve-matches", *arguments, *pinned],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-        )
+        folder = _worker_folder()
+        try:
+            process = await trio.lowlevel.open_process(
+                [sys.executable, "-m", "referee.cli", "serve-matches", *arguments, *pinned],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env={**os.environ, "TMPDIR": folder},
+            )
+        except BaseException:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
         worker = cls(process, slot)
         nursery.start_soon(worker._drain_stderr)
+        nursery.start_soon(_remove_when_ended, process, folder)
         return worker
 
     async def _drain_stderr(self) -> None:
@@ -132,6 +183,7 @@ class WorkerPool:
         self._all: list[Worker] = []
         self._held: set[int] = set()
         """The slots of the live workers."""
+        sweep_folders()
 
     @contextlib.asynccontextmanager
     async def worker(self) -> AsyncIterator[Worker]:

@@ -15,8 +15,8 @@ import socket
 import subprocess
 import sys
 import tarfile
-import tempfile
 import time
+import zlib
 from pathlib import Path
 
 import httpx
@@ -139,13 +139,16 @@ MANIFEST = ("bot.toml", b'name = "evil"\ncommand = ["python3", "bot.py"]\n', tar
 def test_bad_uploads_are_refused_with_their_reasons_and_leave_nothing(tmp_path):
     db = tmp_path / "club.db"
     ana, bo = author(db, "ana"), author(db, "bo")
+    leftover = tmp_path / "club-uploads" / "upload-killed"  # what a service killed while checking an upload left
+    leftover.mkdir(parents=True)
     service = Service(db, free_port())
     uploads = f"{service.url}/api/uploads"
-    temporary = set(Path(tempfile.gettempdir()).glob("kafana-upload-*"))
+    assert list((tmp_path / "club-uploads").iterdir()) == []  # swept when the service started
     try:
         good = pack_folder(bot(tmp_path, "ana-bot"))
-        assert httpx.post(uploads, content=good, headers={"Authorization": f"Bearer {ana}"}, timeout=300).json()[
-            "accepted"]
+        accepted = httpx.post(uploads, content=good, headers={"Authorization": f"Bearer {ana}"}, timeout=300).json()
+        assert accepted["accepted"] and str(tmp_path) not in accepted["report"]  # no host path shown to the author
+        peak = _peak_kb(service.process.pid)
         failing = tmp_path / "crasher"
         failing.mkdir(mode=0o755)
         (failing / "bot.toml").write_text('name = "crasher"\ncommand = ["python3", "bot.py"]\n')
@@ -164,6 +167,7 @@ def test_bad_uploads_are_refused_with_their_reasons_and_leave_nothing(tmp_path):
             ("a compression bomb", tarball([MANIFEST, *[(f"z{k}", b"\0" * (16 << 20), tarfile.REGTYPE)
                                                       for k in range(12)]]), None, 422, "unpacks to more than"),
             ("not an archive", gzip.compress(b"garbage" * 1000), None, 422, "cannot be read as a gzipped tar"),
+            ("a long name of 512 MiB", long_name_bomb(512 << 20), None, 422, "an extended header of 536870912 bytes"),
             ("a bot that fails the check", pack_folder(failing), None, 422, "FAIL handshake: crash"),
         ]
         for label, data, headers, status, words in cases:
@@ -171,12 +175,30 @@ def test_bad_uploads_are_refused_with_their_reasons_and_leave_nothing(tmp_path):
                                 headers={"Authorization": f"Bearer {bo}"} if headers is None else headers)
             assert answer.status_code == status, (label, answer.text)
             assert words in (answer.json().get("report") or answer.json().get("error")), (label, answer.text)
-        assert set(Path(tempfile.gettempdir()).glob("kafana-upload-*")) == temporary  # nothing unpacked is left
+        assert list((tmp_path / "club-uploads").iterdir()) == []  # nothing unpacked is left
+        assert _peak_kb(service.process.pid) - peak < 200 << 10  # the service's peak memory grew by < 200 MB
         assert not (tmp_path.parent / "escape.py").exists()
         stored = [p.name for p in (tmp_path / "club-bots").iterdir() if p.is_dir()]
         assert len(stored) == 1  # only the good bot's copy
     finally:
         service.stop()
+
+
+def _peak_kb(pid: int) -> int:
+    """The peak resident memory of process ``pid`` so far (VmHWM), in kB."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(re.search(r"VmHWM:\s+(\d+) kB", status).group(1))
+
+
+def long_name_bomb(size: int) -> bytes:
+    """A gzipped tar whose first header is a GNU long name of ``size`` zero bytes (compressed a MiB at a time)."""
+    info = tarfile.TarInfo("././@LongLink")
+    info.type, info.size = tarfile.GNUTYPE_LONGNAME, size
+    packer = zlib.compressobj(9, zlib.DEFLATED, 31)
+    chunks = [packer.compress(info.tobuf(format=tarfile.GNU_FORMAT))]
+    zeros = bytes(1 << 20)
+    chunks += [packer.compress(zeros) for _ in range(size >> 20)]
+    return b"".join([*chunks, packer.flush()])
 
 
 def test_uploads_are_limited_per_hour(tmp_path, monkeypatch):

@@ -3,13 +3,17 @@ hands its share to the one that replaces it."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 import trio
 
 from ladder.executor import LocalExecutor, MatchJob, MatchResult
-from ladder.workers import core_shares
+from ladder.workers import core_shares, sweep_folders
 from referee.runtime.affinity import usable_cores
 
 CORES_BOT = str(Path(__file__).resolve().parents[1] / "runtime" / "bots" / "cores_bot.py")
@@ -67,6 +71,37 @@ async def test_matches_played_at_once_keep_to_their_own_cores_and_a_new_worker_t
         again = await two_at_once(2)
         assert sorted(core for share in again for core in share) == sorted(expected)
         assert len(pool._all) == 3 and pool._all[-1].slot == 0
+
+
+async def test_workers_leave_no_temporary_folder_however_they_end(tmp_path, monkeypatch):
+    """A worker killed in the middle (as a hung match's is) and workers stopped at the end remove their folders,
+    their bot pools' inside them."""
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temporary))
+    executor = LocalExecutor(sandbox="off")
+    job = MatchJob(match_id="m", game="tapa", options={}, bots=(CORES_BOT, CORES_BOT), seed="1",
+                   replay=str(tmp_path / "m.jsonl"), unit="u")
+    async with executor.session(2):
+        assert not (await executor.run(job)).error
+        pool = executor._workers
+        assert pool is not None and len(list(temporary.glob("kafana-worker-*/kafana-pool-*"))) == 1
+        pool._all[0].process.kill()
+        await pool._all[0].process.wait()
+        await trio.sleep(0.1)
+        assert list(temporary.iterdir()) == []
+        assert not (await executor.run(job)).error
+    assert list(temporary.iterdir()) == []
+
+
+def test_the_folders_of_a_killed_ladders_workers_are_swept(tmp_path):
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    (tmp_path / f"kafana-worker-{dead.pid}-abc" / "kafana-pool-x").mkdir(parents=True)
+    (tmp_path / f"kafana-worker-{os.getpid()}-def").mkdir()
+    (tmp_path / "kafana-worker-unrelated").mkdir()
+    assert sweep_folders(tmp_path) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f"kafana-worker-{os.getpid()}-def", "kafana-worker-unrelated"]
 
 
 def test_tables_of_more_than_two_seats_pause_their_bots_unless_told():
