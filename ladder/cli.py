@@ -374,6 +374,33 @@ def prune_command(days: float, db_path: str) -> None:
     click.echo(f"removed {pruned.replays} replays ({pruned.bytes / 1e6:.1f} MB); results kept")
 
 
+@main.command("backup", context_settings=CONTEXT)
+@click.argument("destination", type=click.Path(dir_okay=False))
+@db_option
+def backup_command(destination: str, db_path: str) -> None:
+    """Copy the league database to DESTINATION, whole and consistent, while a league or the service writes to it
+    (SQLite's online backup). Copy the folders beside it too (NAME-bots/, NAME-replays/): docs/service.md.
+
+    Example: ladder backup club-backup.db --db club.db
+    """
+    db = _open(db_path)
+    target = Path(destination)
+    if target.exists():
+        raise UserError(f"{target} exists: back up to a new file")
+    try:
+        copy = sqlite3.connect(target)
+    except sqlite3.Error as exc:
+        raise UserError(f"cannot write {target}: {exc}") from None
+    try:
+        db.conn.backup(copy)
+    except sqlite3.Error as exc:
+        copy.close()
+        target.unlink(missing_ok=True)
+        raise UserError(f"cannot back up to {target}: {exc}") from None
+    copy.close()
+    click.echo(f"{db_path} copied to {target}")
+
+
 def _progress_printer(label: str) -> Callable[[Progress], None]:
     """Prints a line after each finished match, and the reason of each match that could not be played."""
     last = {"done": -1, "failures": 0}

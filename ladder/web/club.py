@@ -61,10 +61,8 @@ class Club:
     throttle: Throttle = field(default_factory=Throttle)
     _hashing: anyio.CapacityLimiter | None = None
 
-    async def in_thread(self, work: Callable[..., T], *args: Any, hashing: bool = False) -> T:
-        """``work(db, *args)`` in a worker thread on a connection of its own; with ``hashing``, one at a time."""
-        if hashing and self._hashing is None:
-            self._hashing = anyio.CapacityLimiter(1)
+    async def in_thread(self, work: Callable[..., T], *args: Any) -> T:
+        """``work(db, *args)`` in a worker thread on a connection of its own."""
 
         def run() -> T:
             db = connect(self.db_path)
@@ -73,20 +71,24 @@ class Club:
             finally:
                 db.close()
 
-        return await anyio.to_thread.run_sync(run, limiter=self._hashing if hashing else None)
+        return await anyio.to_thread.run_sync(run)
 
     async def token_author(self, request: Request, token: str) -> Author | None:
-        """The author whose token ``token`` is, or None (the failure counted).
+        """The author whose token ``token`` is, or None (the failure counted). Tokens are checked one at a time,
+        and the throttle is asked when a check's turn comes, so that checks waiting together cannot pass it.
 
         Raises:
             Refused: too many wrong tokens from this address or for this author lately (429).
         """
         keys = self.throttle.keys(request.client.host if request.client else "", token)
-        if wait := self.throttle.wait(keys):
-            raise Refused(429, f"too many wrong tokens: try again in {wait} s", wait)
-        author = await self.in_thread(authenticate, token, hashing=True)
-        if author is None:
-            self.throttle.failed(keys)
+        if self._hashing is None:
+            self._hashing = anyio.CapacityLimiter(1)
+        async with self._hashing:
+            if wait := self.throttle.wait(keys):
+                raise Refused(429, f"too many wrong tokens: try again in {wait} s", wait)
+            author = await self.in_thread(authenticate, token)
+            if author is None:
+                self.throttle.failed(keys)
         return author
 
     async def identify(self, request: Request, writing: bool = False) -> Author | None:

@@ -1,0 +1,105 @@
+"""A club operator's day: while the real service plays, every operator command of docs/service.md runs 20 times
+(author add, rotate, ban, unban; retire and re-enter; arena pause and resume; backup), 200 authors sign in and
+300 wrong tokens arrive. Every command succeeds, the service never stops, play goes on, public pages stay fast, and
+wrong tokens are answered 429 past the stated number."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import sqlite3
+import statistics
+import threading
+import time
+
+import httpx
+from click.testing import CliRunner
+
+from ladder.cli import main
+from ladder.store import open_store
+from ladder.web.throttle import PER_ADDRESS
+
+from .test_service import Service, author, bot, free_port, ladder, needs_sandbox
+
+ROUNDS = 20
+
+
+class PageTimer(threading.Thread):
+    """Times a public page, again and again, until stopped."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(daemon=True)
+        self.url = url
+        self.seconds: list[float] = []
+        self.failures: list[str] = []
+        self.stopped = threading.Event()
+
+    def run(self) -> None:
+        with httpx.Client(timeout=30) as client:
+            while not self.stopped.wait(0.2):
+                started = time.monotonic()
+                answer = client.get(self.url)
+                self.seconds.append(time.monotonic() - started)
+                if answer.status_code != 200:
+                    self.failures.append(f"{answer.status_code} {answer.text[:200]}")
+
+
+@needs_sandbox
+def test_every_operator_command_works_while_the_service_plays(tmp_path):
+    db = tmp_path / "club.db"
+    ana, signer = author(db, "ana"), author(db, "signer")
+    service = Service(db, free_port())
+    runner = CliRunner()
+    timer = PageTimer(f"{service.url}/api/arenas/tapa/standings")
+    try:
+        folders = [bot(tmp_path, f"k{number}", '["tapa"]') for number in range(3)]
+        for folder in folders:
+            up = ladder("submit", "--server", service.url, "--token", ana, folder, cwd=tmp_path)
+            assert up.returncode == 0, up.stdout + up.stderr
+
+        def units_done() -> int:
+            with sqlite3.connect(db) as connection:
+                return connection.execute("select count(*) from units where status = 'done'").fetchone()[0]
+
+        played_before = units_done()
+        timer.start()
+        commands = []
+        for number in range(ROUNDS):
+            name, kept = f"author{number}", folders[number % 3]
+            commands += [["author", "add", name], ["author", "rotate", name], ["author", "ban", name],
+                         ["author", "unban", name], ["retire", kept.name], ["submit", str(kept)],
+                         ["arena", "pause", "tapa"], ["arena", "resume", "tapa"],
+                         ["backup", str(tmp_path / f"backup{number}.db")]]
+        for command in commands:
+            done = runner.invoke(main, [*command, "--db", str(db)])
+            assert done.exit_code == 0, (command, done.output, done.exception)
+            assert service.process.poll() is None, command
+
+        def sign_in(token: str) -> int:
+            return httpx.post(f"{service.url}/api/signin", json={"token": token}, timeout=60).status_code
+
+        with concurrent.futures.ThreadPoolExecutor(20) as pool:
+            assert set(pool.map(sign_in, [signer] * 200)) == {200}
+            wrong = list(pool.map(sign_in, [f"kf_{900 + k}_wrong" for k in range(300)]))
+        assert wrong.count(401) == PER_ADDRESS and wrong.count(429) == 300 - PER_ADDRESS
+        assert wait_for_more(units_done, played_before + 3, 120), "play did not go on"
+    finally:
+        timer.stopped.set()
+        code = service.stop()
+        said = service.process.stdout.read()
+    assert code == 130 and "Traceback" not in said, said[-3000:]
+    assert timer.failures == [] and len(timer.seconds) >= 20
+    p95 = statistics.quantiles(timer.seconds, n=20)[-1]
+    assert p95 < 1.0, (p95, max(timer.seconds))
+    for number in range(ROUNDS):
+        backup = open_store(tmp_path / f"backup{number}.db", create=False)
+        assert backup.execute("pragma integrity_check").fetchone()[0] == "ok" and backup["authors"].count >= 2
+
+
+def wait_for_more(count, target: int, seconds: float) -> bool:
+    """Whether ``count()`` reaches ``target`` within ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while count() < target:
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.5)
+    return True
