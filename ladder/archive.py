@@ -1,7 +1,8 @@
 """Bot folders as upload archives: packed with exactly the files a bot's copy holds, and checked before anything
 of them touches the disk.
 
-An upload is a gzipped tar of a bot folder (:func:`pack_folder`). :func:`unpack_checked` refuses, with the reason,
+An upload is a gzipped tar of a bot folder (:func:`pack_folder`), or of a single-file Python bot and the manifest
+that runs it (:func:`pack_file`). :func:`unpack_checked` refuses, with the reason,
 an archive that is too large as sent or once unpacked (a decompression bomb stops at the limit, never unpacked in
 whole), holds too many files, a path that is absolute, climbs out with ``..`` or is not plain text, or anything
 but plain files and folders (links, hard links, devices, pipes); nothing is left on disk when it refuses.
@@ -15,6 +16,7 @@ members are refused before their maps are read.
 from __future__ import annotations
 
 import io
+import json
 import shutil
 import tarfile
 import tempfile
@@ -95,6 +97,19 @@ def pack_folder(folder: Path) -> bytes:
             info.mode = 0o644 | (info.mode & 0o111)
             with path.open("rb") as handle:
                 archive.addfile(info, handle)
+    return buffer.getvalue()
+
+
+def pack_file(path: Path, name: str) -> bytes:
+    """The upload archive of the single-file Python bot ``path``, named ``name`` (the name its Hello gives): the
+    file and a manifest that runs it with ``python3``."""
+    manifest = f"name = {json.dumps(name)}\ncommand = [\"python3\", {json.dumps(path.name)}]\n".encode()
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
+        for name, data in ((MANIFEST, manifest), (path.name, path.read_bytes())):
+            info = tarfile.TarInfo(name)
+            info.size, info.mode = len(data), 0o644
+            archive.addfile(info, io.BytesIO(data))
     return buffer.getvalue()
 
 

@@ -28,9 +28,9 @@ from referee.files import write_atomically
 from referee.games import GAMES
 from referee.render import replay_pages
 from referee.replay import read_replay, replay_bytes
-from referee.runtime import ManifestError, parse_clock
+from referee.runtime import ManifestError, parse_clock, probe_hello, resolve_bot
 
-from .archive import pack_folder
+from .archive import pack_file, pack_folder
 from .arenas import arenas_for_game, load_arena
 from .authors import AuthorError, add_author, revoke_token, rotate_token, set_banned
 from .executor import Executor, LocalExecutor
@@ -216,7 +216,8 @@ def _executor(mode: str, pause_off_turn: bool | None = None, scheduler: str | No
 @click.option("--token", envvar="KAFANA_TOKEN", show_envvar=True, help="Your author token, with --server.")
 def submit_command(path: str, db_path: str, sandbox_mode: str, server: str | None, token: str | None) -> None:
     """Check the bot at PATH (a .py file or a folder with bot.toml) and enter it in the arenas of its games; with
-    --server, pack the folder (what its copy would hold) and upload it to a club ladder as your bot.
+    --server, pack it (a folder: what its copy would hold; a .py file: the file and a manifest that runs it with
+    python3, able to import this repository's kit as on your machine) and upload it to a club ladder as your bot.
 
     Example: ladder submit bots/python/heuristic_bot.py   (ladder submit --server http://club:8000 --token kf_… mybot/)
     """
@@ -232,14 +233,23 @@ def submit_command(path: str, db_path: str, sandbox_mode: str, server: str | Non
         raise click.ClickException("the bot did not pass the conformance run")
 
 
+def _hello_name(path: Path) -> str:
+    """The name the single-file bot ``path`` gives in its Hello (it is started here, as ``referee hello`` does)."""
+    info, fault, output = trio.run(partial(probe_hello, resolve_bot(path)))
+    if info is None:
+        assert fault is not None
+        raise UserError(f"{path} did not answer Hello ({fault.kind}: {fault.message}): referee hello {path} shows more")
+    return info.name
+
+
 def _upload(server: str, token: str | None, path: Path) -> None:
     """Pack the bot folder ``path`` and upload it; print the server's report (exit 1 when refused)."""
     if not token:
         raise UserError("uploading needs your author token: --token kf_… (or $KAFANA_TOKEN)")
-    if not path.is_dir():
-        raise UserError(f"{path} is not a bot folder: an upload is a folder with a bot.toml")
+    if not path.is_dir() and path.suffix != ".py":
+        raise UserError(f"{path} is not a bot: an upload is a folder with a bot.toml, or a single .py file")
     try:
-        data = pack_folder(path)
+        data = pack_folder(path) if path.is_dir() else pack_file(path, _hello_name(path))
     except ManifestError as exc:
         raise UserError(str(exc)) from None
     request = urllib.request.Request(f"{server.rstrip('/')}/api/uploads", data=data, method="POST",

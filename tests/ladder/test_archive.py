@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from ladder.archive import HEADER_BYTES, ArchiveError, ArchiveLimits, pack_folder, unpack_checked
+from ladder.archive import HEADER_BYTES, ArchiveError, ArchiveLimits, pack_file, pack_folder, unpack_checked
 
 from ._fakes import random_bot_folder
 
@@ -166,3 +166,15 @@ def test_the_pax_headers_of_long_names_and_git_archive_still_unpack(tmp_path):
             archive.addfile(info, io.BytesIO(data))
     folder = unpack_checked(buffer.getvalue(), tmp_path)
     assert (folder / long_name).read_text() == "print(1)" and (folder / "naïve.txt").is_file()
+
+
+def test_a_single_python_file_is_packed_with_a_manifest_that_runs_it(tmp_path):
+    from referee.runtime import resolve_bot
+
+    shipped = ROOT / "bots" / "python" / "random_bot.py"
+    folder = unpack_checked(pack_file(shipped, "random"), tmp_path)
+    assert sorted(p.name for p in folder.iterdir()) == ["bot.toml", "random_bot.py"]
+    assert (folder / "random_bot.py").read_bytes() == shipped.read_bytes()
+    spec = resolve_bot(folder)
+    assert spec.manifest == {"name": "random", "command": ["python3", "random_bot.py"]}
+    assert spec.command[-1] == "random_bot.py"

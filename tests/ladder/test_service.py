@@ -90,10 +90,15 @@ def test_two_authors_upload_and_the_club_plays(tmp_path):
         assert python.returncode == 0 and "accepted as ana-py version 1" in python.stdout, python.stdout + python.stderr
         node = ladder("submit", "--server", service.url, "--token", bo, ROOT / "bots" / "javascript", cwd=tmp_path)
         assert node.returncode == 0 and "accepted as random-js version 1" in node.stdout, node.stdout + node.stderr
+        single = ladder("submit", "--server", service.url, "--token", bo, ROOT / "bots" / "python" / "random_bot.py",
+                        cwd=tmp_path)  # a single .py file, named as its Hello names it
+        assert single.returncode == 0 and "accepted as random version 1" in single.stdout, single.stdout + single.stderr
+        lost = ladder("submit", "--server", service.url, "--token", bo, ROOT / "README.md", cwd=tmp_path)
+        assert lost.returncode == 2 and "an upload is a folder with a bot.toml, or a single .py file" in lost.stderr
 
         def rated() -> bool:
             lines = httpx.get(f"{service.url}/api/arenas/tapa/standings", timeout=10).json()
-            return len(lines) == 2 and all(line["units"] >= 3 for line in lines)
+            return len(lines) == 3 and all(line["units"] >= 2 for line in lines)
 
         assert wait_for(rated, 120), "no rated matches"
         matches = httpx.get(f"{service.url}/api/matches?arena=tapa", timeout=10).json()
@@ -108,8 +113,8 @@ def test_two_authors_upload_and_the_club_plays(tmp_path):
         theirs = httpx.get(f"{service.url}/api/matches/{done['id']}/logs", timeout=10).json()["seats"]
         seat_of_ana = done["seats"].index("ana-py v1")
         assert [s["seat"] for s in mine] == [seat_of_ana] and theirs == []
-        assert httpx.get(f"{service.url}/api/me", headers={"Authorization": f"Bearer {bo}"}).json()["bots"][0][
-            "name"] == "random-js"
+        bots = httpx.get(f"{service.url}/api/me", headers={"Authorization": f"Bearer {bo}"}).json()["bots"]
+        assert [b["name"] for b in bots] == ["random", "random-js"]
     finally:
         assert service.stop() == 130
     left = open_store(db)
