@@ -43,7 +43,8 @@ from ladder.arenas import arena_for_game, ensure_arena  # noqa: E402
 from ladder.executor import MatchJob, MatchResult  # noqa: E402
 from ladder.league import plan, run_units  # noqa: E402
 from ladder.ratings import win_probability  # noqa: E402
-from ladder.store import connect, database_folder, now, open_store  # noqa: E402
+from ladder.registry import bot_folder, copies_folder  # noqa: E402
+from ladder.store import connect, now, open_store  # noqa: E402
 from ladder.web import api  # noqa: E402
 
 PAGES = [
@@ -68,9 +69,9 @@ def _register(db, bots: int) -> None:
         ensure_arena(db, arena_for_game("tapa"))
         for index in range(bots):
             bot = db["bots"].insert({"name": f"b{index}", "created_at": now(), "retired": 0}).last_pk
-            (database_folder(db) / "bots" / f"b{index}").mkdir(parents=True, exist_ok=True)
+            (copies_folder(db) / f"b{index}").mkdir(parents=True, exist_ok=True)
             version = db["versions"].insert(
-                {"bot_id": bot, "number": 1, "version": "1", "hash": f"h{index}", "path": f"bots/b{index}",
+                {"bot_id": bot, "number": 1, "version": "1", "hash": f"h{index}", "path": f"{copies_folder(db).name}/b{index}",
                  "language": "python", "author": "", "games": '["tapa"]', "created_at": now()}
             ).last_pk
             db["entries"].insert({"arena_id": "tapa", "version_id": version, "joined_at": now()})
@@ -98,9 +99,10 @@ def build(path: Path, matches: int, bots: int) -> None:
 def grow(source: Path, target: Path, copies: int) -> None:
     """``target``: ``source`` with its units and matches copied ``copies`` times under new ids, counted again."""
     shutil.copy(source, target)
-    shutil.copytree(source.parent / "bots", target.parent / "bots", dirs_exist_ok=True)
+    shutil.copytree(bot_folder(source), bot_folder(target), dirs_exist_ok=True)
     db = open_store(target)
     with db.atomic():
+        db.execute("update versions set path = replace(path, ?, ?)", [bot_folder(source).name, bot_folder(target).name])
         for copy in range(1, copies):
             db.execute(f"insert into units select id || '-c{copy}', league, arena_id, seed, versions, status, "
                        f"done_at, round from units where id not like '%-c%'")

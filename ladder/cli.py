@@ -13,7 +13,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
@@ -55,6 +55,7 @@ from .tournaments.runner import TournamentError
 from .tournaments.text import render
 from .standings import COLUMNS, crosstable, standings
 from .store import MissingDatabase, open_store, replay_folder, resolved_path
+from .web.process import WebStopped
 from .writer import DatabaseBusy, hold_database
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
@@ -81,18 +82,32 @@ db_option = click.option(
 
 class _Commands(click.Group):
     """The ladder's commands: whichever of them meets a database it cannot use (locked by another writer for longer
-    than a transaction waits, unreadable, on a full disk) says so in one line."""
+    than a transaction waits, unreadable, on a full disk), or a service whose web process stopped, says so in one
+    line, also when it happened in one of several tasks."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except (sqlite3.OperationalError, BaseExceptionGroup) as exc:
-            found, rest = exc.split(sqlite3.OperationalError) if isinstance(exc, BaseExceptionGroup) else (exc, None)
-            if found is None or rest is not None:
+        except (sqlite3.OperationalError, WebStopped, BaseExceptionGroup) as exc:
+            leaves = list(_leaves(exc))
+            if not all(isinstance(leaf, (click.ClickException, sqlite3.OperationalError, WebStopped))
+                       for leaf in leaves):
                 raise
-            while isinstance(found, BaseExceptionGroup):
-                found = found.exceptions[0]
-            raise UserError(f"the league database cannot be used: {found} (run the command again)") from None
+            first = leaves[0]
+            if isinstance(first, click.ClickException):
+                raise first from None
+            if isinstance(first, WebStopped):
+                raise click.ClickException(str(first)) from None
+            raise UserError(f"the league database cannot be used: {first} (run the command again)") from None
+
+
+def _leaves(exc: BaseException) -> Iterator[BaseException]:
+    """The exceptions of ``exc``, groups opened."""
+    if isinstance(exc, BaseExceptionGroup):
+        for inner in exc.exceptions:
+            yield from _leaves(inner)
+    else:
+        yield exc
 
 
 @click.group(cls=_Commands, context_settings=CONTEXT)
@@ -344,7 +359,8 @@ def arena_command(action: str, arena: str, number: int | None, db_path: str) -> 
 @db_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def bots_command(db_path: str, as_json: bool) -> None:
-    """List the bots and their versions.
+    """List the bots and their versions, with the disk each version's copy takes (its build's output and caches
+    included).
 
     Example: ladder bots
     """
@@ -354,7 +370,8 @@ def bots_command(db_path: str, as_json: bool) -> None:
         return
     for row in rows:
         state = " (retired)" if row["retired"] else ""
-        click.echo(f"{row['name']:<20} v{row['number']:<3} {row['version']:<8} {row['hash'][:12]}  {row['games']}{state}")
+        click.echo(f"{row['name']:<20} v{row['number']:<3} {row['version']:<8} {row['hash'][:12]} "
+                   f"{row['disk_bytes'] / 1e6:>8.1f} MB  {row['games']}{state}")
 
 
 @main.command("retire", context_settings=CONTEXT)
@@ -861,74 +878,87 @@ def replay_command(match_id: str, db_path: str, game_number: int | None, as_seat
 @click.option("--behind-tls", is_flag=True,
               help="A TLS-terminating proxy forwards to this port: the sign-in cookie is Secure, and each client's "
                    "address and scheme are the proxy's X-Forwarded-For and X-Forwarded-Proto (its last hop).")
+@click.option("--user", "user_name", metavar="NAME",
+              help="With --play, started as root: the user the web process runs as (default: uid 60999, no group).")
 def serve(
     db_path: str, host: str, port: int, play: bool, concurrency: int, clock: str, sandbox_mode: str,
     scheduler: str | None, scheduled: tuple[str, ...], every_hours: float, cache_seconds: float,
-    keep_days: float | None, behind_tls: bool,
+    keep_days: float | None, behind_tls: bool, user_name: str | None,
 ) -> None:
     """Serve the web UI: leaderboards, matches (live), bots, and a replay viewer for every match. With --play it
     is a club ladder's service (docs/service.md): authors sign in with their token (ladder author add) and upload
     bots, and the scheduler plays the most informative units for ever; Ctrl-C or SIGTERM stops it cleanly, and
-    the same command resumes.
+    the same command resumes. Its web then runs in a process of its own, without root's rights.
 
     Example: ladder serve --db kafana-demo.db   (then open http://127.0.0.1:8000/; ladder serve --play for a club)
     """
     from hypercorn.config import Config
-    from hypercorn.middleware import ProxyFixMiddleware
     from hypercorn.trio import serve as serve_asgi
 
     from .service import Service, parse_schedule
-    from .uploads import UploadLimits
+    from .uploads import UploadLimits, checks_forever, staging_folder
     from .uploads import sweep as sweep_uploads
     from .web import make_app
-    from .web.club import Club
+    from .web.process import run_web, web_user
 
     db = _open(db_path, create=play)
     if scheduled and not play:
         raise click.UsageError("--tournament goes with --play")
     if keep_days is not None and not play:
         raise click.UsageError("--keep-replays goes with --play (ladder prune does it once)")
+    if user_name is not None and not play:
+        raise click.UsageError("--user goes with --play (ladder serve alone runs as you)")
     try:
         schedules = tuple(parse_schedule(text) for text in scheduled)
+        user = web_user(user_name) if play else None
     except ValueError as exc:
-        raise UserError(f"--tournament: {exc}") from None
+        raise UserError(str(exc) if "--user" in str(exc) else f"--tournament: {exc}") from None
     if play:
         _check_clock(clock)
-    config = Config()
-    config.bind = [f"{host}:{port}"]
-    config.accesslog = None
     try:
-        with socket.create_server((host, port)):  # a busy or forbidden address: one line, not a traceback
-            pass
+        listener = socket.create_server((host, port))  # a busy or forbidden address: one line, not a traceback
     except OSError as exc:
         raise click.ClickException(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
-
-    def proxied(app: Any) -> Any:
-        return ProxyFixMiddleware(app, mode="legacy", trusted_hops=1) if behind_tls else app
-
     if not play:
+        config = Config()
+        config.bind = [f"fd://{listener.fileno()}"]
+        config.accesslog = None
         click.echo(f"Kafana league {db_path} at http://{host}:{port}/ (Ctrl-C stops)")
         try:
-            trio.run(serve_asgi, proxied(make_app(db_path, cache_seconds=cache_seconds)), config)
+            trio.run(serve_asgi, make_app(db_path, cache_seconds=cache_seconds, behind_tls=behind_tls), config)
         except KeyboardInterrupt:
             click.echo("stopped", err=True)
         return
+    path = Path(db_path).resolve()
 
     def work() -> Callable[[], Awaitable[None]]:
         executor = _executor(sandbox_mode, scheduler=scheduler)
-        if swept := sweep_uploads(db, Path(db_path)):
+        if swept := sweep_uploads(db, path):
             click.echo(f"removed {swept} upload(s) and copies the last run left unfinished", err=True)
-        app = proxied(make_app(db_path, Club(Path(db_path), executor, UploadLimits(), behind_tls), cache_seconds))
+        arguments = ["--db", str(path), "--cache", str(cache_seconds), *(["--behind-tls"] if behind_tls else [])]
 
         async def service() -> None:
             async with trio.open_nursery() as nursery:
-                nursery.start_soon(serve_asgi, app, config)
+                nursery.start_soon(run_web, arguments, listener, user, path, staging_folder(path), replay_folder(db))
+                nursery.start_soon(checks_forever, db, path, executor, UploadLimits())
                 nursery.start_soon(Service(db, executor, concurrency, clock, schedules, every_hours, keep_days).play_forever)
                 click.echo(f"Kafana club ladder {db_path} at http://{host}:{port}/, playing (Ctrl-C stops)")
 
         return service
 
     _play(db_path, f"ladder serve --play on port {port}", work)
+
+
+@main.command("web-process", context_settings=CONTEXT, hidden=True)
+@click.option("--fd", type=int, required=True, help="The listening socket, inherited.")
+@db_option
+@click.option("--cache", "cache_seconds", default=1.0, type=click.FloatRange(min=0))
+@click.option("--behind-tls", is_flag=True)
+def web_process(fd: int, db_path: str, cache_seconds: float, behind_tls: bool) -> None:
+    """The web of ``ladder serve --play``, which starts it (ladder/web/process.py); not a command for people."""
+    from .web.process import serve_web
+
+    serve_web(Path(db_path), fd, cache_seconds, behind_tls)
 
 
 if __name__ == "__main__":

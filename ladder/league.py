@@ -35,7 +35,7 @@ from referee.runtime.hello import Entrant
 from .arenas import ArenaSpec, load_arena
 from .executor import Executor, MatchJob, MatchResult
 from . import fits
-from .registry import current_versions
+from .registry import copies_folder, current_versions
 from .store import connect, now, replay_folder, resolved_path, stored_path
 from .tallies import record_unit
 
@@ -279,24 +279,32 @@ class _Seated:
 
 
 def _seated_versions(db: Database, units: Sequence[dict]) -> dict[int, _Seated]:
-    """Every version the units play, its folder (or file) checked to exist before anything is played."""
+    """Every version the units play, its folder (or file) checked to exist, and to be one of the league's copies
+    (links followed), before anything is played: whatever else writes the database (a club's web runs as another
+    user), the ladder runs only the bots it copied."""
     wanted = sorted({v for unit in units for v in json.loads(unit["versions"])})
     rows = db.query(
         f"select v.id, v.number, v.path, v.version, v.games, b.name from versions v join bots b on b.id = v.bot_id "
         f"where v.id in ({','.join('?' * len(wanted))})",
         wanted,
     ) if wanted else []
-    paths, missing = {}, []
+    paths, missing, outside = {}, [], []
+    copies = copies_folder(db).resolve()
     for row in rows:
         path = resolved_path(db, row["path"])
         paths[row["id"]] = _Seated(str(path), Entrant(row["name"], row["version"], tuple(json.loads(row["games"]))))
         if not path.exists():
             missing.append(f"{row['name']} v{row['number']} at {path}")
+        elif not path.resolve().is_relative_to(copies):
+            outside.append(f"{row['name']} v{row['number']} at {path}")
     if missing:
         raise MissingBots(
             f"bots missing: {'; '.join(missing)} (a league keeps its bots in the folder beside its database; "
             "move the database with its folders)"
         )
+    if outside:
+        raise MissingBots(f"bots outside the league's copies ({copies}): {'; '.join(outside)} (the database was "
+                          "changed by hand, or by something else than the ladder: it runs only the bots it copied)")
     return paths
 
 

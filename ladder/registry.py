@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,7 +16,7 @@ from referee.runtime import BuildError, ManifestError, prepare_bot, resolve_bot
 
 from .arenas import arenas_for_game, ensure_arena
 from .executor import Executor
-from .store import now, stored_path
+from .store import now, resolved_path, stored_path
 
 STARTUP_TIMEOUT = 10.0
 
@@ -43,6 +45,11 @@ class Report:
 def bot_folder(db_path: Path) -> Path:
     """Where submitted versions are copied: a folder next to the database."""
     return db_path.parent / (db_path.stem + "-bots")
+
+
+def copies_folder(db: Database) -> Path:
+    """:func:`bot_folder` of the open database ``db``."""
+    return bot_folder(Path(db.execute("PRAGMA database_list").fetchone()[2]))
 
 
 async def conformance(
@@ -196,12 +203,27 @@ def current_versions(db: Database, arena: str) -> list[dict]:
 
 
 def list_bots(db: Database) -> list[dict]:
-    """Every bot with its versions."""
-    return list(
+    """Every bot with its versions, and the bytes on disk of each version's copy (``disk_bytes``: its build's
+    output and caches included; 0 when the copy is gone)."""
+    rows = list(
         db.query(
             """
-            select b.name, b.retired, v.number, v.version, v.hash, v.language, v.games, v.created_at
+            select b.name, b.retired, v.number, v.version, v.hash, v.language, v.games, v.created_at, v.path
             from bots b join versions v on v.bot_id = b.id order by b.name, v.number
             """
         )
     )
+    for row in rows:
+        path = resolved_path(db, row.pop("path"))
+        row["disk_bytes"] = _disk_bytes(path if path.is_dir() else path.parent)
+    return rows
+
+
+def _disk_bytes(folder: Path) -> int:
+    """The bytes of the files below ``folder`` (links not followed)."""
+    total = 0
+    for parent, _, files in os.walk(folder):
+        for name in files:
+            with contextlib.suppress(OSError):
+                total += os.lstat(os.path.join(parent, name)).st_size
+    return total

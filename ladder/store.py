@@ -199,6 +199,15 @@ def m008_session_use(db: Database) -> None:
     db["sessions"].add_column("seen_at", str)
 
 
+@MIGRATIONS()
+def m009_upload_queue(db: Database) -> None:
+    """Uploads waiting for their check: the web records them, the service's privileged process checks them
+    (:mod:`ladder.uploads`); an upload of an earlier version was checked at once."""
+    db["uploads"].add_column("status", str, not_null_default="done")
+    db["uploads"].add_column("staged", str)
+    db["uploads"].create_index(["status"])
+
+
 def database_folder(db: Database) -> Path:
     """The folder holding the database file."""
     return Path(db.execute("PRAGMA database_list").fetchone()[2]).resolve().parent

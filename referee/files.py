@@ -13,13 +13,19 @@ from pathlib import Path
 from typing import IO
 
 
+MODE = 0o644
+"""The permissions of a file written here: its owner writes, everybody reads, as most files (a temporary file would
+be its owner's alone; a ladder's web, which runs as another user, reads the replays its workers write)."""
+
+
 def open_temporary(path: Path) -> tuple[Path, IO[str]]:
-    """A new hidden temporary file beside ``path`` (``.NAME.…part``), open for writing text.
+    """A new hidden temporary file beside ``path`` (``.NAME.…part``, :data:`MODE`), open for writing text.
 
     Raises:
         OSError: the folder of ``path`` does not exist or cannot be written.
     """
     fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    os.fchmod(fd, MODE)
     return Path(temporary), os.fdopen(fd, "w", encoding="utf-8")
 
 

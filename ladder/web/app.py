@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from hypercorn.middleware import ProxyFixMiddleware
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -22,6 +23,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp
 
 from ..store import connect
 from . import api
@@ -35,11 +37,15 @@ CHARTS = Path(str(importlib.resources.files("plotly") / "package_data" / "plotly
 log = logging.getLogger(__name__)
 
 
-def make_app(db_path: str | Path, club: Club | None = None, cache_seconds: float = SECONDS) -> Starlette:
+def make_app(
+    db_path: str | Path, club: Club | None = None, cache_seconds: float = SECONDS, behind_tls: bool = False
+) -> ASGIApp:
     """The app for the league database at ``db_path`` (which must exist). With a ``club`` it is a club ladder's:
     authors sign in, upload and read their own bots' logs; without one, a local league's, whose logs are all its
     operator's. Public answers are kept ``cache_seconds`` (:mod:`.cache`; a change shows that much later at most:
-    a seed is revealed a moment late, never early, since what a page may show only grows)."""
+    a seed is revealed a moment late, never early, since what a page may show only grows). ``behind_tls``: a
+    TLS-terminating proxy forwards to it, and each client's address and scheme are the last hop of its
+    ``X-Forwarded-For`` and ``X-Forwarded-Proto`` (hypercorn's ``ProxyFixMiddleware``)."""
     db_path = Path(db_path)
     if not db_path.exists():
         raise FileNotFoundError(f"no league database at {db_path}")
@@ -140,4 +146,5 @@ def make_app(db_path: str | Path, club: Club | None = None, cache_seconds: float
         Refused: refused,
         Exception: server_error,
     }
-    return Starlette(routes=routes, exception_handlers=handlers, middleware=[Middleware(SecurityHeaders)])
+    app = Starlette(routes=routes, exception_handlers=handlers, middleware=[Middleware(SecurityHeaders)])
+    return ProxyFixMiddleware(app, mode="legacy", trusted_hops=1) if behind_tls else app

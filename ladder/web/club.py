@@ -25,13 +25,14 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from ..authors import Author, authenticate, close_session, open_session, session_author
-from ..executor import Executor
 from ..registry import retire
 from ..store import connect
-from ..uploads import LimitReached, UploadLimits, upload
+from ..uploads import CHECK_POLL, LimitReached, UploadLimits, outcome, receive
 from .throttle import Throttle
 
 COOKIE = "kafana_session"
+CHECK_WAIT = 120.0
+"""Seconds an upload's answer waits beyond its check's limit (for the uploads checked before it)."""
 T = TypeVar("T")
 
 
@@ -54,7 +55,6 @@ class Club:
     """What the web needs to take uploads and to know who asks."""
 
     db_path: Path
-    executor: Executor
     limits: UploadLimits
     behind_tls: bool = False
     """Served to browsers over HTTPS (by a proxy in front): the session cookie is ``Secure``."""
@@ -181,15 +181,15 @@ def club_routes(club: Club) -> list[Route]:
             data += chunk
             if len(data) > club.limits.archive.archive_bytes:
                 return _error(413, f"limit: an archive may be {club.limits.archive.archive_bytes} bytes at most")
-        db = connect(club.db_path)
         try:
-            report = await upload(db, club.db_path, author, bytes(data), club.executor, club.limits)
+            upload_id = await club.in_thread(receive, club.db_path, author, bytes(data), club.limits)
         except LimitReached as exc:
             return _error(429, str(exc))
-        finally:
-            db.close()
-        answer = {"accepted": report.accepted, "bot": report.name, "version": report.number, "report": report.text()}
-        return JSONResponse(answer, status_code=200 if report.accepted else 422)
+        with anyio.move_on_after(club.limits.check_seconds + CHECK_WAIT):
+            while (answer := await club.in_thread(outcome, upload_id)) is None:
+                await anyio.sleep(CHECK_POLL)
+            return JSONResponse(answer, status_code=200 if answer["accepted"] else 422)
+        return _error(504, "the check of your upload is taking long: its report will be on your page (/me)")
 
     async def retire_bot(request: Request) -> JSONResponse:
         author = await club.identify(request, writing=True)

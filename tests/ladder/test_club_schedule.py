@@ -10,7 +10,8 @@ from ladder.arenas import DEALS, arena_for_game, deals_of, ensure_arena
 from ladder.cli import main
 from ladder.league import run_units
 from ladder.service import LEAGUE, Service
-from ladder.store import database_folder, now, open_store
+from ladder.registry import copies_folder
+from ladder.store import now, open_store
 
 from .test_kept_totals import PointsExecutor
 
@@ -19,9 +20,9 @@ def _enter(db, name: str, arena: str) -> int:
     with db.atomic():
         ensure_arena(db, arena_for_game(arena))
         bot = db["bots"].insert({"name": name, "created_at": now(), "retired": 0}).last_pk
-        (database_folder(db) / "bots" / name).mkdir(parents=True)
+        (copies_folder(db) / name).mkdir(parents=True)
         version = db["versions"].insert(
-            {"bot_id": bot, "number": 1, "version": "1", "hash": name, "path": f"bots/{name}", "language": "python",
+            {"bot_id": bot, "number": 1, "version": "1", "hash": name, "path": f"{copies_folder(db).name}/{name}", "language": "python",
              "author": "", "games": f'["{arena}"]', "created_at": now()}
         ).last_pk
         db["entries"].insert({"arena_id": arena, "version_id": version, "joined_at": now()})

@@ -18,7 +18,8 @@ from ladder.league import plan, run_units
 from ladder.ratings import fit, pairwise
 from ladder.standings import crosstable, history, standings
 from ladder.tallies import faults_by_day
-from ladder.store import database_folder, now, open_store
+from ladder.registry import copies_folder
+from ladder.store import now, open_store
 from ladder.web import api
 from ladder.web.app import make_app
 from ladder.web.cache import AnswerCache
@@ -47,9 +48,9 @@ def _league(tmp_path, bots: int = 5, rounds: int = 3):
             ensure_arena(db, spec)
         for index in range(bots):
             bot = db["bots"].insert({"name": f"b{index}", "created_at": now(), "retired": 0}).last_pk
-            (database_folder(db) / "bots" / f"b{index}").mkdir(parents=True)
+            (copies_folder(db) / f"b{index}").mkdir(parents=True)
             version = db["versions"].insert(
-                {"bot_id": bot, "number": 1, "version": "1", "hash": f"h{index}", "path": f"bots/b{index}",
+                {"bot_id": bot, "number": 1, "version": "1", "hash": f"h{index}", "path": f"{copies_folder(db).name}/b{index}",
                  "language": "python", "author": "", "games": '["tapa", "durak", "gaps"]', "created_at": now()}
             ).last_pk
             for arena in ARENAS:

@@ -16,7 +16,8 @@ import pytest
 from ladder.arenas import arena_for_game, ensure_arena
 from ladder.league import MissingBots, pairings, plan, plan_continuous, run_units
 from ladder.standings import crosstable, standings
-from ladder.store import database_folder, now, open_store
+from ladder.registry import copies_folder
+from ladder.store import now, open_store
 
 from tests.runtime.hostile import processes_in
 
@@ -26,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def seed_bots(db, count: int, game: str = "tapa") -> list[int]:
-    """Register ``count`` fake bots in the arena of ``game`` (idempotent), their folders in ``bots/`` beside the
+    """Register ``count`` fake bots in the arena of ``game`` (idempotent), their folders among the league's copies beside the
     database (empty: the fake executor plays for them); return their version ids."""
     with db.atomic():
         ensure_arena(db, arena_for_game(game))
@@ -37,9 +38,9 @@ def seed_bots(db, count: int, game: str = "tapa") -> list[int]:
                 ids.append(db.execute("select v.id from versions v join bots b on b.id=v.bot_id where b.name=?", [name]).fetchone()[0])
                 continue
             bot_id = db["bots"].insert({"name": name, "created_at": now(), "retired": 0}).last_pk
-            (database_folder(db) / "bots" / name).mkdir(parents=True, exist_ok=True)
+            (copies_folder(db) / name).mkdir(parents=True, exist_ok=True)
             version = db["versions"].insert(
-                {"bot_id": bot_id, "number": 1, "version": "1", "hash": f"h{index}", "path": f"bots/bot{index}",
+                {"bot_id": bot_id, "number": 1, "version": "1", "hash": f"h{index}", "path": f"{copies_folder(db).name}/bot{index}",
                  "language": "python", "author": "", "games": json.dumps([game]), "created_at": now()}
             ).last_pk
             db["entries"].insert({"arena_id": game, "version_id": version, "joined_at": now()})
@@ -224,13 +225,31 @@ async def test_an_unplayable_match_is_an_executor_error_not_a_bot_fault(tmp_path
     assert standings(db, "tapa") == []
 
 
+@pytest.mark.parametrize("where", ["/etc", "../elsewhere", "l-replays", "l-bots/link"])
+async def test_the_league_runs_only_bots_it_copied(tmp_path, where):
+    """A version whose path was changed in the database to a folder out of the league's copies (absolute, a
+    neighbour, the replays, a link out of the copies) stops the league before any match."""
+    db = open_store(tmp_path / "l.db")
+    seed_bots(db, 2)
+    plan(db, "m", "tapa", "round-robin", 1)
+    (tmp_path.parent / "elsewhere").mkdir(exist_ok=True)
+    (tmp_path / "l-replays").mkdir(exist_ok=True)
+    (tmp_path / "l-bots" / "link").symlink_to("/etc")
+    with db.atomic():
+        db.execute("update versions set path = ? where id = 1", [where])
+    fake = FakeExecutor()
+    with pytest.raises(MissingBots, match=r"bots outside the league's copies .*: bot0 v1 at "):
+        await run_units(db, "m", fake)
+    assert fake.jobs == []
+
+
 async def test_a_missing_bot_stops_the_league_before_any_match(tmp_path):
     db = open_store(tmp_path / "l.db")
     seed_bots(db, 2)
     plan(db, "m", "tapa", "round-robin", 1)
-    (tmp_path / "bots" / "bot1").rmdir()
+    (tmp_path / "l-bots" / "bot1").rmdir()
     fake = FakeExecutor()
-    with pytest.raises(MissingBots, match=r"bots missing: bot1 v1 at .*/bots/bot1"):
+    with pytest.raises(MissingBots, match=r"bots missing: bot1 v1 at .*/l-bots/bot1"):
         await run_units(db, "m", fake)
     assert fake.jobs == [] and {row["status"] for row in db["matches"].rows} == {"pending"}
 

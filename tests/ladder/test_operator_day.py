@@ -1,15 +1,17 @@
 """A club operator's day: while the real service plays, every operator command of docs/service.md runs 20 times
 (author add, rotate, ban, unban; retire and re-enter; arena pause and resume; backup), 200 authors sign in and
 300 wrong tokens arrive. Every command succeeds, the service never stops, play goes on, public pages stay fast, and
-wrong tokens are answered 429 past the stated number."""
+wrong tokens are answered 429 past the stated number. The process that serves HTTP holds no privilege."""
 
 from __future__ import annotations
 
 import concurrent.futures
+import os
 import sqlite3
 import statistics
 import threading
 import time
+from pathlib import Path
 
 import httpx
 from click.testing import CliRunner
@@ -60,6 +62,7 @@ def test_every_operator_command_works_while_the_service_plays(tmp_path):
             with sqlite3.connect(db) as connection:
                 return connection.execute("select count(*) from units where status = 'done'").fetchone()[0]
 
+        assert_web_is_unprivileged(db)
         played_before = units_done()
         timer.start()
         commands = []
@@ -103,3 +106,28 @@ def wait_for_more(count, target: int, seconds: float) -> bool:
             return False
         time.sleep(0.5)
     return True
+
+
+def assert_web_is_unprivileged(db: Path) -> None:
+    """The process that serves HTTP for ``db`` runs as a uid of its own, with no capability, no way to gain one,
+    and no network but the socket it serves on."""
+    serving = [pid for pid in _pids() if _serves(pid, db)]
+    assert len(serving) == 1, serving
+    status = dict(line.split(":\t", 1) for line in Path(f"/proc/{serving[0]}/status").read_text().splitlines()
+                  if ":\t" in line)
+    assert all(int(uid) != 0 for uid in status["Uid"].split()), status["Uid"]
+    assert {status[cap].strip() for cap in ("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb")} == {"0" * 16}
+    assert status["NoNewPrivs"].strip() == "1" and status["Groups"].strip() == ""
+    assert os.readlink(f"/proc/{serving[0]}/ns/net") != os.readlink("/proc/self/ns/net")
+
+
+def _pids() -> list[int]:
+    return [int(entry.name) for entry in Path("/proc").iterdir() if entry.name.isdigit()]
+
+
+def _serves(pid: int, db: Path) -> bool:
+    try:
+        command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return False
+    return b"web-process" in command and str(db).encode() in command and not command[0].endswith(b"bwrap")

@@ -104,7 +104,9 @@ def test_two_authors_upload_and_the_club_plays(tmp_path):
         matches = httpx.get(f"{service.url}/api/matches?arena=tapa", timeout=10).json()
         assert matches and {"ana-py v1", "random-js v1"} <= {seat for m in matches for seat in m["seats"]}
         assert all(m["commitment"] for m in matches)
-        done = next(m for m in matches if m["status"] == "done")
+        complete = {row[0] for row in open_store(db).execute(  # a match whose whole unit is played: its replay is public
+            "select m.id from matches m join units u on u.id = m.unit_id where u.status = 'done'")}
+        done = next(m for m in matches if m["id"] in complete and "ana-py v1" in m["seats"])
         public = httpx.get(f"{service.url}/api/matches/{done['id']}/replay", timeout=10).json()
         assert "output" not in public and "output" not in public["result"]
         assert all("path" not in seat for seat in public["header"]["seats"])
@@ -206,13 +208,9 @@ def long_name_bomb(size: int) -> bytes:
     return b"".join([*chunks, packer.flush()])
 
 
-def test_uploads_are_limited_per_hour(tmp_path, monkeypatch):
-    import trio
-
+def test_uploads_are_limited_per_hour(tmp_path):
     from ladder.authors import add_author, authenticate
-    from ladder.uploads import LimitReached, UploadLimits, upload
-
-    from ._fakes import FakeExecutor
+    from ladder.uploads import LimitReached, UploadLimits, receive
 
     db_path = tmp_path / "club.db"
     db = open_store(db_path)
@@ -220,9 +218,62 @@ def test_uploads_are_limited_per_hour(tmp_path, monkeypatch):
     limits = UploadLimits(per_hour=2)
     data = pack_folder(bot(tmp_path, "a"))
     for _ in range(2):
-        trio.run(upload, db, db_path, ana, data, FakeExecutor(), limits)
+        receive(db, db_path, ana, data, limits)
     with pytest.raises(LimitReached, match="limit of 2 uploads an hour"):
-        trio.run(upload, db, db_path, ana, data, FakeExecutor(), limits)
+        receive(db, db_path, ana, data, limits)
+
+
+def test_an_upload_waits_for_its_check_and_one_cut_short_is_refused_on_restart(tmp_path):
+    """The web records an upload; the service's process checks it and records the report the web answers with.
+    An upload the service never checked (it stopped) is refused when it starts again, and nothing is left."""
+    import trio
+
+    from ladder.authors import add_author, authenticate
+    from ladder.uploads import UploadLimits, check_next, outcome, receive, staging_folder, sweep
+
+    from ._fakes import FakeExecutor
+
+    db_path = tmp_path / "club.db"
+    db = open_store(db_path)
+    ana = authenticate(db, add_author(db, "ana"))
+    first = receive(db, db_path, ana, pack_folder(bot(tmp_path, "first")), UploadLimits())
+    assert outcome(db, first) is None  # waiting for its check
+    assert trio.run(check_next, db, db_path, FakeExecutor(), UploadLimits())
+    answer = outcome(db, first)
+    assert answer["accepted"] and (answer["bot"], answer["version"]) == ("first", 1)
+    assert str(tmp_path) not in answer["report"] and "found upload (content hash" in answer["report"]
+    assert not trio.run(check_next, db, db_path, FakeExecutor(), UploadLimits())  # none waits
+    second = receive(db, db_path, ana, pack_folder(bot(tmp_path, "second")), UploadLimits())
+    assert len(list(staging_folder(db_path).iterdir())) == 1
+    sweep(db, db_path)  # the service starts again
+    answer = outcome(db, second)
+    assert not answer["accepted"] and "the service stopped before this upload was checked" in answer["report"]
+    assert list(staging_folder(db_path).iterdir()) == []
+
+
+@pytest.mark.parametrize("staged", ["../../outside/upload-x", "upload-a/../../outside", "upload-link/upload-b", ""])
+def test_the_service_checks_only_uploads_in_the_staging_folder(tmp_path, staged):
+    """The web writes the staging folder and the database: whatever it names, the service's process takes nothing
+    from elsewhere (a path out, a link), and removes nothing there."""
+    import trio
+
+    from ladder.authors import add_author, authenticate
+    from ladder.uploads import UploadLimits, check_next, outcome, staging_folder
+
+    from ._fakes import FakeExecutor
+
+    db_path = tmp_path / "club.db"
+    db = open_store(db_path)
+    ana = authenticate(db, add_author(db, "ana"))
+    outside = bot(tmp_path / "outside", "upload-x")
+    (staging_folder(db_path)).mkdir()
+    (staging_folder(db_path) / "upload-link").symlink_to(outside.parent)
+    upload_id = db["uploads"].insert({"author_id": ana.id, "received_at": "2026-01-01T00:00:00+00:00", "bytes": 1,
+                                      "accepted": 0, "status": "queued", "staged": staged}).last_pk
+    assert trio.run(check_next, db, db_path, FakeExecutor(), UploadLimits())
+    answer = outcome(db, upload_id)
+    assert not answer["accepted"] and "the unpacked upload is not where it was left" in answer["report"]
+    assert (outside / "bot.toml").is_file() and db["versions"].count == 0
 
 
 @needs_sandbox

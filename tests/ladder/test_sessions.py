@@ -10,7 +10,6 @@ import pytest
 from starlette.testclient import TestClient
 
 from ladder.authors import SESSION_IDLE, SESSION_LIFETIME, add_author, revoke_token, rotate_token, set_banned
-from ladder.executor import LocalExecutor
 from ladder.store import open_store
 from ladder.uploads import UploadLimits
 from ladder.web import make_app
@@ -26,7 +25,7 @@ def club(tmp_path):
     path = tmp_path / "club.db"
     db = open_store(path)
     token = add_author(db, "ana")
-    app = make_app(path, Club(path, LocalExecutor(sandbox="off"), UploadLimits()), cache_seconds=0)
+    app = make_app(path, Club(path, UploadLimits()), cache_seconds=0)
     with TestClient(app, base_url=SITE) as client:
         yield client, db, token
 
@@ -63,13 +62,10 @@ def test_a_cross_site_sign_in_is_refused(club, body, headers, status, words):
 
 
 def test_behind_tls_the_cookie_is_secure_and_the_proxy_names_the_client(tmp_path):
-    from hypercorn.middleware import ProxyFixMiddleware
-
     path = tmp_path / "club.db"
     token = add_author(open_store(path), "ana")
-    app = make_app(path, Club(path, LocalExecutor(sandbox="off"), UploadLimits(), behind_tls=True))
-    proxied = ProxyFixMiddleware(app, mode="legacy", trusted_hops=1)
-    with TestClient(proxied, base_url="https://club.example") as client:
+    app = make_app(path, Club(path, UploadLimits(), behind_tls=True), behind_tls=True)
+    with TestClient(app, base_url="https://club.example") as client:
         for _ in range(PER_ADDRESS):
             sign_in(client, "kf_x_wrong", **{"x-forwarded-for": "203.0.113.7"})
         assert sign_in(client, "kf_x_wrong", **{"x-forwarded-for": "203.0.113.7"}).status_code == 429

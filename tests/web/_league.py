@@ -8,6 +8,7 @@ from pathlib import Path
 from ladder.arenas import ArenaSpec, arena_for_game, arenas_for_game, ensure_arena
 from ladder.executor import MatchJob, MatchResult
 from ladder.league import plan, run_units
+from ladder.registry import copies_folder
 from ladder.store import now, open_store
 from ladder.tournaments import runner
 from ladder.tournaments.formats import Spec
@@ -64,9 +65,9 @@ async def build_league(path: Path) -> dict[str, str]:
             ensure_arena(db, spec)
         for index, name in enumerate(("alpha", "beta", "gamma", "delta")):
             bot_id = db["bots"].insert({"name": name, "created_at": now(), "retired": 0}).last_pk
-            (path.parent / "bots" / name).mkdir(parents=True)  # played in-process: the folders stay empty
+            (copies_folder(db) / name).mkdir(parents=True)  # played in-process: the folders stay empty
             version = db["versions"].insert(
-                {"bot_id": bot_id, "number": 1, "version": "1", "hash": f"{index:064d}", "path": f"bots/{name}",
+                {"bot_id": bot_id, "number": 1, "version": "1", "hash": f"{index:064d}", "path": f"{copies_folder(db).name}/{name}",
                  "language": "python", "author": "", "games": '["tapa", "tabla-match", "durak", "gapa", "gaps"]', "created_at": now()}
             ).last_pk
             for spec in ARENAS:

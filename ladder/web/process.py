@@ -1,0 +1,177 @@
+"""The club service's web in a process of its own, holding no right it does not need.
+
+``ladder serve --play`` runs as root when it sandboxes bots (each bot gets a uid of its own), but the code that
+reads what strangers send (HTTP, sign-ins, upload archives) needs none of that. So the service binds its port,
+then starts the web as a separate process that serves on the bound socket it inherits:
+
+- as its own unprivileged uid (``--user NAME``, else :data:`WEB_UID`), with no capability (``setpriv``: no
+  groups, empty inheritable and bounding sets, no new privileges);
+- in bubblewrap namespaces: no network (it accepts on the inherited socket and reaches nothing else), no view of
+  the service's processes, a private ``/tmp``; it sees the system read-only, the Python installation and the
+  ladder's code read-only, the replays read-only, and can write only the database (its file and WAL) and the
+  uploads' staging folder, which are given to its uid;
+- ended with the service: its standard input is a pipe from the service, and it stops when that closes, which
+  the kernel does when the service ends however it ends (bubblewrap's ``--die-with-parent`` would not do: it
+  fires when the *thread* that started the process ends, and trio starts processes from worker threads that
+  retire); and the service ends, saying why, when the web ends.
+
+Uploads cross over through the database: the web unpacks and records them, the service's own process builds and
+checks them in the sandbox (:mod:`ladder.uploads`). Without root (a developer's machine), there is nothing to
+drop: the web runs as a plain child process of the same user.
+"""
+
+from __future__ import annotations
+
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import trio
+
+WEB_UID = 60999
+"""The web's uid when the operator names no user: below the sandboxed bots' uids, in no group."""
+SOURCE = Path(__file__).resolve().parents[2]
+"""The ladder's source tree (an editable install runs from it)."""
+
+
+class WebStopped(RuntimeError):
+    """The web process ended while the service ran; the message says how."""
+
+
+@dataclass(frozen=True)
+class WebUser:
+    """Who the web runs as."""
+
+    uid: int
+    gid: int
+
+
+def web_user(name: str | None) -> WebUser | None:
+    """The user the web runs as: ``name``'s, else :data:`WEB_UID`, when this process is root; None (no change)
+    otherwise.
+
+    Raises:
+        ValueError: ``name`` is no user of this machine, is root, or is given without root.
+    """
+    if os.geteuid() != 0:
+        if name is not None:
+            raise ValueError(f"--user {name}: only a service started as root can run its web as another user")
+        return None
+    if name is None:
+        return WebUser(WEB_UID, WEB_UID)
+    try:
+        entry = pwd.getpwnam(name)
+    except KeyError:
+        raise ValueError(f"--user {name}: no such user on this machine") from None
+    if entry.pw_uid == 0:
+        raise ValueError(f"--user {name}: the web must not run as root")
+    return WebUser(entry.pw_uid, entry.pw_gid)
+
+
+def writable(db_path: Path, staging: Path) -> list[Path]:
+    """What the web writes: the database, its WAL and shared-memory files, and the uploads' staging folder."""
+    return [db_path, db_path.with_name(db_path.name + "-wal"), db_path.with_name(db_path.name + "-shm"), staging]
+
+
+def give(db_path: Path, staging: Path, user: WebUser) -> None:
+    """Make what the web writes (:func:`writable`) the web user's (created when missing)."""
+    staging.mkdir(parents=True, exist_ok=True)
+    for path in writable(db_path, staging):
+        path.touch(exist_ok=True)
+        os.chown(path, user.uid, user.gid)
+
+
+def jailed(command: Sequence[str], user: WebUser, db_path: Path, staging: Path, replays: Path) -> list[str]:
+    """``command`` run in the web's jail (see the module's docstring) as ``user``."""
+    wrapped = [
+        "bwrap", "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try",
+        "--new-session", "--proc", "/proc", "--dev", "/dev",
+        "--ro-bind", "/usr", "/usr", "--ro-bind", "/etc", "/etc",
+    ]
+    for link in ("bin", "lib", "lib64", "sbin"):
+        target = Path("/") / link
+        if target.is_symlink():
+            wrapped += ["--symlink", os.readlink(target), str(target)]
+        elif target.exists():
+            wrapped += ["--ro-bind", str(target), str(target)]
+    wrapped += ["--perms", "1777", "--tmpfs", "/tmp"]
+    python = {Path(sys.prefix), Path(sys.base_prefix), Path(sys.exec_prefix), Path(os.path.realpath(sys.executable)).parent}
+    binds = [(folder, "--ro-bind") for folder in sorted(python | {SOURCE, replays})]
+    binds += [(path, "--bind") for path in writable(db_path, staging)]
+    made: set[Path] = {Path("/"), Path("/tmp")}
+    for path, kind in binds:
+        for parent in reversed(path.parents):
+            if parent not in made:
+                wrapped += ["--perms", "0755", "--dir", str(parent)]
+                made.add(parent)
+        wrapped += [kind, str(path), str(path)]
+        made.add(path)
+    return [
+        *wrapped, "--chdir", str(db_path.parent), "--",
+        "setpriv", f"--reuid={user.uid}", f"--regid={user.gid}", "--clear-groups", "--inh-caps=-all",
+        "--bounding-set=-all", "--no-new-privs", "--", *command,
+    ]
+
+
+async def run_web(
+    arguments: Sequence[str], listener: socket.socket, user: WebUser | None, db_path: Path, staging: Path,
+    replays: Path,
+) -> None:
+    """Run the web process (``ladder web-process`` with ``arguments``, serving on ``listener``) until cancelled;
+    stop it then.
+
+    Raises:
+        WebStopped: it ended on its own (the service must not go on half alive).
+    """
+    command = [sys.executable, "-m", "ladder.cli", "web-process", "--fd", str(listener.fileno()), *arguments]
+    if user is not None:
+        if shutil.which("bwrap") is None or shutil.which("setpriv") is None:
+            raise WebStopped("the web cannot drop root's rights here: install bubblewrap (bwrap) and setpriv")
+        give(db_path, staging, user)
+        replays.mkdir(parents=True, exist_ok=True)
+        command = jailed(command, user, db_path.resolve(), staging.resolve(), replays.resolve())
+    process = await trio.lowlevel.open_process(command, stdin=subprocess.PIPE, pass_fds=(listener.fileno(),))
+    try:
+        code = await process.wait()
+    finally:
+        with trio.CancelScope(shield=True):
+            if process.stdin is not None:
+                await process.stdin.aclose()
+            with trio.move_on_after(5):
+                await process.wait()
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
+    raise WebStopped(f"the web server stopped (exit status {code}): the service stops too; start it again")
+
+
+def serve_web(db_path: Path, fd: int, cache_seconds: float, behind_tls: bool) -> None:
+    """The web process's own work: serve the club's app on the inherited socket ``fd`` until its standard input
+    closes (the service ended)."""
+    from hypercorn.config import Config
+    from hypercorn.trio import serve
+
+    from ..uploads import UploadLimits
+    from .app import make_app
+    from .club import Club
+
+    config = Config()
+    config.bind = [f"fd://{fd}"]
+    config.accesslog = None
+    app = make_app(db_path, Club(db_path, UploadLimits(), behind_tls), cache_seconds, behind_tls)
+
+    async def until_the_service_ends() -> None:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(serve, app, config)
+            service = trio.lowlevel.FdStream(os.dup(0))
+            while await service.receive_some():
+                pass
+            nursery.cancel_scope.cancel()
+
+    trio.run(until_the_service_ends)
