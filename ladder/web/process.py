@@ -34,6 +34,8 @@ from pathlib import Path
 
 import trio
 
+from referee.runtime.sandbox import mounted, readable_roots, system_mounts
+
 WEB_UID = 60999
 """The web's uid when the operator names no user: below the sandboxed bots' uids, in no group."""
 SOURCE = Path(__file__).resolve().parents[2]
@@ -91,27 +93,11 @@ def jailed(command: Sequence[str], user: WebUser, db_path: Path, staging: Path, 
     """``command`` run in the web's jail (see the module's docstring) as ``user``."""
     wrapped = [
         "bwrap", "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try",
-        "--new-session", "--proc", "/proc", "--dev", "/dev",
-        "--ro-bind", "/usr", "/usr", "--ro-bind", "/etc", "/etc",
+        "--new-session", "--proc", "/proc", "--dev", "/dev", *system_mounts(), "--perms", "1777", "--tmpfs", "/tmp",
     ]
-    for link in ("bin", "lib", "lib64", "sbin"):
-        target = Path("/") / link
-        if target.is_symlink():
-            wrapped += ["--symlink", os.readlink(target), str(target)]
-        elif target.exists():
-            wrapped += ["--ro-bind", str(target), str(target)]
-    wrapped += ["--perms", "1777", "--tmpfs", "/tmp"]
-    python = {Path(sys.prefix), Path(sys.base_prefix), Path(sys.exec_prefix), Path(os.path.realpath(sys.executable)).parent}
-    binds = [(folder, "--ro-bind") for folder in sorted(python | {SOURCE, replays})]
-    binds += [(path, "--bind") for path in writable(db_path, staging)]
-    made: set[Path] = {Path("/"), Path("/tmp")}
-    for path, kind in binds:
-        for parent in reversed(path.parents):
-            if parent not in made:
-                wrapped += ["--perms", "0755", "--dir", str(parent)]
-                made.add(parent)
-        wrapped += [kind, str(path), str(path)]
-        made.add(path)
+    readable = sorted({*readable_roots(), SOURCE, replays})
+    wrapped += mounted([*(("--ro-bind", folder) for folder in readable),
+                        *(("--bind", path) for path in writable(db_path, staging))])
     return [
         *wrapped, "--chdir", str(db_path.parent), "--",
         "setpriv", f"--reuid={user.uid}", f"--regid={user.gid}", "--clear-groups", "--inh-caps=-all",

@@ -181,7 +181,36 @@ def _rust_toolchain() -> Path | None:
     return sysroot
 
 
-def _readable_roots() -> list[Path]:
+def system_mounts() -> list[str]:
+    """bubblewrap's arguments that show the system read-only: ``/usr``, ``/etc`` and the top folders that are
+    links into ``/usr`` (or folders) on this machine."""
+    mounts = ["--ro-bind", "/usr", "/usr", "--ro-bind", "/etc", "/etc"]
+    for link in ("bin", "lib", "lib64", "sbin"):
+        target = Path("/") / link
+        if target.is_symlink():
+            mounts += ["--symlink", os.readlink(target), str(target)]
+        elif target.exists():
+            mounts += ["--ro-bind", str(target), str(target)]
+    return mounts
+
+
+def mounted(binds: Sequence[tuple[str, Path]]) -> list[str]:
+    """bubblewrap's arguments that bind each (``--bind`` or ``--ro-bind``, folder or file) at its own path, in
+    turn, each with the folders above it created open to pass through (bwrap would make them root-only); ``/``
+    and ``/tmp`` are taken as made."""
+    arguments: list[str] = []
+    made: set[Path] = {Path("/"), Path("/tmp")}
+    for kind, path in binds:
+        for parent in reversed(path.parents):
+            if parent not in made:
+                arguments += ["--perms", "0755", "--dir", str(parent)]
+                made.add(parent)
+        arguments += [kind, str(path), str(path)]
+        made.add(path)
+    return arguments
+
+
+def readable_roots() -> list[Path]:
     """What every sandboxed bot may read: the Python installation and the referee's own packages (and the bot
     kit's)."""
     roots = {Path(sys.prefix), Path(sys.base_prefix), Path(sys.exec_prefix)}
@@ -251,35 +280,18 @@ class Sandbox:
             *[argument for hidden in HIDDEN_PROC for argument in ("--ro-bind", "/dev/null", hidden)],
             "--dev",
             "/dev",
-            "--ro-bind",
-            "/usr",
-            "/usr",
-            "--ro-bind",
-            "/etc",
-            "/etc",
+            *system_mounts(),
         ]
         if info_fd is not None:
             wrapped += ["--info-fd", str(info_fd)]
-        for link in ("bin", "lib", "lib64", "sbin"):
-            target = Path("/") / link
-            if target.is_symlink():
-                wrapped += ["--symlink", os.readlink(target), str(target)]
-            elif target.exists():
-                wrapped += ["--ro-bind", str(target), str(target)]
         # A writable /tmp for everybody (before the binds that may lie below it), then the folders to read, each
         # with the folders above it created open to pass through (bwrap would make them root-only).
         wrapped += ["--perms", "1777", "--size", str(limits.tmp_bytes), "--tmpfs", "/tmp"]
         rust = _rust_toolchain()
         if rust is not None:
             wrapped += ["--perms", "0755", "--dir", str(RUST_ROOT.parent), "--ro-bind", str(rust), str(RUST_ROOT)]
-        made: set[Path] = {Path("/"), Path("/tmp")}
-        for folder in [*_readable_roots(), bot_dir]:
-            for parent in reversed(folder.parents):
-                if parent not in made:
-                    wrapped += ["--perms", "0755", "--dir", str(parent)]
-                    made.add(parent)
-            wrapped += ["--bind" if building and folder == bot_dir else "--ro-bind", str(folder), str(folder)]
-            made.add(folder)
+        wrapped += mounted([*(("--ro-bind", folder) for folder in readable_roots()),
+                            ("--bind" if building else "--ro-bind", bot_dir)])
         wrapped += ["--chdir", str(bot_dir), "--"]
         if lifeline_fd is not None:
             wrapped += [sys.executable, "-I", "-S", "-c", _LIFELINE_CHECK, str(lifeline_fd)]
