@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -419,12 +420,11 @@ def backup_command(destination: str, db_path: str) -> None:
     except sqlite3.Error as exc:
         raise UserError(f"cannot write {target}: {exc}") from None
     try:
-        db.conn.backup(copy)
+        with contextlib.closing(copy):
+            db.conn.backup(copy)
     except sqlite3.Error as exc:
-        copy.close()
         target.unlink(missing_ok=True)
         raise UserError(f"cannot back up to {target}: {exc}") from None
-    copy.close()
     click.echo(f"{db_path} copied to {target}")
 
 
@@ -879,7 +879,7 @@ def replay_command(match_id: str, db_path: str, game_number: int | None, as_seat
               help="A TLS-terminating proxy forwards to this port: the sign-in cookie is Secure, and each client's "
                    "address and scheme are the proxy's X-Forwarded-For and X-Forwarded-Proto (its last hop).")
 @click.option("--user", "user_name", metavar="NAME",
-              help="With --play, started as root: the user the web process runs as (default: uid 60999, no group).")
+              help="With --play, started as root: the user the web process runs as (default: uid and gid 60999).")
 def serve(
     db_path: str, host: str, port: int, play: bool, concurrency: int, clock: str, sandbox_mode: str,
     scheduler: str | None, scheduled: tuple[str, ...], every_hours: float, cache_seconds: float,
@@ -910,9 +910,12 @@ def serve(
         raise click.UsageError("--user goes with --play (ladder serve alone runs as you)")
     try:
         schedules = tuple(parse_schedule(text) for text in scheduled)
+    except ValueError as exc:
+        raise UserError(f"--tournament: {exc}") from None
+    try:
         user = web_user(user_name) if play else None
     except ValueError as exc:
-        raise UserError(str(exc) if "--user" in str(exc) else f"--tournament: {exc}") from None
+        raise UserError(str(exc)) from None
     if play:
         _check_clock(clock)
     try:

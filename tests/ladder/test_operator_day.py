@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import os
+import signal
 import sqlite3
 import statistics
 import threading
@@ -14,6 +15,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 from click.testing import CliRunner
 
 from ladder.cli import main
@@ -131,3 +133,35 @@ def _serves(pid: int, db: Path) -> bool:
     except OSError:
         return False
     return b"web-process" in command and str(db).encode() in command and not command[0].endswith(b"bwrap")
+
+
+@needs_sandbox
+def test_the_service_stops_in_one_line_when_its_web_ends(tmp_path):
+    db = tmp_path / "club.db"
+    author(db, "ana")
+    service = Service(db, free_port())
+    try:
+        web = [pid for pid in _pids() if _serves(pid, db)]
+        assert len(web) == 1
+        os.kill(web[0], signal.SIGKILL)
+        code = service.process.wait(timeout=30)
+    finally:
+        if service.process.poll() is None:
+            service.stop()
+    said = service.process.stdout.read()
+    assert code == 1 and "Traceback" not in said
+    assert said.strip().splitlines()[-1] == ("Error: the web server stopped (exit status 137): the service stops "
+                                             "too; start it again")
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--play", "--user", "no-such-user-here"], "Error: --user no-such-user-here: no such user on this machine"),
+        (["--play", "--user", "root"], "Error: --user root: the web must not run as root"),
+        (["--user", "nobody"], "--user goes with --play"),
+    ],
+)
+def test_a_wrong_web_user_is_one_line(tmp_path, args, words):
+    done = CliRunner().invoke(main, ["serve", "--db", str(tmp_path / "club.db"), "--port", str(free_port()), *args])
+    assert done.exit_code == 2 and words in done.output and "Traceback" not in done.output, done.output
