@@ -901,13 +901,13 @@ def serve(
     from .web import make_app
     from .web.process import run_web, web_user
 
-    db = _open(db_path, create=play)
     if scheduled and not play:
         raise click.UsageError("--tournament goes with --play")
     if keep_days is not None and not play:
         raise click.UsageError("--keep-replays goes with --play (ladder prune does it once)")
     if user_name is not None and not play:
         raise click.UsageError("--user goes with --play (ladder serve alone runs as you)")
+    db = _open(db_path, create=play)
     try:
         schedules = tuple(parse_schedule(text) for text in scheduled)
     except ValueError as exc:
