@@ -907,7 +907,6 @@ def serve(
         raise click.UsageError("--keep-replays goes with --play (ladder prune does it once)")
     if user_name is not None and not play:
         raise click.UsageError("--user goes with --play (ladder serve alone runs as you)")
-    db = _open(db_path, create=play)
     try:
         schedules = tuple(parse_schedule(text) for text in scheduled)
     except ValueError as exc:
@@ -916,6 +915,7 @@ def serve(
         user = web_user(user_name) if play else None
     except ValueError as exc:
         raise UserError(str(exc)) from None
+    db = _open(db_path, create=play)
     if play:
         _check_clock(clock)
     try:

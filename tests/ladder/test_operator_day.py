@@ -165,3 +165,4 @@ def test_the_service_stops_in_one_line_when_its_web_ends(tmp_path):
 def test_a_wrong_web_user_is_one_line(tmp_path, args, words):
     done = CliRunner().invoke(main, ["serve", "--db", str(tmp_path / "club.db"), "--port", str(free_port()), *args])
     assert done.exit_code == 2 and words in done.output and "Traceback" not in done.output, done.output
+    assert not (tmp_path / "club.db").exists()
