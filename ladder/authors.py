@@ -27,7 +27,7 @@ from referee.runtime.hello import name_problem
 from .store import now
 
 _SCRYPT = {"n": 2**14, "r": 8, "p": 1, "dklen": 32}
-"""scrypt's cost: about 16 MiB and a few milliseconds per check."""
+"""scrypt's cost: about 16 MiB and 40 ms of a core per check."""
 PREFIX = "kf"
 SESSION_IDLE = datetime.timedelta(hours=12)
 """A session unused this long is over."""
