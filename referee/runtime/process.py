@@ -108,14 +108,30 @@ _LIMIT_SIGNALS = {
 """Signals the kernel sends when a resource limit is exceeded."""
 
 
-def _exit_fault(seat: int, code: int) -> BotError:
+def _exit_fault(seat: int, code: int, stderr: str) -> BotError:
     """The fault of a bot process that ended with ``code``: a resource limit when a limit's signal killed it
-    (directly, or inside the sandbox, which exits with 128 + the signal's number)."""
+    (directly, or inside the sandbox, which exits with 128 + the signal's number), else a crash with the bot's
+    last words (:func:`last_words`)."""
     number = -code if code < 0 else code - 128
     if number in _LIMIT_SIGNALS:
         kind, what = _LIMIT_SIGNALS[signal.Signals(number)]
         return BotResourceLimit(seat, kind, f"{what} ({signal.Signals(number).name})")
-    return BotCrashed(seat, f"exited with {describe_exit(code)}")
+    return BotCrashed(seat, f"exited with {describe_exit(code)}{last_words(stderr)}")
+
+
+LAST_LINES = 4
+"""Lines of a crashed bot's stderr its fault quotes."""
+
+
+def last_words(stderr: str) -> str:
+    """What a crashed bot wrote last on stderr, as the end of its fault's message: its last :data:`LAST_LINES`
+    lines but those that only underline (a Python bot's exception and the line it came from), or nothing.
+
+    >>> last_words('Traceback (most recent call last):\\n  File "bot.py", line 9, in choose\\n    ^^^^\\nValueError: no\\n')
+    '; its last words: Traceback (most recent call last): | File "bot.py", line 9, in choose | ValueError: no'
+    """
+    lines = [line.strip() for line in stderr.splitlines() if line.strip(" ^~\t")][-LAST_LINES:]  # not 3.11's marks
+    return f"; its last words: {printable(' | '.join(lines))[-600:]}" if lines else ""
 
 
 class ProcessPlayer:
@@ -421,9 +437,9 @@ class ProcessPlayer:
         if (capped := self._cap_hit()) is not None:
             return capped
         if exit_code is not None:
-            fault = _exit_fault(self.seat, exit_code)
+            fault = _exit_fault(self.seat, exit_code, "")
             if isinstance(fault, BotCrashed):
-                return BotCrashed(self.seat, f"{fault.message} before answering Hello")
+                return BotCrashed(self.seat, f"{fault.message} before answering Hello{last_words(self._stderr.text())}")
             return fault
         if isinstance(error, grpc.RpcError) and error.code() != grpc.StatusCode.DEADLINE_EXCEEDED:
             return BotNoHello(self.seat, f"Hello failed: {error.code().name}: {printable(str(error.details()))}")
@@ -453,7 +469,7 @@ class ProcessPlayer:
         if self._stdout.exceeded or self._stderr.exceeded:
             return BotResourceLimit(self.seat, "output", "wrote more than the output limit")
         if process.returncode is not None:
-            return _exit_fault(self.seat, process.returncode)
+            return _exit_fault(self.seat, process.returncode, self._stderr.text())
         if isinstance(error, StreamClosed):
             if error.unasked:
                 return BotProtocolError(self.seat, "answered on its Session stream before it was asked")
@@ -464,6 +480,8 @@ class ProcessPlayer:
         details = printable(str(error.details()))  # the bot's server may set them
         if error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED:
             return BotProtocolError(self.seat, f"answer too large: {details}")
+        if error.code() == grpc.StatusCode.UNKNOWN:  # what gRPC servers answer when the bot's own code raised
+            return BotCrashed(self.seat, f"its code failed ({details}){last_words(self._stderr.text())}")
         what = "Session" if self._session is not None else "Act"
         return BotProtocolError(self.seat, f"{what} failed: {error.code().name}: {details}")
 

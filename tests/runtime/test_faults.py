@@ -31,6 +31,7 @@ def alive(pid: int) -> bool:
 
 CASES = [
     ("crash_bot.py", "crash", "exit code 3"),
+    ("raising_bot.py", "crash", "raise KeyError(\"oops\") | KeyError: 'oops'"),
     ("sleepy_bot.py", "timeout", "limit"),
     ("wrong_id_bot.py", "illegal_action", "legal ids"),
     ("garbage_bot.py", "protocol_error", "the answer is not readable"),
@@ -42,6 +43,7 @@ CASES = [
 """Each misbehaving bot (the kit's bots serve the Session stream), the fault it must get and words of its message."""
 BY_CALLS = [
     ("crash_bot.py", "crash", "exit code 3"),
+    ("raising_bot.py", "crash", "raise KeyError(\"oops\") | KeyError: 'oops'"),
     ("sleepy_bot.py", "timeout", "limit"),
     ("wrong_id_bot.py", "illegal_action", "legal ids"),
     ("hangup_bot.py", "protocol_error", "Act failed"),
