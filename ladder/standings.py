@@ -25,7 +25,8 @@ COLUMNS = {
                     f"{MIN_UNITS} units",
     "units": "complete duplicate units played (the same seed with the seats swapped, or a Gaps deal)",
     "games": "games (matches) played in those units",
-    "W D L": "matches won, shared and lost (a patience: deals won, all cards placed, and deals not won)",
+    "W D L": "matches won, shared and lost (teams: the winning team's seats won; several seats: the only best "
+             "place won, a shared best place shared; a patience: deals won, all cards placed, and deals not won)",
     "faults": "matches the bot lost by a fault (crash, timeout, illegal action, …)",
     "LOS next": "likelihood of superiority over the next bot down: the fit's probability that it is the stronger",
     "trend": "the latest results, oldest first: W won, D shared, L lost",

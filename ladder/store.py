@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import json
 import re
 import sqlite3
 from collections.abc import Iterator
@@ -206,6 +207,14 @@ def m009_upload_queue(db: Database) -> None:
     db["uploads"].add_column("status", str, not_null_default="done")
     db["uploads"].add_column("staged", str)
     db["uploads"].create_index(["status"])
+
+
+@MIGRATIONS()
+def m010_team_wins(db: Database) -> None:
+    """A team's win counted as a win of each of its seats (it was counted a draw): the team arenas counted again."""
+    for row in list(db.query("select id, options from arenas")):
+        if json.loads(row["options"] or "{}").get("teams", "none") != "none":
+            tallies.rebuild(db, row["id"])
 
 
 def database_folder(db: Database) -> Path:

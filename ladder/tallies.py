@@ -48,10 +48,17 @@ def create_tables(db: Database) -> None:
     db["arenas"].add_column("counted", int, not_null_default=0)
 
 
-def _letters(points: Sequence[int]) -> list[str]:
-    """Each seat's result in a match: W (the only best), D (a shared best) or L."""
+def _letters(points: Sequence[int], teams: bool = False) -> list[str]:
+    """Each seat's result in a match: W (the only best; at a table of teams, the best team's seats), D (a shared
+    best: between teams, every seat) or L.
+
+    >>> _letters([2, 0]), _letters([1, 1]), _letters([3, 1, 3, 0])
+    (['W', 'L'], ['D', 'D'], ['D', 'L', 'D', 'L'])
+    >>> _letters([2, 0, 2, 0], teams=True), _letters([0, 0, 0, 0], teams=True)
+    (['W', 'L', 'W', 'L'], ['D', 'D', 'D', 'D'])
+    """
     best = max(points)
-    shared = points.count(best) > 1
+    shared = points.count(best) == len(points) if teams else points.count(best) > 1
     return ["L" if p != best else "D" if shared else "W" for p in points]
 
 
@@ -119,6 +126,8 @@ def _count_versions(db: Database, arena_id: str, seats: int, matches: Sequence[d
     games of its minute (kept for :data:`RECENT_MINUTES`)."""
     faults: dict[int, int] = {}
     letters: dict[int, str] = {}
+    options = db.execute("select options from arenas where id = ?", [arena_id]).fetchone()
+    teams = options is not None and json.loads(options[0] or "{}").get("teams", "none") != "none"
     for match in matches:
         for fault in match["faults"]:
             version = match["seats"][fault["seat"]]
@@ -126,7 +135,7 @@ def _count_versions(db: Database, arena_id: str, seats: int, matches: Sequence[d
         if seats == 1:  # a patience: the deal won (every card placed) or not
             marks = ["W" if match["termination"] == "win" else "L"]
         else:
-            marks = _letters(match["points"])
+            marks = _letters(match["points"], teams)
         for version, mark in zip(match["seats"], marks, strict=True):
             letters[version] = letters.get(version, "") + mark
     for version, marks in letters.items():

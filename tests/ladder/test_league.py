@@ -271,9 +271,15 @@ async def test_durak_arenas_with_four_seats_and_teams(tmp_path):
     assert plan(db, "L", "durak-2v2", "round-robin", 1) == 2  # units of the league so far
     progress = await run_units(db, "L", executor, concurrency=2)
     assert progress.done == progress.total == 8 and progress.errors == 0
+    won: dict[int, int] = {}
     for row in db.query("select seats, points from matches where arena_id = 'durak-2v2'"):
         points = json.loads(row["points"])
         assert points[0] == points[2] and points[1] == points[3]
+        for version, mine in zip(json.loads(row["seats"]), points):
+            won[version] = won.get(version, 0) + (mine == max(points) and min(points) < max(points))
+    kept = {row[0]: row[1:] for row in db.execute("select version_id, wins, draws from arena_bots "
+                                                   "where arena_id = 'durak-2v2'")}
+    assert {version: kept[version][0] for version in won} == won and sum(won.values()) > 0  # a team's win is W
     for arena in ("durak-4", "durak-2v2"):
         assert len(standings(db, arena)) == 4
 
