@@ -117,7 +117,7 @@ def render_durak(view: DurakView, names: tuple[str, ...] | None = None) -> str:
             cards = _cards(view.hand)
         else:
             cards = f"{seat.hand_size} cards" + (f", known {_cards(seat.known)}" if seat.known else "")
-        status = f"out (place {seat.place})" if seat.place else seat.role
+        status = f"{'durak' if seat.hand_size else 'out'} (place {seat.place})" if seat.place else seat.role
         team = f" team {seat.team}" if seat.team >= 0 else ""
         lines.append(f"  seat {number}{name}{team}  {status}  {cards}".rstrip())
     table = "  ".join(card_text(a) + ("/" + card_text(d) if d != NO_CARD else "/--") for a, d in view.table)
@@ -227,6 +227,16 @@ def _compact(notations: list[str]) -> list[str]:
     return lines
 
 
+def _result_line(result: dict, final: object, names: tuple[str, ...]) -> str:
+    """The result as ``referee play`` says it: a Durak deal's places and its durak, else the points."""
+    termination = result.get("termination")
+    if isinstance(final, DurakView) and final.deals == 1 and final.seats and all(s.place for s in final.seats):
+        durak = "".join(f", durak {names[n] if n < len(names) else '?'} (seat {n})"
+                        for n, seat in enumerate(final.seats) if seat.hand_size)
+        return f"result: places {':'.join(str(seat.place) for seat in final.seats)}{durak} by {termination}"
+    return f"result: {termination} {result.get('points')}"
+
+
 @dataclass(frozen=True)
 class Page:
     """One page of a replay in text: the start, one decision (with the chance steps before it), or the result."""
@@ -278,7 +288,7 @@ def replay_pages(replay: Replay, as_seat: int | None = None) -> tuple[list[Page]
     result = replay.result or {}
     games = enumerate(result.get("games", []), 1)
     lines = _compact(pending) + [f"game {n} ({g['game']}): {g['termination']} {g['points']}" for n, g in games]
-    lines.append(f"result: {result.get('termination')} {result.get('points')}")
+    lines.append(_result_line(result, states[-1].spectator_view(), names))
     lines += [f"fault: seat {f['seat']} {f['kind']}: {f['message']}" for f in result.get("faults", [])]
     pages.append(Page(states[-1].game_number, "\n".join(lines)))
     return pages, problems

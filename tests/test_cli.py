@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import click
@@ -62,6 +63,12 @@ def test_durak_teams_play_and_seat_views(tmp_path):
     spectator = runner.invoke(main, ["show", str(replay)])
     assert spectator.exit_code == 0 and "seen by the spectator" in spectator.output
     assert "\nthe deal: 36 cards\n" in spectator.output  # the spectator sees the deal, summarised
+    places = re.search(r"(places [\d:]+)", result.output).group(1)  # the result said as play says it, and who
+    assert re.search(rf"\nresult: {places}, durak \w+ \(seat \d\) by durak\n$", spectator.output)  # held cards
+    last = spectator.output.split("\nresult: ")[0].rsplit("seen by the spectator", 1)[1]
+    for line in last.splitlines():  # the last view: a seat holding cards is the durak, not "out"
+        if " (place " in line:
+            assert line.split(") ", 1)[1].strip() in ("", "-") or " durak (place " in line, line
     seat = runner.invoke(main, ["show", str(replay), "--as-seat", "1"])
     assert seat.exit_code == 0 and "seen by seat 1" in seat.output and "the deal" not in seat.output
     assert runner.invoke(main, ["show", str(replay), "--as-seat", "4"]).exit_code == 2
