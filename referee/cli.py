@@ -158,7 +158,8 @@ def play(
 ) -> None:
     """Play GAME_ID between BOTS (.py files or bot folders), alternating seats from game to game.
 
-    Each game's result and replay path is printed, then a summary.
+    Each game's result and replay path is printed, then a summary; the command fails (exit 1) when a bot's fault
+    ended a game.
 
     Example: referee play tapa bots/python/random_bot.py bots/python/heuristic_bot.py --games 20 --seed 1
 
@@ -212,6 +213,9 @@ def play(
             click.echo(f"{record.summary()}  [{record.replay_path}]")
     if not as_json:
         click.echo(_summary(records, [spec.label for spec in specs]))
+    if faulted := sum(1 for record in records if record.faults):
+        raise click.ClickException(f"{faulted} of {len(records)} games ended by a bot's fault (said above; referee "
+                                   "show REPLAY shows each)")
 
 
 def _ready_to_play(path: str, spec: BotSpec, game_id: str, transport: str, startup_timeout: float, sandboxed: bool):
