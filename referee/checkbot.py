@@ -202,6 +202,10 @@ async def check_bot(
         info = player.info
         hello.append(info)
         checks = [Check("handshake", True, f"{info.name} {info.version} answered Hello in {1000 * seconds:.0f} ms")]
+        claimed = spec.manifest.get("name")
+        if claimed and claimed != info.name:
+            checks.append(Check("name", False, f"the manifest calls it {claimed!r} and its Hello {info.name!r}: a bot "
+                                               "has one name, in both (a ladder refuses it)"))
         games.extend(info.games)  # the runtime refused a Hello listing an unknown game
         if not info.games:
             checks.append(Check("games", False, f"no games listed in Hello (known: {', '.join(sorted(GAMES))})"))

@@ -109,3 +109,14 @@ async def test_a_sandboxed_check_builds_in_the_sandbox(tmp_path):
     assert int(copy.read_text()) != 0
     assert not (tmp_path / "store" / "escaped").exists() and not (tmp_path / "escaped").exists()
     assert report.checks[0].name == "build" and all(check.ok for check in report.checks), report.checks
+
+
+async def test_a_manifest_and_a_hello_that_name_two_bots_fail(tmp_path):
+    folder = tmp_path / "policy"
+    folder.mkdir()
+    (folder / "bot.toml").write_text('name = "my-policy"\ncommand = ["python3", "bot.py"]\n')
+    (folder / "bot.py").write_text("from bots.python.kit import serve\nfrom bots.python.random_bot import choose\n"
+                                   "serve(choose, name='policy-tapa', games=['tapa'])\n")
+    failed = failures(await check_bot(resolve_bot(folder), store=tmp_path / "copies"))
+    assert failed == {"name": "the manifest calls it 'my-policy' and its Hello 'policy-tapa': a bot has one name, in "
+                              "both (a ladder refuses it)"}
