@@ -101,7 +101,7 @@ async def test_a_sandboxed_check_builds_in_the_sandbox(tmp_path):
     folder.mkdir()
     (folder / "bot.py").write_text((ROOT / "kit" / "example" / "random_bot.py").read_text())
     (folder / "bot.toml").write_text(
-        'name = "builder"\ncommand = ["python3", "bot.py"]\ngames = ["tapa"]\n'
+        'name = "random-kit"\ncommand = ["python3", "bot.py"]\ngames = ["tapa"]\n'
         "build = [\"sh\", \"-c\", \"id -u > uid; touch ../escaped || true\"]\n"
     )
     report = await check_bot(resolve_bot(folder), sandboxed=True, store=tmp_path / "store")
