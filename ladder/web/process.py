@@ -121,6 +121,8 @@ async def run_web(
             raise WebStopped("the web cannot drop root's rights here: install bubblewrap (bwrap) and setpriv")
         give(db_path, staging, user)
         replays.mkdir(parents=True, exist_ok=True)
+        os.chown(replays, -1, user.gid)  # the replays (readable files: the web reads them) reach the web's group
+        replays.chmod(0o750)             # and nobody else: a finished half shows its unit's seed
         command = jailed(command, user, db_path.resolve(), staging.resolve(), replays.resolve())
     process = await trio.lowlevel.open_process(command, stdin=subprocess.PIPE, pass_fds=(listener.fileno(),))
     try:

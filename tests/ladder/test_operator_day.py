@@ -121,6 +121,8 @@ def assert_web_is_unprivileged(db: Path) -> None:
     assert {status[cap].strip() for cap in ("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb")} == {"0" * 16}
     assert status["NoNewPrivs"].strip() == "1" and status["Groups"].strip() == ""
     assert os.readlink(f"/proc/{serving[0]}/ns/net") != os.readlink("/proc/self/ns/net")
+    replays = db.with_name(db.stem + "-replays").stat()  # readable by the web's group only
+    assert replays.st_mode & 0o777 == 0o750 and replays.st_gid == int(status["Gid"].split()[0])
 
 
 def _pids() -> list[int]:
