@@ -52,9 +52,9 @@ from ladder.registry import submit  # noqa: E402
 from ladder.store import open_store  # noqa: E402
 from ladder.workers import core_shares  # noqa: E402
 from referee.games import make_game  # noqa: E402
-from referee.runtime import BotPool, Clock, SeatOptions, resolve_bot, run_game  # noqa: E402
+from referee.runtime import BotPool, Clock, SeatOptions, default_store, prepare_bot, resolve_bot, run_game  # noqa: E402
 from referee.runtime.affinity import format_cores, usable_cores  # noqa: E402
-from referee.runtime.build import BuildError, build_bot  # noqa: E402
+from referee.runtime.build import BuildError  # noqa: E402
 from referee.runtime.sandbox import resolve_mode  # noqa: E402
 
 BOT = """from bots.python.kit import serve
@@ -62,8 +62,8 @@ from bots.python.random_bot import GAMES, choose
 serve(choose, name="{name}", games=GAMES, action_detail=False)
 """
 RUST_STARTER = ROOT / "bots" / "rust"
-RUST_BINARY = RUST_STARTER / "build" / "target" / "release" / "random-rust"
-"""Where the Rust starter's own build (its manifest's command and environment) leaves the random bot."""
+RUST_BINARY = Path("build") / "target" / "release" / "random-rust"
+"""Where the Rust starter's build (its manifest's command and environment) leaves the random bot, in its copy."""
 MACHINE_LOOPS = 20_000_000
 """The CPU-bound work of one process in :func:`machine` (about a second here)."""
 
@@ -72,7 +72,7 @@ def make_bots(folder: Path, kind: str) -> None:
     """The two random bots' folders, ``random-a`` and ``random-b``, of ``kind`` (``python`` or ``rust``)."""
     if kind == "rust":
         try:
-            build_bot(resolve_bot(RUST_STARTER))
+            starter = prepare_bot(RUST_STARTER, default_store())
         except BuildError as error:
             raise SystemExit(f"the Rust starter did not build: {error}") from None
     for name in ("random-a", "random-b"):
@@ -80,7 +80,7 @@ def make_bots(folder: Path, kind: str) -> None:
         bot.mkdir(exist_ok=True)
         if kind == "rust":
             (bot / "bin").mkdir(exist_ok=True)
-            shutil.copy2(RUST_BINARY, bot / "bin" / "random-rust")
+            shutil.copy2(starter.path / RUST_BINARY, bot / "bin" / "random-rust")
             (bot / "bot.toml").write_text(f'name = "{name}"\ncommand = ["bin/random-rust"]\n')
         else:
             (bot / "bot.toml").write_text(f'name = "{name}"\ncommand = ["python3", "bot.py"]\n')

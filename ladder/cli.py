@@ -24,7 +24,7 @@ import trio
 from sqlite_utils import Database
 
 from referee.chance import new_secret_seed
-from referee.cli import sandbox_option, sandboxed_by
+from referee.cli import build_echo, build_timeout_option, sandbox_option, sandboxed_by
 from referee.files import write_atomically
 from referee.games import GAMES
 from referee.render import replay_pages
@@ -230,7 +230,9 @@ def _executor(mode: str, pause_off_turn: bool | None = None, scheduler: str | No
 @sandbox_option("on")
 @click.option("--server", help="Upload to the club ladder at this address instead (http://HOST:PORT).")
 @click.option("--token", envvar="KAFANA_TOKEN", show_envvar=True, help="Your author token, with --server.")
-def submit_command(path: str, db_path: str, sandbox_mode: str, server: str | None, token: str | None) -> None:
+@build_timeout_option()
+def submit_command(path: str, db_path: str, sandbox_mode: str, server: str | None, token: str | None,
+                   build_timeout: float) -> None:
     """Check the bot at PATH (a .py file or a folder with bot.toml) and enter it in the arenas of its games; with
     --server, pack it (a folder: what its copy would hold; a .py file: the file and a manifest that runs it with
     python3, able to import this repository's kit as on your machine) and upload it to a club ladder as your bot.
@@ -242,7 +244,8 @@ def submit_command(path: str, db_path: str, sandbox_mode: str, server: str | Non
         return
     db = _open(db_path, create=True)
     executor = _executor(sandbox_mode)
-    work = partial(submit, db, Path(db_path), path, executor, sandboxed_build=executor.sandbox == "on")
+    work = partial(submit, db, Path(db_path), path, executor, sandboxed_build=executor.sandbox == "on",
+                   build_timeout=build_timeout, echo=build_echo(quiet=False))
     report = trio.run(work)
     click.echo(report.text())
     if not report.accepted:

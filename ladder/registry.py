@@ -6,13 +6,23 @@ import contextlib
 import json
 import os
 import shutil
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import trio
 from sqlite_utils import Database
 
-from referee.runtime import BuildError, ManifestError, prepare_bot, resolve_bot
+from referee.runtime import (
+    BuildError,
+    ManifestError,
+    build_note,
+    default_store,
+    place_copy,
+    prepare_bot,
+    resolve_bot,
+)
+from referee.runtime.build import BUILD_TIMEOUT, Echo, needs_build
 
 from .arenas import arenas_for_game, ensure_arena
 from .executor import Executor
@@ -63,6 +73,16 @@ async def conformance(
     return result["info"] if result["passed"] else None
 
 
+def _built_copy(path: Path, db_path: Path, sandboxed: bool, timeout: float, echo: Echo | None) -> tuple[Path, str]:
+    """Prepare the folder bot at ``path`` in the store of builds (built there once, its output passed to ``echo``,
+    or a build of the same content and toolchain reused) and place the ladder's own copy of it; return the copy
+    and a word on its build."""
+    start = time.time()
+    prepared = prepare_bot(path, default_store(), sandboxed, timeout, echo)
+    said = build_note(prepared, start) if needs_build(prepared) else "nothing to build"
+    return place_copy(prepared, bot_folder(db_path)).path, said
+
+
 def _forget_copy(db: Database, db_path: Path, stored: Path) -> None:
     """Remove the ladder's copy of a refused bot (unless a registered version uses it)."""
     folder = stored if stored.is_dir() else stored.parent
@@ -86,10 +106,13 @@ async def submit(
     startup_timeout: float = STARTUP_TIMEOUT,
     author_id: int | None = None,
     sandboxed_build: bool = False,
+    build_timeout: float = BUILD_TIMEOUT,
+    echo: Echo | None = None,
 ) -> Report:
     """Submit the bot at ``path``: check it, copy it, store a new version (or find the existing one), join arenas.
     With ``author_id`` (an upload to a club ladder) the bot is that author's, and a bot of another author's name
-    is refused before anything runs. ``sandboxed_build`` runs the bot's build in the sandbox."""
+    is refused before anything runs. ``sandboxed_build`` runs the bot's build in the sandbox, each phase within
+    ``build_timeout`` seconds, its output passed to ``echo`` as it comes."""
     report = Report()
     try:
         spec = resolve_bot(path)
@@ -117,13 +140,13 @@ async def submit(
     if spec.path.is_dir():
         try:
             # left to finish alone when cancelled: a service that stops does not wait for a build
-            prepared = await trio.to_thread.run_sync(prepare_bot, spec.path, bot_folder(db_path), sandboxed_build,
-                                                     abandon_on_cancel=True)
-            stored = prepared.path
+            stored, said = await trio.to_thread.run_sync(_built_copy, spec.path, db_path, sandboxed_build,
+                                                         build_timeout, echo, abandon_on_cancel=True)
         except (ManifestError, BuildError) as exc:
             report.add(False, f"build: {exc}")
             return report
-        report.add(True, f"copied and built as the ladder keeps it: {stored}")
+        report.add(True, f"build: {said}")
+        report.add(True, f"copied as the ladder keeps it: {stored}")
     else:
         store = bot_folder(db_path) / spec.content_hash[:16]
         store.mkdir(parents=True, exist_ok=True)

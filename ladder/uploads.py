@@ -27,7 +27,7 @@ from typing import Any
 import trio
 from sqlite_utils import Database
 
-from referee.runtime import ManifestError, resolve_bot
+from referee.runtime import ManifestError, default_store, resolve_bot
 
 from .archive import ArchiveError, ArchiveLimits, unpack_checked
 from .authors import Author
@@ -127,7 +127,8 @@ async def check_next(db: Database, db_path: Path, executor: Executor, limits: Up
             if scope.cancelled_caught:
                 report = Report()
                 report.add(False, f"check: the build and conformance run took more than {limits.check_seconds:g}s")
-            report.lines = [_without_host_paths(line, folder, bot_folder(db_path)) for line in report.lines]
+            named = ((folder, "upload"), (default_store(), "build"), (bot_folder(db_path), "copy"))
+            report.lines = [_without_host_paths(line, named) for line in report.lines]
     finally:
         shutil.rmtree(work, ignore_errors=True)
     with db.atomic():
@@ -189,10 +190,12 @@ def checking_folder(db_path: Path) -> Path:
     return db_path.parent / (db_path.stem + "-checking")
 
 
-def _without_host_paths(line: str, work: Path, copies: Path) -> str:
-    """A report line with the host's folders replaced by what they are to the author."""
-    return line.replace(str(work.resolve()), "upload").replace(str(work), "upload").replace(
-        str(copies.resolve()), "copy").replace(str(copies), "copy")
+def _without_host_paths(line: str, named: tuple[tuple[Path, str], ...]) -> str:
+    """A report line with the host's folders replaced by what they are to the author (``named``: each folder
+    and its word)."""
+    for folder, word in named:
+        line = line.replace(str(folder.resolve()), word).replace(str(folder), word)
+    return line
 
 
 def sweep(db: Database, db_path: Path, abandoned: float = ABANDONED_SECONDS) -> int:

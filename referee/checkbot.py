@@ -27,6 +27,7 @@ from referee.runtime import (
     BuildError,
     Clock,
     ProcessPlayer,
+    build_note,
     default_store,
     is_prepared,
     prepare_bot,
@@ -34,6 +35,7 @@ from referee.runtime import (
     run_game,
 )
 from referee.runtime.bridge import StreamClosed, StreamTimeout
+from referee.runtime.build import BUILD_TIMEOUT, Echo, needs_build
 from referee.runtime.process import STARTUP_TIMEOUT, bot_address
 
 RANDOM_BOT = Path(__file__).resolve().parents[1] / "bots" / "python" / "random_bot.py"
@@ -177,22 +179,24 @@ class CheckReport:
 
 
 async def check_bot(
-    spec: BotSpec, startup_timeout: float = STARTUP_TIMEOUT, sandboxed: bool = False, store: Path | None = None
+    spec: BotSpec, startup_timeout: float = STARTUP_TIMEOUT, sandboxed: bool = False, store: Path | None = None,
+    build_timeout: float = BUILD_TIMEOUT, echo: Echo | None = None,
 ) -> CheckReport:
     """Run the battery on the bot ``spec``, from its prepared copy (made in ``store``, default
-    :func:`referee.runtime.default_store`, and built there, in the sandbox when ``sandboxed``, unless ``spec`` is
-    one already), as every game runs it. Each claimed game gets a fresh bot process, so a bot that fails in one game is reported for that game
-    only."""
+    :func:`referee.runtime.default_store`, and built there, in the sandbox when ``sandboxed``, each phase within
+    ``build_timeout`` seconds, its output passed to ``echo``, unless ``spec`` is one already, or a build of the same
+    content and toolchain is there), as every game runs it. Each claimed game gets a fresh bot process, so a bot
+    that fails in one game is reported for that game only."""
     checks: list[Check] = []
     if not is_prepared(spec) and spec.path.is_dir():
-        start = time.perf_counter()
+        start = time.time()
         try:
-            spec = await trio.to_thread.run_sync(prepare_bot, spec.path, store or default_store(), sandboxed)
+            spec = await trio.to_thread.run_sync(prepare_bot, spec.path, store or default_store(), sandboxed,
+                                                 build_timeout, echo)
         except BuildError as exc:
             return CheckReport(None, [Check("build", False, str(exc))])
-        if spec.build:
-            took = time.perf_counter() - start
-            checks.append(Check("build", True, f"{' '.join(spec.build)} in the bot's copy ({took:.1f} s)"))
+        if needs_build(spec):
+            checks.append(Check("build", True, build_note(spec, start)))
     elif spec.build:
         checks.append(Check("build", True, f"{' '.join(spec.build)}: built when this copy was prepared"))
     games: list[str] = []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import getpass
 import json
 import logging
 import sys
@@ -14,7 +15,8 @@ import click
 import trio
 
 from referee.checkbot import check_bot
-from referee.games import InvalidOptionError, UnknownGameError, make_game
+from referee.games import GAMES, InvalidOptionError, UnknownGameError, make_game
+from referee.newbot import LANGUAGES, STARTERS, NewBotError, new_bot
 from referee.render import replay_pages
 from referee.replay import games_json, read_replay, verify
 from referee.runtime import (
@@ -34,6 +36,7 @@ from referee.runtime import (
     run_game,
 )
 from referee.runtime.affinity import parse_cores, pin
+from referee.runtime.build import BUILD_TIMEOUT
 from referee.runtime.lifetime import Orphaned, exit_when_orphaned
 from referee.runtime.process import STARTUP_TIMEOUT
 from referee.runtime.sandbox import (
@@ -82,6 +85,17 @@ def sandbox_option(default: str) -> Callable:
     )
 
 
+def build_timeout_option() -> Callable:
+    """The ``--build-timeout`` option, for every command that builds bots."""
+    return click.option("--build-timeout", default=BUILD_TIMEOUT, show_default=True, type=click.FloatRange(min=1),
+                        help="Seconds each phase of a bot's build (fetch, build) may take.")
+
+
+def build_echo(quiet: bool) -> Callable[[str], None] | None:
+    """Where a build's output goes as it comes: standard error, unless ``quiet``."""
+    return None if quiet else lambda line: click.echo(f"build: {line}", err=True)
+
+
 def sandboxed_by(mode: str, quiet: bool = False) -> bool:
     """Resolve ``--sandbox`` (a usage error when ``on`` cannot work here); ``auto`` says on stderr which way it
     went."""
@@ -95,11 +109,11 @@ def sandboxed_by(mode: str, quiet: bool = False) -> bool:
     return sandboxed
 
 
-def _built_bot(path: str) -> BotSpec:
-    """The bot at ``path`` as it runs: its prepared copy, built (:func:`referee.runtime.prepare_bot`; click errors
-    otherwise)."""
+def _built_bot(path: str, sandboxed: bool, timeout: float, quiet: bool) -> BotSpec:
+    """The bot at ``path`` as it runs: its prepared copy, built (in the sandbox when its games will be; its output
+    shown unless ``quiet``; :func:`referee.runtime.prepare_bot`; click errors otherwise)."""
     try:
-        return prepare_bot(path, default_store())
+        return prepare_bot(path, default_store(), sandboxed, timeout, build_echo(quiet))
     except ManifestError as exc:
         raise click.UsageError(str(exc)) from None
     except BuildError as exc:
@@ -137,6 +151,7 @@ def main(verbose: int) -> None:
 @sandbox_option("auto")
 @click.option("--pause-off-turn", is_flag=True, help="Stop each bot's processes while it is not its move (fair CPU).")
 @click.option("--overwrite", is_flag=True, help="Replace replays of the same name (default: new names, NAME~2.jsonl).")
+@build_timeout_option()
 def play(
     game_id: str,
     bots: tuple[str, ...],
@@ -155,6 +170,7 @@ def play(
     sandbox_mode: str,
     pause_off_turn: bool,
     overwrite: bool,
+    build_timeout: float,
 ) -> None:
     """Play GAME_ID between BOTS (.py files or bot folders), alternating seats from game to game.
 
@@ -177,10 +193,10 @@ def play(
         raise click.UsageError(str(exc)) from None
     if len(bots) != game.num_seats:
         raise click.UsageError(f"{game.id} needs {game.num_seats} bots, {len(bots)} given")
-    specs = [_built_bot(path) for path in bots]
     sandboxed = sandboxed_by(sandbox_mode if transport == "unix" or sandbox_mode == "on" else "off", quiet=as_json)
     if sandboxed and transport != "unix":
         raise click.UsageError("a sandboxed bot has no network: use --transport unix")
+    specs = [_built_bot(path, sandboxed, build_timeout, as_json) for path in bots]
     for path, spec in dict(zip(bots, specs, strict=True)).items():
         _ready_to_play(path, spec, game.id, transport, startup_timeout, sandboxed)
     records: list[GameRecord] = []
@@ -369,13 +385,14 @@ async def _unless_orphaned(work):
 @click.option("--startup-timeout", default=STARTUP_TIMEOUT, show_default=True, type=float, help="Seconds to Hello.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @sandbox_option("auto")
-def hello(bot: str, startup_timeout: float, as_json: bool, sandbox_mode: str) -> None:
+@build_timeout_option()
+def hello(bot: str, startup_timeout: float, as_json: bool, sandbox_mode: str, build_timeout: float) -> None:
     """Start BOT, print what it answers to Hello, and stop it (exit 1 if it does not answer).
 
     Example: referee hello bots/python/random_bot.py
     """
-    spec = _built_bot(bot)
     sandboxed = sandboxed_by(sandbox_mode, quiet=as_json)
+    spec = _built_bot(bot, sandboxed, build_timeout, as_json)
     info, fault, output = trio.run(lambda: probe_hello(spec, startup_timeout=startup_timeout, sandboxed=sandboxed))
     if as_json:
         click.echo(json.dumps({"info": info.__dict__ if info else None, "fault": fault.to_json() if fault else None}))
@@ -390,7 +407,8 @@ def hello(bot: str, startup_timeout: float, as_json: bool, sandbox_mode: str) ->
 @click.option("--startup-timeout", default=STARTUP_TIMEOUT, show_default=True, type=float, help="Seconds to Hello.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @sandbox_option("auto")
-def check_bot_command(bot: str, startup_timeout: float, as_json: bool, sandbox_mode: str) -> None:
+@build_timeout_option()
+def check_bot_command(bot: str, startup_timeout: float, as_json: bool, sandbox_mode: str, build_timeout: float) -> None:
     """Run BOT through a battery of checks and print a report; exit 0 only if everything passed.
 
     Handshake and its timing, claimed games, the hardest requests of each game (most legal actions, a Gjul Bara
@@ -404,7 +422,8 @@ def check_bot_command(bot: str, startup_timeout: float, as_json: bool, sandbox_m
     except ManifestError as exc:
         raise click.UsageError(str(exc)) from None
     sandboxed = sandboxed_by(sandbox_mode, quiet=as_json)
-    report = trio.run(_unless_orphaned, partial(check_bot, spec, startup_timeout, sandboxed))
+    report = trio.run(_unless_orphaned, partial(check_bot, spec, startup_timeout, sandboxed,
+                                                build_timeout=build_timeout, echo=build_echo(as_json)))
     failed = [c for c in report.checks if not c.ok]
     if as_json:
         click.echo(json.dumps(report.to_json()))
@@ -463,6 +482,29 @@ def _summary(records: list[GameRecord], labels: list[str]) -> str:
         durak = f"  durak {lost[name]:>4}" if lost else ""
         lines.append(f"  {name:<20} wins {wins[name]:>4}{durak}  points {points[name]:>4}  faults {faults[name]:>3}")
     return "\n".join(lines)
+
+
+@main.command("new-bot", context_settings=CONTEXT)
+@click.argument("folder", type=click.Path(path_type=Path))
+@click.option("--language", required=True, type=click.Choice(LANGUAGES), help="The starter to begin from.")
+@click.option("--game", "games", multiple=True, metavar="GAME",
+              help=f"A game it plays (repeatable; default every game: {', '.join(sorted(GAMES))}).")
+@click.option("--author", default=lambda: getpass.getuser(), show_default="your user name", help="Its author.")
+def new_bot_command(folder: Path, language: str, games: tuple[str, ...], author: str) -> None:
+    """Write a new bot in FOLDER (its name is the bot's) from the starter of a language: a manifest, the kit, a bot
+    that plays a random legal action, and a README with the next commands. It passes check-bot as written.
+
+    Example: referee new-bot mybot --language rust --game tapa
+    """
+    try:
+        made = new_bot(folder, language, list(games), author)
+    except NewBotError as exc:
+        raise click.UsageError(str(exc)) from None
+    claimed = ", ".join(sorted(set(games))) or "every game"
+    click.echo(f"wrote {made}/: {made.name}, a {language} bot for {claimed}; write your decision in "
+               f"{made / STARTERS[language].decision}. Next:")
+    click.echo(f"  referee check-bot {folder}\n  referee play {(sorted(games) or ['tapa'])[0]} {folder} {folder}\n"
+               f"  ladder submit {folder}")
 
 
 @main.command("verify", context_settings=CONTEXT)

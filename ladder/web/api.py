@@ -17,6 +17,7 @@ from referee.frames import frames
 from referee.games import make_game
 from referee.replay import UNFINISHED, read_replay
 from referee.runtime import FAULT_KINDS
+from referee.runtime.process import LAST_WORDS
 
 from ..outcomes import summary, winners
 from ..standings import COLUMNS, crosstable, history, standings, version_labels
@@ -160,8 +161,17 @@ def _spectator_open(row: dict[str, Any]) -> bool:
     return (row["unit_status"] == "done" and row["status"] != "running") or not _hides_cards(row["game"] or "")
 
 
+def _public_fault(fault: dict[str, Any]) -> dict[str, Any]:
+    """A fault as every visitor sees it: a crash's last words (its stderr, which only the bot's author reads, in
+    the match's logs) left out."""
+    message = str(fault.get("message", ""))
+    if LAST_WORDS not in message:
+        return fault
+    return {**fault, "message": message.split(LAST_WORDS)[0] + " (its last words are in its author's logs)"}
+
+
 def _match_json(row: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
-    faults = json.loads(row["faults"] or "[]")
+    faults = [_public_fault(fault) for fault in json.loads(row["faults"] or "[]")]
     seats = [names.get(v, f"#{v}") for v in json.loads(row["seats"])]
     points = json.loads(row["points"]) if row["points"] else None
     games = json.loads(row["games"]) if row["games"] else []

@@ -17,7 +17,7 @@ from .faults import (
 from .hello import Entrant
 from .manifest import BotSpec, ManifestError, resolve_bot
 from .player import LocalPlayer, Player
-from .prepare import KnownBots, default_store, is_prepared, prepare_bot
+from .prepare import KnownBots, build_note, build_record, default_store, is_prepared, place_copy, prepare_bot
 from .process import ProcessPlayer
 from .runner import probe_hello, run_game
 from .seating import BotPool, SeatOptions
@@ -45,9 +45,12 @@ __all__ = [
     "ProcessPlayer",
     "SeatOptions",
     "build_bot",
+    "build_note",
+    "build_record",
     "default_store",
     "is_prepared",
     "parse_clock",
+    "place_copy",
     "play_game",
     "prepare_bot",
     "probe_hello",

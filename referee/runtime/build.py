@@ -1,29 +1,50 @@
-"""Building a bot: the manifest's optional ``build`` command, run in the bot's folder before the bot is started.
+"""Building a bot: its dependencies fetched, then the manifest's optional ``build`` command, with no network.
 
 A compiled bot (the C++ and Go starters) names its build, e.g. ``build = ["make", "--silent"]``. It runs once, in
-the bot's prepared copy (:mod:`referee.runtime.prepare`); the ladder runs it in the sandbox, since a build runs a
-stranger's code as much as the bot does.
+the bot's prepared copy (:mod:`referee.runtime.prepare`), in two phases:
+
+1. **fetch** (:mod:`.fetch`): the language's package tool, its scripts disabled, downloads what the bot's lock
+   files name into the shared caches. It runs none of the bot's code, and only it has the network.
+2. **build**: the manifest's command, told where the caches are and that it is offline. In the sandbox (the
+   ladder's builds, and every build where the sandbox is on) it has no network at all, the caches are read-only
+   and the bot's copy is the only place it may write, as an unprivileged uid of its own: a build runs a stranger's
+   code as much as the bot does.
+
+Both phases stream their output (``echo``) with the seconds elapsed, and say so every half minute when quiet.
 """
 
 from __future__ import annotations
 
 import os
+import re
+import signal
 import subprocess
+import threading
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from .fetch import build_environment, ecosystems, fetching, give_caches, open_to_builds
 from .manifest import BotSpec
 from .printable import printable
-from .sandbox import BUILD_LIMITS, Sandbox, UidClaim, bot_environment
+from .sandbox import BUILD_LIMITS, FETCH_UID, Sandbox, UidClaim, bot_environment
 from .seccomp import program_fd
 
 BUILD_TIMEOUT = 900.0
-"""Seconds a build may take."""
+"""Seconds each phase of a build may take (``--build-timeout``)."""
 OUTPUT_TAIL = 3000
 """Characters of build output kept in an error message."""
+QUIET_SECONDS = 30.0
+"""How long a phase may print nothing before a line says it is still at work."""
+
+COLOURS = re.compile(r"\x1b\[[0-9;]*m")
+"""Terminal colour codes, which some tools print even when told not to (Maven's ``--quiet``)."""
+
+Echo = Callable[[str], None]
 
 
 class BuildError(RuntimeError):
-    """A bot's build command failed; the message carries the command and the end of its output."""
+    """A bot's build failed; the message carries the phase, the command and the end of its output."""
 
 
 def _chown_tree(folder: Path, uid: int) -> None:
@@ -31,41 +52,132 @@ def _chown_tree(folder: Path, uid: int) -> None:
         os.lchown(path, uid, uid)
 
 
-def build_bot(spec: BotSpec, timeout: float = BUILD_TIMEOUT, sandboxed: bool = False) -> str | None:
-    """Run ``spec``'s build command in its folder; return what it printed, control characters escaped (None when
-    the bot needs no build). ``sandboxed`` runs it in the sandbox as an unprivileged uid of its own, its folder the
-    only place it may write, with the network (a build fetches packages) and the larger :data:`BUILD_LIMITS`.
+def _run(command: Sequence[str], shown: str, cwd: Path, env: dict[str, str], timeout: float, echo: Echo | None,
+         pass_fds: Sequence[int] = ()) -> tuple[int | None, str]:
+    """Run ``command`` in a session of its own, its output (both streams) passed to ``echo`` line by line as it
+    comes, with a line naming ``shown`` when it has been quiet for :data:`QUIET_SECONDS`; return its exit code
+    (None when it ran past ``timeout`` seconds and was killed) and its output."""
+    start = time.monotonic()
+    lines: list[str] = []
+    heard = [start]
+    process = subprocess.Popen(
+        command, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        text=True, errors="replace", start_new_session=True, pass_fds=tuple(pass_fds),
+    )
+
+    def say(line: str) -> None:
+        heard[0] = time.monotonic()
+        if echo is not None:
+            echo(f"[{heard[0] - start:.0f}s] {line}")
+
+    def read() -> None:
+        assert process.stdout is not None
+        for line in process.stdout:
+            text = printable(COLOURS.sub("", line).rstrip())
+            if text:
+                lines.append(text)
+                say(text)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    code: int | None = None
+    while code is None:
+        left = timeout - (time.monotonic() - start)
+        if left <= 0:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+            break
+        try:
+            code = process.wait(timeout=min(QUIET_SECONDS, left))
+        except subprocess.TimeoutExpired:
+            if time.monotonic() - heard[0] >= QUIET_SECONDS:
+                say(f"still at work: {shown}")
+    reader.join(timeout=5)
+    return code, "\n".join(lines)
+
+
+def _phase(spec: BotSpec, name: str, command: Sequence[str], env: dict[str, str], timeout: float,
+           echo: Echo | None, sandbox: tuple[int, list[tuple[str, Path]], bool] | None) -> str:
+    """Run one phase of the build of ``spec`` (``sandbox``: its uid, binds and network, else on the host).
 
     Raises:
-        BuildError: the command is missing, fails, or runs longer than ``timeout`` seconds.
+        BuildError: the command is missing, fails, or runs past ``timeout``.
     """
-    if not spec.build:
-        return None
-    shown = " ".join(spec.build)
-    command, env, claim, rules = list(spec.build), {**os.environ, **dict(spec.env)}, None, None
-    if sandboxed:
-        claim = UidClaim(os.getpid() * 8 + 7)
-        _chown_tree(spec.cwd, claim.uid)
+    shown = " ".join(command)
+    argv, fds, rules = list(command), (), None
+    if sandbox is not None:
+        uid, binds, network = sandbox
         rules = program_fd()
-        command = Sandbox(BUILD_LIMITS, claim.uid).command(spec.build, spec.cwd, rules, building=True)
-        env = bot_environment("", dict(spec.env), sandboxed=True)
+        argv = Sandbox(BUILD_LIMITS, uid).command(command, spec.cwd, rules, building=True, network=network,
+                                                  binds=binds)
+        fds = (rules,)
     try:
-        done = subprocess.run(
-            command, cwd=spec.cwd, stdin=subprocess.DEVNULL, capture_output=True, text=True, errors="replace",
-            timeout=timeout, env=env, pass_fds=() if rules is None else (rules,),
-        )
+        code, output = _run(argv, shown, spec.cwd, env, timeout, echo, fds)
     except FileNotFoundError:
-        raise BuildError(f"{spec.label}: build command {shown!r} not found (is its toolchain installed?)") from None
-    except subprocess.TimeoutExpired:
-        raise BuildError(f"{spec.label}: build {shown!r} took more than {timeout:g}s") from None
+        raise BuildError(f"{spec.label}: {name} command {shown!r} not found (is its toolchain installed?)") from None
     finally:
         if rules is not None:
             os.close(rules)
-        if claim is not None:
-            _chown_tree(spec.cwd, 0)
-            claim.release()
-    output = printable((done.stdout + done.stderr).strip(), lines=True)
-    if done.returncode != 0:
-        tail = output[-OUTPUT_TAIL:]
-        raise BuildError(f"{spec.label}: build {shown!r} failed with exit code {done.returncode}:\n{tail}")
+    if code is None:
+        raise BuildError(f"{spec.label}: {name} {shown!r} took more than {timeout:g}s (raise the limit with "
+                         "--build-timeout SECONDS; what it fetched and compiled is kept, so running it again "
+                         "resumes)")
+    if code != 0:
+        raise BuildError(f"{spec.label}: {name} {shown!r} failed with exit code {code}:\n{output[-OUTPUT_TAIL:]}")
     return output
+
+
+def needs_build(spec: BotSpec) -> bool:
+    """Whether the folder bot ``spec`` has anything to build or fetch."""
+    return bool(spec.build) or bool(ecosystems(spec.cwd))
+
+
+def build_bot(spec: BotSpec, deps: Path, timeout: float = BUILD_TIMEOUT, sandboxed: bool = False,
+              echo: Echo | None = None) -> str | None:
+    """Fetch the dependencies of the bot ``spec`` into the caches in ``deps``, then run its build command in its
+    folder; return what they printed, control characters escaped (None when there is nothing to do). ``sandboxed``
+    runs both in the sandbox: the fetch as :data:`.sandbox.FETCH_UID` with the network, the build as an
+    unprivileged uid of its own with none, both with the larger :data:`BUILD_LIMITS`. ``echo`` is given each line
+    of output as it comes.
+
+    Raises:
+        BuildError: a phase failed, or ran longer than ``timeout`` seconds.
+    """
+    used = ecosystems(spec.cwd)
+    if not spec.build and not used:
+        return None
+    outputs = []
+    host = {**os.environ} if not sandboxed else {}
+    if used:
+        with fetching(deps):
+            if sandboxed:
+                give_caches(deps, used, FETCH_UID)
+                _chown_tree(spec.cwd, FETCH_UID)
+            try:
+                for ecosystem in used:
+                    cache = deps / ecosystem.name
+                    cache.mkdir(parents=True, exist_ok=True)
+                    env = {**(host or bot_environment("", {}, sandboxed=True)), **ecosystem.fetch_env(cache)}
+                    if echo is not None:
+                        echo(f"fetching the {ecosystem.name} dependencies (the build itself runs offline)")
+                    outputs.append(_phase(spec, "fetch", ecosystem.fetch(spec.cwd), env, timeout, echo,
+                                          (FETCH_UID, [("--bind", cache)], True) if sandboxed else None))
+                    open_to_builds(cache)
+            finally:
+                if sandboxed:
+                    _chown_tree(spec.cwd, 0)
+    if spec.build:
+        env = {**(host or bot_environment("", {}, sandboxed=True)), **dict(spec.env),
+               **build_environment(spec.cwd, deps)}
+        claim = UidClaim(os.getpid() * 8 + 7) if sandboxed else None
+        binds = [("--ro-bind", deps / ecosystem.name) for ecosystem in used]
+        try:
+            if claim is not None:
+                _chown_tree(spec.cwd, claim.uid)
+            outputs.append(_phase(spec, "build", spec.build, env, timeout, echo,
+                                  (claim.uid, binds, False) if claim is not None else None))
+        finally:
+            if claim is not None:
+                _chown_tree(spec.cwd, 0)
+                claim.release()
+    return "\n".join(output for output in outputs if output).strip()

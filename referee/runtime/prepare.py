@@ -1,30 +1,40 @@
-"""Preparing a bot to run: one copy of its folder per content hash, built once, the same way everywhere.
+"""Preparing a bot to run: one copy of its folder per content and toolchain, built once, the same way everywhere.
 
-``referee play``, ``hello`` and ``check-bot`` run a folder bot from its prepared copy in a cache
-(:func:`default_store`); ``ladder submit`` prepares it into the league's bot folder and checks that copy. A copy
-holds the bot's files (:func:`referee.runtime.manifest.folder_files`: everything but build output, caches,
+``referee play``, ``hello`` and ``check-bot`` run a folder bot from its prepared copy in a store of builds
+(:func:`default_store`); ``ladder submit`` and a club's uploads prepare it there too and give the ladder its own
+copy of the result (:func:`place_copy`: hard links, so no second build and no second copy on disk). A copy holds
+the bot's files (:func:`referee.runtime.manifest.folder_files`: everything but build output, caches,
 ``node_modules`` and dotfiles; a link inside the folder becomes the file it leads to, a link leading outside it is
-refused), and the manifest's ``build`` runs in the copy, once: a marker file records the content hash it was built
-for, so a bot is not built again for every game, and a failed build is tried again next time. A single ``.py``
-file bot has nothing to build and runs where it is.
+refused) and is named by their content hash and the fingerprint of the tools that build it
+(:mod:`.toolchain`). Its build (:mod:`.build`: dependencies fetched into the store's shared caches, then the
+manifest's ``build`` offline) runs once: a marker file records what it was built from, how and how long it took,
+so a bot is not built again for every game, and a failed or interrupted build is resumed next time in the same
+copy. A build made outside the sandbox is reused only where the sandbox is off: one that must be sandboxed is
+made again. A single ``.py`` file bot has nothing to build and runs where it is.
 """
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
+import hashlib
+import json
 import os
 import shutil
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from .build import build_bot
+from .build import BUILD_TIMEOUT, Echo, build_bot, needs_build
+from .fetch import deps_folder
 from .manifest import BotSpec, folder_files, resolve_bot
+from .toolchain import fingerprint
 
 PREPARED = ".kafana-prepared"
-"""The marker of a prepared copy, written once its build succeeded: the content hash it was copied from. (A copy
-leaves dotfiles out, so no bot brings a marker along.)"""
+"""The marker of a prepared copy, written once its build succeeded: JSON of the content hash it was copied from,
+whether it was built in the sandbox, when and in how many seconds. (A copy leaves dotfiles out, so no bot brings a
+marker along.)"""
 STORE_ENV = "KAFANA_CACHE"
 
 
@@ -93,10 +103,32 @@ def _copy(spec: BotSpec, target: Path) -> None:
         raise
 
 
-def prepare_bot(path: str | Path, store: Path, sandboxed: bool = False) -> BotSpec:
+def build_record(folder: Path) -> dict | None:
+    """What the marker of the prepared copy in ``folder`` says (``hash``, ``sandboxed``, ``made``, ``seconds``),
+    or None when it is not built."""
+    try:
+        text = (folder / PREPARED).read_text()
+    except OSError:
+        return None
+    try:
+        record = json.loads(text)
+    except ValueError:
+        record = None
+    if not isinstance(record, dict):  # a copy marked before markers said how it was built
+        return {"hash": text.strip(), "sandboxed": False, "made": None, "seconds": None}
+    return record
+
+
+def build_key(spec: BotSpec) -> str:
+    """What names the prepared copy of the folder bot ``spec``: its content and the tools that build it."""
+    return hashlib.sha256(f"{spec.content_hash}\0{fingerprint(spec.path, spec.build)}".encode()).hexdigest()
+
+
+def prepare_bot(path: str | Path, store: Path, sandboxed: bool = False, timeout: float = BUILD_TIMEOUT,
+                echo: Echo | None = None) -> BotSpec:
     """The spec of the bot at ``path`` as it will run: a folder bot's prepared copy under ``store`` (made and built
-    if needed, the build in the sandbox when ``sandboxed``), or the bot itself when it is a single file or already a
-    prepared copy.
+    if needed, the build in the sandbox when ``sandboxed``, each phase in ``timeout`` seconds, its output passed to
+    ``echo``), or the bot itself when it is a single file or already a prepared copy.
 
     Raises:
         ManifestError: ``path`` is not a bot, or its folder links outside itself.
@@ -106,12 +138,65 @@ def prepare_bot(path: str | Path, store: Path, sandboxed: bool = False) -> BotSp
     if not spec.path.is_dir() or is_prepared(spec):
         return spec
     store.mkdir(parents=True, exist_ok=True)
-    target = store / spec.content_hash[:16]
+    target = store / build_key(spec)[:16]
     with _locked(store / f".{target.name}.lock"):
+        record = build_record(target)
+        if record is not None and sandboxed and not record["sandboxed"]:
+            shutil.rmtree(target)  # built outside the sandbox: not good enough for a build that must be in it
+            record = None
         if not target.exists():
             _copy(spec, target)
         prepared = resolve_bot(target)
-        if not is_prepared(prepared):
-            build_bot(prepared, sandboxed=sandboxed)
-            (target / PREPARED).write_text(spec.content_hash)
+        if record is None:
+            start = time.monotonic()
+            build_bot(prepared, deps_folder(store), timeout, sandboxed, echo)
+            marker = {"hash": spec.content_hash, "sandboxed": sandboxed, "made": time.time(),
+                      "seconds": round(time.monotonic() - start, 1)}
+            (target / PREPARED).write_text(json.dumps(marker))
+        elif echo is not None and needs_build(prepared):
+            echo(f"reused the build of this content and toolchain ({_described(record)})")
     return prepared
+
+
+def _described(record: dict) -> str:
+    """A build record in words: how long the build took and when it was made."""
+    when = "" if record.get("made") is None else time.strftime(" on %Y-%m-%d at %H:%M", time.localtime(record["made"]))
+    took = "" if record.get("seconds") is None else f"built in {record['seconds']:g} s"
+    return f"{took}{when}".strip() or "built earlier"
+
+
+def build_note(prepared: BotSpec, since: float) -> str:
+    """What became of the build of the prepared copy ``prepared`` asked for at ``since`` (a :func:`time.time`):
+    built then, or a build of the same content and toolchain reused."""
+    record = build_record(prepared.path) or {}
+    if (record.get("made") or since) < since:
+        return f"reused the build of this content and toolchain ({_described(record)})"
+    return f"{' '.join(prepared.build) or 'dependencies fetched'} in the bot's copy ({_described(record)})"
+
+
+def _link_or_copy(source: str, target: str) -> None:
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copy2(source, target)
+
+
+def place_copy(prepared: BotSpec, folder: Path) -> BotSpec:
+    """The prepared copy ``prepared`` placed in ``folder`` under its own name (a ladder keeps its bots there), its
+    files hard links to the store's where the two share a file system (a copy otherwise), made whole before it
+    appears; returned as it runs from there. A placed copy already there is kept."""
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / prepared.path.name
+    with _locked(folder / f".{target.name}.lock"):
+        if not (target / PREPARED).is_file():
+            shutil.rmtree(target, ignore_errors=True)
+            staging = Path(tempfile.mkdtemp(prefix=".copy-", dir=folder))
+            try:
+                shutil.copytree(prepared.path, staging, symlinks=True, copy_function=_link_or_copy,
+                                dirs_exist_ok=True)
+                staging.chmod(0o755)
+                staging.rename(target)
+            except BaseException:
+                shutil.rmtree(staging, ignore_errors=True)
+                raise
+    return resolve_bot(target)

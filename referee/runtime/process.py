@@ -121,6 +121,8 @@ def _exit_fault(seat: int, code: int, stderr: str) -> BotError:
 
 LAST_LINES = 4
 """Lines of a crashed bot's stderr its fault quotes."""
+LAST_WORDS = "; its last words: "
+"""What introduces them in the fault's message (a ladder's public pages leave them to the bot's author)."""
 
 
 def last_words(stderr: str) -> str:
@@ -131,7 +133,7 @@ def last_words(stderr: str) -> str:
     '; its last words: Traceback (most recent call last): | File "bot.py", line 9, in choose | ValueError: no'
     """
     lines = [line.strip() for line in stderr.splitlines() if line.strip(" ^~\t")][-LAST_LINES:]  # not 3.11's marks
-    return f"; its last words: {printable(' | '.join(lines))[-600:]}" if lines else ""
+    return f"{LAST_WORDS}{printable(' | '.join(lines))[-600:]}" if lines else ""
 
 
 class ProcessPlayer:

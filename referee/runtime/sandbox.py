@@ -35,6 +35,9 @@ ADDRESS_ENV = "KAFANA_BOT_ADDRESS"
 SANDBOX_ENV = "KAFANA_SANDBOX"
 """The environment variable that sets the default mode of ``--sandbox`` (a test run sets ``auto``)."""
 
+FETCH_UID = 60998
+"""The uid that fetches every build's dependencies into the shared caches (:mod:`.fetch`): only its fetches may
+write there; builds and bots (uids from :data:`FIRST_UID`) read them."""
 FIRST_UID = 61000
 """Sandboxed bots run as uids from here on, each bot its own, so that they share no process count."""
 UID_SPAN = 4000
@@ -165,7 +168,7 @@ def resolve_mode(mode: str) -> bool:
 
 
 @functools.cache
-def _rust_toolchain() -> Path | None:
+def rust_toolchain() -> Path | None:
     """The host's Rust toolchain (the sysroot of the ``rustc`` on the referee's PATH) when it lies outside the
     folders every sandbox shows anyway; None without one."""
     rustc = shutil.which("rustc")
@@ -237,6 +240,8 @@ class Sandbox:
         lifeline_fd: int | None = None,
         *,
         building: bool = False,
+        network: bool = False,
+        binds: Sequence[tuple[str, Path]] = (),
     ) -> list[str]:
         """``command`` wrapped: rlimits (prlimit), the namespaces and mounts (bwrap, run as root so that it can
         mount what the bot may read wherever it lies), then the bot's own uid (setpriv, inside the sandbox).
@@ -250,8 +255,10 @@ class Sandbox:
         pipe whose write end only the referee holds; inside the sandbox, after both signals are armed, a check
         runs before the bot does and stops there if the pipe says its writer is gone.
 
-        ``building`` is for a bot's build command: its folder is writable and the network is shared (a build
-        fetches its packages from the registries); everything else is sealed as for the bot."""
+        ``building`` is for a bot's build: its folder is writable. ``network`` shares the host's network (only the
+        fetch of a build's dependencies has it, :mod:`.fetch`). ``binds`` are further folders to show, each
+        ``("--bind" or "--ro-bind", path)`` (the shared dependency caches). Everything else is sealed as for the
+        bot."""
         limits = self.limits
         wrapped = [
             "prlimit",
@@ -264,7 +271,7 @@ class Sandbox:
             "bwrap",
             "--unshare-ipc",
             "--unshare-pid",
-            *([] if building else ["--unshare-net"]),
+            *([] if network else ["--unshare-net"]),
             "--unshare-uts",
             "--unshare-cgroup-try",
             "--seccomp",
@@ -287,11 +294,11 @@ class Sandbox:
         # A writable /tmp for everybody (before the binds that may lie below it), then the folders to read, each
         # with the folders above it created open to pass through (bwrap would make them root-only).
         wrapped += ["--perms", "1777", "--size", str(limits.tmp_bytes), "--tmpfs", "/tmp"]
-        rust = _rust_toolchain()
+        rust = rust_toolchain()
         if rust is not None:
             wrapped += ["--perms", "0755", "--dir", str(RUST_ROOT.parent), "--ro-bind", str(rust), str(RUST_ROOT)]
         wrapped += mounted([*(("--ro-bind", folder) for folder in readable_roots()),
-                            ("--bind" if building else "--ro-bind", bot_dir)])
+                            ("--bind" if building else "--ro-bind", bot_dir), *binds])
         wrapped += ["--chdir", str(bot_dir), "--"]
         if lifeline_fd is not None:
             wrapped += [sys.executable, "-I", "-S", "-c", _LIFELINE_CHECK, str(lifeline_fd)]

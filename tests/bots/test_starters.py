@@ -15,7 +15,8 @@ import pytest
 
 from referee.games import GAMES, make_game
 from referee.replay import read_replay, verify
-from referee.runtime import Clock, default_store, prepare_bot, run_game
+from referee.runtime import Clock, default_store, prepare_bot, resolve_bot, run_game
+from referee.runtime.build import needs_build
 from referee.runtime.sandbox import sandbox_problem
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,8 +41,10 @@ PAIRINGS = [("javascript", "python"), ("c++", "javascript"), ("go", "c++"), ("ru
 
 @pytest.fixture(scope="module")
 def starters():
-    """The starters as they run: prepared (copied and built) once."""
-    return {language: prepare_bot(path, default_store()) for language, path in STARTERS.items()}
+    """The starters as they run: prepared (copied and built) once, in the sandbox where it works (a build made there
+    serves every command after, sandboxed or not)."""
+    sandboxed = sandbox_problem() is None
+    return {language: prepare_bot(path, default_store(), sandboxed) for language, path in STARTERS.items()}
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
@@ -78,7 +81,7 @@ def test_starter_passes_check_bot_and_submit_as_the_docs_say(tmp_path, starters,
     checked = subprocess.run([sys.executable, "-m", "referee.cli", "check-bot", folder, "--sandbox", "on"],
                              cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert checked.returncode == 0, checked.stdout + checked.stderr
-    built = "build" in tomllib.loads((STARTERS[language] / "bot.toml").read_text())
+    built = needs_build(resolve_bot(STARTERS[language]))
     assert "FAIL" not in checked.stdout and checked.stdout.startswith("PASS build" if built else "PASS handshake")
     assert f"PASS games: {', '.join(sorted(GAMES))}\n" in checked.stdout
     assert "PASS notify: acknowledged a MatchOver over the Session stream\n" in checked.stdout
@@ -86,6 +89,39 @@ def test_starter_passes_check_bot_and_submit_as_the_docs_say(tmp_path, starters,
                                cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert submitted.returncode == 0, submitted.stdout + submitted.stderr
     assert f"accepted as {NAMES[language]} version 1" in submitted.stdout
+
+
+@pytest.mark.skipif(sandbox_problem() is not None, reason=f"no sandbox here: {sandbox_problem()}")
+def test_the_rust_starter_is_built_once_for_every_command(tmp_path, starters):
+    """Built once (by the fixture, in the sandbox), the Rust starter is not compiled again by ``check-bot``,
+    ``referee play``, ``ladder submit`` or a club's upload of the same folder: each says it reused that build."""
+    import trio
+
+    from ladder.archive import pack_folder
+    from ladder.authors import add_author, authenticate
+    from ladder.store import open_store
+    from ladder.uploads import UploadLimits, check_next, outcome, receive
+    from tests.ladder._fakes import FakeExecutor
+
+    reused = "reused the build of this content and toolchain (built in "
+
+    def run(*command: str) -> subprocess.CompletedProcess:
+        done = subprocess.run([sys.executable, "-m", *command], cwd=ROOT, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0 and "Compiling" not in done.stdout + done.stderr, done.stdout + done.stderr
+        return done
+
+    assert f"PASS build: {reused}" in run("referee.cli", "check-bot", "bots/rust", "--sandbox", "on").stdout
+    played = run("referee.cli", "play", "tapa", "bots/rust", "bots/python/random_bot.py", "--out", str(tmp_path))
+    assert f"build: {reused}" in played.stderr
+    submitted = run("ladder.cli", "submit", "bots/rust", "--db", str(tmp_path / "l.db"))
+    assert f"ok   build: {reused}" in submitted.stdout
+    db_path = tmp_path / "club.db"
+    db = open_store(db_path)
+    upload = receive(db, db_path, authenticate(db, add_author(db, "ana")), pack_folder(STARTERS["rust"]),
+                     UploadLimits())
+    assert trio.run(check_next, db, db_path, FakeExecutor(), UploadLimits())
+    report = outcome(db, upload)["report"]
+    assert f"ok   build: {reused}" in report and "Compiling" not in report, report
 
 
 @pytest.mark.parametrize("language", FOLDERS[:-1])  # the Python kit's contract is its generated code (test_generated)

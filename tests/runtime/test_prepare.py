@@ -1,4 +1,5 @@
-"""Prepared bots: one copy per content hash, holding the bot's files and nothing else, built once."""
+"""Prepared bots: one copy per content and toolchain, holding the bot's files and nothing else, built once, its
+build's output shown as it comes, reused by the ladder's own copy."""
 
 from __future__ import annotations
 
@@ -8,8 +9,20 @@ import stat
 
 import pytest
 
-from referee.runtime import BuildError, KnownBots, ManifestError, is_prepared, manifest, prepare_bot, resolve_bot
-from referee.runtime.prepare import PREPARED
+from referee.runtime import (
+    BuildError,
+    KnownBots,
+    ManifestError,
+    build_note,
+    is_prepared,
+    manifest,
+    place_copy,
+    prepare_bot,
+    resolve_bot,
+)
+from referee.runtime import build, prepare
+from referee.runtime.prepare import PREPARED, build_key
+from referee.runtime.sandbox import sandbox_problem
 
 
 def bot_folder(parent, build: str = '["sh", "-c", "echo built >> build-log.txt"]'):
@@ -31,7 +44,7 @@ def test_a_copy_holds_the_bot_and_nothing_else(tmp_path):
     folder = bot_folder(tmp_path)
     spec = prepare_bot(folder, tmp_path / "store")
     copy = spec.path
-    assert copy.parent == tmp_path / "store" and copy.name == resolve_bot(folder).content_hash[:16]
+    assert copy.parent == tmp_path / "store" and copy.name == build_key(resolve_bot(folder))[:16]
     assert sorted(str(p.relative_to(copy)) for p in copy.rglob("*") if p.name != PREPARED) == [
         "bot.py", "bot.toml", "build-log.txt", "data", "data/table.txt", "link.txt"
     ]
@@ -88,3 +101,57 @@ def test_a_worker_hashes_a_prepared_copy_once_and_any_other_bot_every_time(tmp_p
     shutil.rmtree(copy.path)
     with pytest.raises(ManifestError, match="no bot at"):
         known.resolve(copy.path)
+
+
+def test_a_new_toolchain_builds_again(tmp_path, monkeypatch):
+    folder = bot_folder(tmp_path)
+    first = prepare_bot(folder, tmp_path / "store")
+    monkeypatch.setattr(prepare, "fingerprint", lambda folder, command: "another compiler")
+    again = prepare_bot(folder, tmp_path / "store")
+    assert again.path != first.path and (again.path / "build-log.txt").read_text() == "built\n"
+
+
+def test_the_output_is_shown_as_it_comes_and_a_reused_build_says_so(tmp_path):
+    folder = bot_folder(tmp_path, build='["sh", "-c", "echo compiling; echo linking >&2"]')
+    shown: list[str] = []
+    spec = prepare_bot(folder, tmp_path / "store", echo=shown.append)
+    assert [line.split("] ", 1)[1] for line in shown] == ["compiling", "linking"]
+    assert shown[0].startswith("[0s] ") and "in the bot's copy (built in" in build_note(spec, 0)
+    shown[:] = []
+    prepare_bot(folder, tmp_path / "store", echo=shown.append)
+    assert len(shown) == 1 and shown[0].startswith("reused the build of this content and toolchain (built in")
+    assert build_note(spec, spec.path.stat().st_mtime + 3600).startswith("reused the build")
+
+
+def test_a_quiet_build_says_it_is_at_work_and_a_slow_one_names_the_option_and_resumes(tmp_path, monkeypatch):
+    monkeypatch.setattr(build, "QUIET_SECONDS", 0.2)
+    folder = bot_folder(tmp_path, build='["sh", "-c", "echo step >> build-log.txt; sleep 30"]')
+    shown: list[str] = []
+    with pytest.raises(BuildError, match=r"took more than 1s \(raise the limit with --build-timeout SECONDS; .*running "
+                                         r"it again resumes\)"):
+        prepare_bot(folder, tmp_path / "store", timeout=1, echo=shown.append)
+    assert any(line.endswith("still at work: sh -c echo step >> build-log.txt; sleep 30") for line in shown)
+    (copy,) = [p for p in (tmp_path / "store").iterdir() if p.is_dir()]
+    with pytest.raises(BuildError):
+        prepare_bot(folder, tmp_path / "store", timeout=1)
+    assert (copy / "build-log.txt").read_text() == "step\nstep\n"  # the same copy, as the build left it
+
+
+def test_a_ladder_copy_is_the_store_build_linked_not_built_again(tmp_path):
+    spec = prepare_bot(bot_folder(tmp_path), tmp_path / "store")
+    placed = place_copy(spec, tmp_path / "ladder-bots")
+    assert placed.path == tmp_path / "ladder-bots" / spec.path.name and is_prepared(placed)
+    assert (placed.path / "build-log.txt").read_text() == "built\n"
+    assert (placed.path / "bot.py").stat().st_ino == (spec.path / "bot.py").stat().st_ino  # a link: no second copy
+    assert place_copy(spec, tmp_path / "ladder-bots").path == placed.path
+
+
+@pytest.mark.skipif(sandbox_problem() is not None, reason=f"no sandbox here: {sandbox_problem()}")
+def test_a_build_made_outside_the_sandbox_is_not_reused_by_one_that_must_be_in_it(tmp_path):
+    folder = bot_folder(tmp_path, build='["sh", "-c", "id -u > built-by.txt"]')
+    trusted = prepare_bot(folder, tmp_path / "store")
+    assert (trusted.path / "built-by.txt").read_text() == "0\n"
+    sandboxed = prepare_bot(folder, tmp_path / "store", sandboxed=True)
+    assert sandboxed.path == trusted.path and (sandboxed.path / "built-by.txt").read_text() != "0\n"
+    assert prepare_bot(folder, tmp_path / "store").path == sandboxed.path  # and a sandboxed build serves everybody
+    assert (sandboxed.path / "built-by.txt").read_text() != "0\n"

@@ -3,6 +3,8 @@ and clean 404/400 answers for bad requests."""
 
 from __future__ import annotations
 
+import json
+
 import httpx
 import pytest
 from sqlite_utils import Database
@@ -43,6 +45,24 @@ def test_matches_filters_and_bot_page(server, league):
     assert match["status"] == "done" and len(match["games"]) >= 2
     bot = get(server, "/api/bots/beta")
     assert bot["versions"][0]["number"] == 1 and bot["matches"] and bot["faults"] == []
+
+
+def test_a_crash_s_last_words_are_left_to_its_author(server, league):
+    """A crash's fault quotes the bot's stderr, which is its author's: the public match and bot pages say where it
+    is instead."""
+    db = Database(league[0])
+    match_id = league[1]["tapa"]
+    row = db["matches"].get(match_id)
+    seat = 0
+    fault = {"seat": seat, "kind": "crash", "message": "its code failed (KeyError); its last words: my secret plan"}
+    db["matches"].update(match_id, {"faults": json.dumps([fault])})
+    try:
+        shown = get(server, f"/api/matches/{match_id}")["faults"]
+        assert shown == [{**fault, "message": "its code failed (KeyError) (its last words are in its author's logs)"}]
+        name = get(server, f"/api/matches/{match_id}")["seats"][seat].rsplit(" v", 1)[0]
+        assert "my secret plan" not in json.dumps(get(server, f"/api/bots/{name}"))
+    finally:
+        db["matches"].update(match_id, {"faults": row["faults"]})
 
 
 def test_replay_frames_for_spectator_and_seat(server, league):

@@ -5,7 +5,7 @@
 use random_rust::kit::{self, proto::ActRequest, proto::ActResponse};
 
 /// Every game the referee knows.
-const GAMES: [&str; 7] = ["durak", "gapa", "gaps", "gjul-bara", "tabla", "tabla-match", "tapa"];
+const GAMES: &[&str] = &["durak", "gapa", "gaps", "gjul-bara", "tabla", "tabla-match", "tapa"];
 
 /// FNV-1a, 64 bits: a stable hash of the decision's key.
 fn fnv1a(text: &str) -> u64 {
@@ -23,7 +23,7 @@ fn main() {
         version: "1.0".to_owned(),
         author: "Kafana".to_owned(),
         action_detail: false, // reads only the ids
-        ..kit::Info::new("random-rust", &GAMES)
+        ..kit::Info::new("random-rust", GAMES)
     };
     kit::serve(info, choose)
 }
