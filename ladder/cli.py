@@ -363,8 +363,8 @@ def arena_command(action: str, arena: str, number: int | None, db_path: str) -> 
 @db_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def bots_command(db_path: str, as_json: bool) -> None:
-    """List the bots and their versions, with the disk each version's copy takes (its build's output and caches
-    included).
+    """List the bots and their versions, with the disk each version's copy takes (its build's output included,
+    files shared with the build store by hard links counted in full).
 
     Example: ladder bots
     """
