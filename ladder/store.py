@@ -217,6 +217,12 @@ def m010_team_wins(db: Database) -> None:
             tallies.rebuild(db, row["id"])
 
 
+@MIGRATIONS()
+def m011_upload_progress(db: Database) -> None:
+    """The last lines of an upload's build, kept while it is checked, for its author's page."""
+    db["uploads"].add_column("progress", str)
+
+
 def database_folder(db: Database) -> Path:
     """The folder holding the database file."""
     return Path(db.execute("PRAGMA database_list").fetchone()[2]).resolve().parent

@@ -9,11 +9,13 @@ the report, which the web gives as its answer (:func:`outcome`): the web, which 
 holds the rights a build and a sandbox need (docs/service.md, "Who holds which rights"). The unpacked upload is
 removed whatever happens, and what a killed service left is removed when it starts again (:func:`sweep`), with the
 copies of bots whose check never ended. Only the ladder's copy of an accepted bot stays. The report an author
-reads names no folder of the host: the upload is "upload", the ladder's copy "copy".
+reads names no folder of the host: the upload is "upload", the build store "build", the ladder's copy "copy". While an
+upload is checked, the last lines of its build are written to its row every few seconds, for its author's page.
 """
 
 from __future__ import annotations
 
+import collections
 import datetime
 import os
 import re
@@ -35,6 +37,10 @@ from .executor import Executor
 from .registry import Report, bot_folder, submit
 from .store import now, stored_path
 
+PROGRESS_LINES = 40
+"""Lines of an upload's build output its author's page shows while it is checked."""
+PROGRESS_EVERY = 2.0
+"""Seconds between two writes of that output to the database."""
 CHECK_POLL = 0.5
 """Seconds between two looks for an upload to check (and, on the web's side, for its report)."""
 ABANDONED_SECONDS = 3600.0
@@ -121,20 +127,40 @@ async def check_next(db: Database, db_path: Path, executor: Executor, limits: Up
         if folder is None:
             report.add(False, "archive: the unpacked upload is not where it was left: upload it again")
         else:
-            with trio.move_on_after(limits.check_seconds) as scope:
-                report = await submit(db, db_path, str(folder), executor, author_id=row["author_id"],
-                                      sandboxed_build=True)
+            named = ((folder, "upload"), (default_store(), "build"), (bot_folder(db_path), "copy"))
+            progress: collections.deque[str] = collections.deque(maxlen=PROGRESS_LINES)
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(_show_progress, db, row["id"], progress)
+                with trio.move_on_after(limits.check_seconds) as scope:
+                    report = await submit(db, db_path, str(folder), executor, author_id=row["author_id"],
+                                          sandboxed_build=True,
+                                          echo=lambda line: progress.append(_without_host_paths(line, named)))
+                nursery.cancel_scope.cancel()
             if scope.cancelled_caught:
                 report = Report()
                 report.add(False, f"check: the build and conformance run took more than {limits.check_seconds:g}s")
-            named = ((folder, "upload"), (default_store(), "build"), (bot_folder(db_path), "copy"))
             report.lines = [_without_host_paths(line, named) for line in report.lines]
+            with db.atomic():
+                db["uploads"].update(row["id"], {"progress": "\n".join(progress)})
     finally:
         shutil.rmtree(work, ignore_errors=True)
     with db.atomic():
         db["uploads"].update(row["id"], {"accepted": int(report.accepted), "report": report.text(),
                                          "version_id": report.version_id, "status": "done"})
     return True
+
+
+async def _show_progress(db: Database, upload_id: int, progress: collections.deque[str]) -> None:
+    """Write the last lines of an upload's build (``progress``, which the build's thread appends to) to its row
+    every :data:`PROGRESS_EVERY` seconds while they change, for its author's page."""
+    shown: list[str] = []
+    while True:
+        await trio.sleep(PROGRESS_EVERY)
+        lines = list(progress)
+        if lines != shown:
+            with db.atomic():
+                db["uploads"].update(upload_id, {"progress": "\n".join(lines)})
+            shown = lines
 
 
 def _private(folder: Path) -> Path:

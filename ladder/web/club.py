@@ -215,7 +215,8 @@ def club_routes(club: Club) -> list[Route]:
 
 
 def _own(db: Database, author: Author) -> dict[str, Any]:
-    """An author's bots (with versions) and uploads (with their check reports), newest first."""
+    """An author's bots (with versions) and uploads (with their status, check reports and the last lines of their
+    builds), newest first."""
     bots = []
     for bot in db.query("select * from bots where author_id = ? order by name", [author.id]):
         versions = list(db.query(
@@ -224,7 +225,8 @@ def _own(db: Database, author: Author) -> dict[str, Any]:
         ))
         bots.append({"name": bot["name"], "retired": bool(bot["retired"]), "versions": versions})
     uploads = list(db.query(
-        "select id, received_at, bytes, accepted, report from uploads where author_id = ? order by id desc limit 50",
+        "select id, received_at, bytes, status, accepted, report, progress from uploads where author_id = ? "
+        "order by id desc limit 50",
         [author.id],
     ))
     return {"bots": bots, "uploads": uploads}

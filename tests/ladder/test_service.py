@@ -248,6 +248,42 @@ def test_an_upload_waits_for_its_check_and_one_cut_short_is_refused_on_restart(t
     assert list(staging_folder(db_path).iterdir()) == []
 
 
+@needs_sandbox
+def test_an_uploads_build_output_reaches_its_authors_page_as_it_comes(tmp_path, monkeypatch):
+    """While an upload is checked, the last lines of its build are in its row (which ``/api/me`` gives its author)
+    every few seconds, host folders named as the author knows them."""
+    import trio
+
+    from ladder import uploads
+    from ladder.authors import add_author, authenticate
+    from ladder.web.club import _own
+
+    from ._fakes import FakeExecutor
+
+    monkeypatch.setattr(uploads, "PROGRESS_EVERY", 0.2)
+    db_path = tmp_path / "club.db"
+    db = open_store(db_path)
+    ana = authenticate(db, add_author(db, "ana"))
+    folder = bot(tmp_path, "slow-build")
+    with (folder / "bot.toml").open("a") as manifest:
+        manifest.write('build = ["sh", "-c", "echo step one in $(pwd); sleep 3; echo step two"]\n')
+    upload = uploads.receive(db, db_path, ana, pack_folder(folder), uploads.UploadLimits())
+    seen: list[str] = []
+
+    async def check_and_watch() -> None:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(uploads.check_next, db, db_path, FakeExecutor(), uploads.UploadLimits())
+            while uploads.outcome(db, upload) is None:
+                seen.append(_own(db, ana)["uploads"][0]["progress"] or "")
+                await trio.sleep(0.1)
+
+    trio.run(check_and_watch)
+    assert any("step one" in shown and "step two" not in shown for shown in seen)  # before the build ended
+    (row,) = _own(db, ana)["uploads"]
+    assert row["status"] == "done" and row["accepted"] and row["progress"].endswith("step two")
+    assert "step one in build/" in row["progress"] and str(tmp_path) not in row["progress"] + row["report"]
+
+
 @pytest.mark.parametrize("staged", ["../../outside/upload-x", "upload-a/../../outside", "upload-link/upload-b", ""])
 def test_the_service_checks_only_uploads_in_the_staging_folder(tmp_path, staged):
     """The web writes the staging folder and the database: whatever it names, the service's process takes nothing

@@ -347,11 +347,21 @@ async function mePage() {
     event.preventDefault();
     if (!file.files.length) return;
     report.textContent = "checking… (the build and the conformance run take a while)";
+    const before = me.uploads.length ? me.uploads[0].id : 0;
+    const watch = setInterval(async () => {  // the build's output as it comes, until the answer
+      try {
+        const newest = (await getJSON("/api/me")).uploads.find((u) => u.id > before);
+        if (newest && newest.status !== "done") {
+          report.textContent = `${newest.status}…\n${newest.progress || ""}`;
+        }
+      } catch (error) { /* the answer will say */ }
+    }, 2000);
     try {
       const answer = await send("/api/uploads", file.files[0], me.csrf, "application/gzip");
       report.textContent = answer.report;
       report.className = answer.accepted ? "report accepted" : "report refused";
     } catch (error) { report.textContent = String(error.message || error); }
+    clearInterval(watch);
   });
   const out = h("button", { type: "button" }, "Sign out");
   out.addEventListener("click", async () => { await send("/api/signout", "{}", me.csrf); location.href = "/"; });
@@ -363,8 +373,9 @@ async function mePage() {
       b.versions.map((v) => `v${v.number} (${v.language}, ${v.created_at})`).join(", "),
       b.retired ? "retired" : "playing"])) : h("p", { class: "muted" }, "none yet"),
     h("h2", {}, "Uploads"),
-    me.uploads.length ? table(["received", "bytes", "verdict", "report"], me.uploads.map((u) => [u.received_at,
-      u.bytes, u.accepted ? "accepted" : "refused", h("pre", { class: "report" }, u.report)]))
+    me.uploads.length ? table(["received", "bytes", "verdict", "report", "build output"], me.uploads.map((u) => [
+      u.received_at, u.bytes, u.status !== "done" ? `${u.status}…` : u.accepted ? "accepted" : "refused",
+      h("pre", { class: "report" }, u.report || ""), h("pre", { class: "report" }, u.progress || "")]))
       : h("p", { class: "muted" }, "none yet"));
 }
 
