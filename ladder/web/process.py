@@ -13,7 +13,8 @@ then starts the web as a separate process that serves on the bound socket it inh
 - ended with the service: its standard input is a pipe from the service, and it stops when that closes, which
   the kernel does when the service ends however it ends (bubblewrap's ``--die-with-parent`` would not do: it
   fires when the *thread* that started the process ends, and trio starts processes from worker threads that
-  retire); and the service ends, saying why, when the web ends.
+  retire); a thread of its own ends it outright :data:`GRACE_SECONDS` later if its event loop is stuck and has
+  not stopped it (:func:`end_with_the_service`); and the service ends, saying why, when the web ends.
 
 Uploads cross over through the database: the web unpacks and records them, the service's own process builds and
 checks them in the sandbox (:mod:`ladder.uploads`). Without root (a developer's machine), there is nothing to
@@ -28,6 +29,8 @@ import shutil
 import socket
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -139,6 +142,23 @@ async def run_web(
     raise WebStopped(f"the web server stopped (exit status {code}): the service stops too; start it again")
 
 
+GRACE_SECONDS = 10.0
+"""How long the web may take to stop cleanly once the service is gone."""
+
+
+def end_with_the_service(grace: float = GRACE_SECONDS) -> None:
+    """Start a thread that waits for standard input to close (the service ended) and then ends this process
+    ``grace`` seconds later, whatever its event loop is doing (the loop's own watch stops it cleanly first)."""
+
+    def watch(fd: int) -> None:
+        while os.read(fd, 4096):
+            pass
+        time.sleep(grace)
+        os._exit(0)
+
+    threading.Thread(target=watch, args=(os.dup(0),), name="end-with-the-service", daemon=True).start()
+
+
 def serve_web(db_path: Path, fd: int, cache_seconds: float, behind_tls: bool) -> None:
     """The web process's own work: serve the club's app on the inherited socket ``fd`` until its standard input
     closes (the service ended)."""
@@ -153,6 +173,8 @@ def serve_web(db_path: Path, fd: int, cache_seconds: float, behind_tls: bool) ->
     config.bind = [f"fd://{fd}"]
     config.accesslog = None
     app = make_app(db_path, Club(db_path, UploadLimits(), behind_tls), cache_seconds, behind_tls)
+
+    end_with_the_service()
 
     async def until_the_service_ends() -> None:
         async with trio.open_nursery() as nursery:

@@ -10,6 +10,8 @@ import os
 import signal
 import sqlite3
 import statistics
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -138,6 +140,23 @@ def _serves(pid: int, db: Path) -> bool:
 
 
 @needs_sandbox
+def test_a_web_whose_event_loop_hangs_still_ends_with_the_service():
+    """The web's own thread ends it a grace period after its standard input (the service's pipe) closes, even when
+    its event loop never looks again."""
+    hung = subprocess.Popen(
+        [sys.executable, "-c", "from ladder.web.process import end_with_the_service\n"
+                               "end_with_the_service(grace=0.5)\nprint('hung', flush=True)\nwhile True: pass\n"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        assert hung.stdout.readline() == "hung\n"
+        time.sleep(1)
+        assert hung.poll() is None  # the service is alive: the web goes on
+        hung.stdin.close()          # the service is gone
+        assert hung.wait(timeout=10) == 0
+    finally:
+        hung.kill()
+
+
 def test_the_service_stops_in_one_line_when_its_web_ends(tmp_path):
     db = tmp_path / "club.db"
     author(db, "ana")
