@@ -30,6 +30,7 @@ from referee.games import GAMES
 from referee.render import replay_pages
 from referee.replay import read_replay, replay_bytes
 from referee.runtime import ManifestError, parse_clock, probe_hello, resolve_bot
+from referee.runtime.clock import DEFAULT_CLOCK
 
 from .archive import pack_file, pack_folder
 from .arenas import arenas_for_game, load_arena
@@ -48,14 +49,14 @@ from .league import (
 from .registry import list_bots, retire, submit
 from .retention import prune_replays
 from .sprt import sprt
+from .standings import COLUMNS, crosstable, standings
+from .store import MissingDatabase, open_store, replay_folder, resolved_path
+from .tournaments import record as tournament_record
 from .tournaments import runner as tournaments
 from .tournaments.formats import ELIMINATIONS, FORMATS, Spec
-from .tournaments import record as tournament_record
 from .tournaments.report import describe
 from .tournaments.runner import TournamentError
 from .tournaments.text import render
-from .standings import COLUMNS, crosstable, standings
-from .store import MissingDatabase, open_store, replay_folder, resolved_path
 from .web.process import WebStopped
 from .writer import DatabaseBusy, hold_database
 
@@ -488,7 +489,7 @@ async def _in_session(executor: Executor, concurrency: int, work: Callable[[], A
 @click.option("--concurrency", default=2, show_default=True, type=click.IntRange(1), help="Matches at a time.")
 @click.option("--challenger", help="Gauntlet: the bot that plays everybody.")
 @click.option("--league", "league_name", help="League name (default ARENA-SCHEDULE); rerun it to resume.")
-@click.option("--clock", default="120+3/30", show_default=True, help="BANK+INC/CAP in seconds.")
+@click.option("--clock", default=DEFAULT_CLOCK, show_default=True, help="BANK+INC/CAP in seconds.")
 @db_option
 @sandbox_option("on")
 @click.option("--pause-off-turn/--no-pause-off-turn", default=None,
@@ -661,7 +662,7 @@ def duel(bot_a, bot_b, arena, elo0, elo1, alpha, beta, max_units, concurrency, d
 @click.option("--rounds", default=5, show_default=True, type=click.IntRange(1), help="Swiss, gauntlet, tables.")
 @click.option("--challenger", help="Gauntlet: the bot that plays the field.")
 @click.option("--concurrency", default=2, show_default=True, type=click.IntRange(1), help="Matches at a time.")
-@click.option("--clock", default="120+3/30", show_default=True, help="BANK+INC/CAP in seconds.")
+@click.option("--clock", default=DEFAULT_CLOCK, show_default=True, help="BANK+INC/CAP in seconds.")
 @db_option
 @sandbox_option("on")
 @click.pass_context
@@ -779,7 +780,7 @@ def demo(db_path: str, rounds: int, full: bool, concurrency: int) -> None:
                 click.echo(f"running arena {arena} (round robin, {rounds} round(s), duplicate seeds, "
                            f"{concurrency} at a time)")
                 step = await _league(db, executor, f"demo-{arena}", arena, "round-robin", rounds, concurrency, None,
-                                     "120+3/30")
+                                     DEFAULT_CLOCK)
                 played.errors += step.errors
         return played
 
@@ -867,7 +868,7 @@ def replay_command(match_id: str, db_path: str, game_number: int | None, as_seat
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
 @click.option("--play", is_flag=True, help="Run the club ladder too: authors upload, the scheduler plays for ever.")
 @click.option("--concurrency", default=2, show_default=True, type=click.IntRange(1), help="With --play: matches at a time.")
-@click.option("--clock", default="120+3/30", show_default=True, help="With --play: BANK+INC/CAP in seconds.")
+@click.option("--clock", default=DEFAULT_CLOCK, show_default=True, help="With --play: BANK+INC/CAP in seconds.")
 @sandbox_option("on")
 @click.option("--scheduler", help="With --play: play the matches on the Dask cluster of this scheduler (tcp://HOST:8786).")
 @click.option("--tournament", "scheduled", multiple=True, metavar="FORMAT:ARENA",

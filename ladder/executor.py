@@ -20,7 +20,9 @@ from typing import Protocol
 
 import trio
 
+from referee.matchspec import MatchSpec
 from referee.runtime.affinity import usable_cores
+from referee.runtime.clock import DEFAULT_CLOCK
 from referee.runtime.hello import Entrant
 from referee.runtime.sandbox import SANDBOX_ENV
 
@@ -46,7 +48,7 @@ class MatchJob:
     seed: str
     """The unit's secret chance seed: the referee keeps it out of the replay until the match is over."""
     replay: str
-    clock: str = "120+3/30"
+    clock: str = DEFAULT_CLOCK
     unit: str = ""
     """The duplicate unit the match belongs to: no bot process plays two matches of one unit."""
     open_units: tuple[str, ...] = ()
@@ -133,23 +135,23 @@ class LocalExecutor:
             return await trio.run_process(command, capture_stdout=True, capture_stderr=True, check=False)
 
     def spec(self, job: MatchJob) -> dict:
-        """The ``referee run-match`` spec of ``job`` with this executor's sandbox settings."""
-        return {
-            "match_id": job.match_id,
-            "game": job.game,
-            "options": job.options,
-            "bots": list(job.bots),
-            "seed": job.seed,
-            "seed_secret": True,
-            "clock": job.clock,
-            "replay": job.replay,
-            "sandbox": self.sandbox,
-            "limits": self.limits,
-            "pause_off_turn": self.pauses(len(job.bots)),
-            "unit": job.unit,
-            "open_units": list(job.open_units),
-            **({"entrants": [entrant.to_json() for entrant in job.entrants]} if job.entrants else {}),
-        }
+        """The ``referee run-match`` spec of ``job`` with this executor's sandbox settings (as JSON)."""
+        return MatchSpec(
+            match_id=job.match_id,
+            game=job.game,
+            options=dict(job.options),
+            bots=tuple(job.bots),
+            seed=job.seed,
+            seed_secret=True,
+            clock=job.clock,
+            replay=job.replay,
+            sandbox=self.sandbox,
+            limits=dict(self.limits),
+            pause_off_turn=self.pauses(len(job.bots)),
+            unit=job.unit,
+            open_units=tuple(job.open_units),
+            entrants=tuple(entrant.to_json() for entrant in job.entrants) if job.entrants else None,
+        ).to_json()
 
     def pauses(self, seats: int) -> bool:
         """Whether bots are stopped off turn at a table of ``seats``."""

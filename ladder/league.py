@@ -30,11 +30,12 @@ from sqlite_utils import Database
 import referee
 from referee.chance import new_secret_seed
 from referee.replay import compress_replay
+from referee.runtime.clock import DEFAULT_CLOCK
 from referee.runtime.hello import Entrant
 
+from . import fits
 from .arenas import ArenaSpec, load_arena
 from .executor import Executor, MatchJob, MatchResult
-from . import fits
 from .registry import copies_folder, current_versions
 from .store import connect, now, replay_folder, resolved_path, stored_path
 from .tallies import record_unit
@@ -327,7 +328,7 @@ async def run_units(
     *,
     concurrency: int = 1,
     on_progress: Callable[[Progress], None] | None = None,
-    clock: str = "120+3/30",
+    clock: str = DEFAULT_CLOCK,
     only: Sequence[str] | None = None,
     limiter: trio.CapacityLimiter | None = None,
     open_units: set[str] | None = None,

@@ -18,14 +18,15 @@ import trio
 from sqlite_utils import Database
 
 from referee.chance import new_secret_seed
+from referee.runtime.clock import DEFAULT_CLOCK
 
+from . import fits
 from .arenas import deals_of, load_arena
 from .executor import Executor
-from . import fits
 from .league import clear_leftovers, plan_continuous, plan_pairing, run_units
 from .registry import current_versions
-from .scheduler import next_arena, next_group
 from .retention import Pruned, prune_replays
+from .scheduler import next_arena, next_group
 from .store import connect, replay_folder
 from .tallies import recent_matches
 from .tournaments import runner as tournament_runner
@@ -70,7 +71,7 @@ class Service:
         db: Database,
         executor: Executor,
         concurrency: int = 2,
-        clock: str = "120+3/30",
+        clock: str = DEFAULT_CLOCK,
         tournaments: tuple[tuple[str, str], ...] = (),
         every_hours: float = 24.0,
         keep_replays_days: float | None = None,

@@ -16,6 +16,7 @@ import trio
 
 from referee.checkbot import check_bot
 from referee.games import GAMES, InvalidOptionError, UnknownGameError, make_game
+from referee.matchspec import MatchSpec, SpecError
 from referee.newbot import LANGUAGES, STARTERS, NewBotError, new_bot
 from referee.render import replay_pages
 from referee.replay import games_json, read_replay, verify
@@ -27,16 +28,17 @@ from referee.runtime import (
     GameRecord,
     KnownBots,
     ManifestError,
+    SeatOptions,
     default_store,
     parse_clock,
     prepare_bot,
     probe_hello,
-    SeatOptions,
     resolve_bot,
     run_game,
 )
 from referee.runtime.affinity import parse_cores, pin
 from referee.runtime.build import BUILD_TIMEOUT
+from referee.runtime.clock import DEFAULT_CLOCK
 from referee.runtime.lifetime import Orphaned, exit_when_orphaned
 from referee.runtime.process import STARTUP_TIMEOUT
 from referee.runtime.sandbox import (
@@ -138,7 +140,7 @@ def main(verbose: int) -> None:
 @click.option(
     "--seed", default=1, show_default=True, type=int, help="Public seed of all chance (dice, deals) in the run."
 )
-@click.option("--clock", "clock_text", default="120+3/30", show_default=True, help="BANK+INC[/CAP] in seconds.")
+@click.option("--clock", "clock_text", default=DEFAULT_CLOCK, show_default=True, help="BANK+INC[/CAP] in seconds.")
 @click.option("--out", default="replays", show_default=True, type=click.Path(file_okay=False), help="Replay folder.")
 @click.option("--option", "option_pairs", multiple=True, metavar="KEY=VALUE", help="A game option (repeatable).")
 @click.option("--seats", type=int, help="Durak: seats (default: one per bot given).")
@@ -247,28 +249,24 @@ def _ready_to_play(path: str, spec: BotSpec, game_id: str, transport: str, start
     raise click.ClickException(f"bot {path}: {problem}" + (f"\n{tail}" if tail else ""))
 
 
-class SpecError(ValueError):
-    """A match spec that cannot be played; the message says why."""
-
-
 def match_from_spec(
-    spec: dict, pool: BotPool | None = None, known: KnownBots | None = None
+    data: object, pool: BotPool | None = None, known: KnownBots | None = None
 ) -> Callable[[], Awaitable[GameRecord]]:
-    """The game a ``run-match`` spec describes, ready to play (with bots from ``pool`` when given, resolved by
-    ``known`` when given).
+    """The game the ``run-match`` spec ``data`` (parsed JSON, :class:`referee.matchspec.MatchSpec`) describes,
+    ready to play (with bots from ``pool`` when given, resolved by ``known`` when given).
 
     Raises:
         SpecError: the spec is malformed, names an unknown game or option, a bot that is not there, or asks for
             a sandbox that cannot work here.
     """
+    spec = MatchSpec.from_json(data)
     try:
-        game = make_game(spec["game"], spec.get("options") or {})
-        bots = [(known.resolve if known else resolve_bot)(path) for path in spec["bots"]]
-        clock = parse_clock(spec.get("clock", "120+3/30"))
-        sandboxed = resolve_mode(spec.get("sandbox", "on"))
-        limits = limits_from_json(spec.get("limits") or {})
-        entrants = [Entrant.from_json(entrant) for entrant in spec["entrants"]] if "entrants" in spec else None
-        open_units = [str(unit) for unit in spec.get("open_units", ())]
+        game = make_game(spec.game, spec.options)
+        bots = [(known.resolve if known else resolve_bot)(path) for path in spec.bots]
+        clock = parse_clock(spec.clock)
+        sandboxed = resolve_mode(spec.sandbox)
+        limits = limits_from_json(spec.limits)
+        entrants = [Entrant.from_json(entrant) for entrant in spec.entrants] if spec.entrants is not None else None
         if entrants is not None and len(entrants) != len(bots):
             raise ValueError(f"{len(bots)} bots but {len(entrants)} entrants")
     except (KeyError, TypeError) as exc:
@@ -279,21 +277,21 @@ def match_from_spec(
         run_game,
         game,
         bots,
-        match_id=spec.get("match_id", "match"),
-        seed=str(spec.get("seed", 1)),
-        seed_public=not spec.get("seed_secret", False),
+        match_id=spec.match_id,
+        seed=spec.seed,
+        seed_public=not spec.seed_secret,
         clock=clock,
-        replay_path=Path(spec["replay"]) if spec.get("replay") else None,
+        replay_path=Path(spec.replay) if spec.replay else None,
         overwrite_replay=True,  # the ladder names its replays, and plays a match again after an interruption
-        transport=spec.get("transport", "unix"),
-        startup_timeout=float(spec.get("startup_timeout", STARTUP_TIMEOUT)),
+        transport=spec.transport,
+        startup_timeout=spec.startup_timeout,
         sandboxed=sandboxed,
         limits=limits,
-        pause_off_turn=bool(spec["pause_off_turn"]) if "pause_off_turn" in spec else None,
-        recorded_paths=spec.get("recorded_paths"),
+        pause_off_turn=spec.pause_off_turn,
+        recorded_paths=spec.recorded_paths,
         pool=pool,
-        unit=str(spec.get("unit", "")),
-        open_units=open_units,
+        unit=spec.unit,
+        open_units=list(spec.open_units),
         entrants=entrants,
     )
 
@@ -303,14 +301,15 @@ def match_from_spec(
 def run_match(spec_path: str) -> None:
     """Play one match described by a JSON spec and print its result as one JSON line (for the ladder).
 
-    The spec holds: game, options, bots (paths), seed, match_id, clock (BANK+INC/CAP), replay (path), and
-    optionally seed_secret (true: the replay shows only the seed's commitment until the match is over), unit (the
+    The spec holds: game, bots (paths), seed, seed_secret (true: the replay shows only the seed's commitment until
+    the match is over), and optionally match_id, options, clock (BANK+INC/CAP), replay (path), unit (the
     duplicate unit it belongs to), open_units (units still being played elsewhere: a worker's kept bot processes
     that played them sit this match out), entrants (one {name, version, games} per seat: who each bot must say
     it is in its Hello), transport, startup_timeout, sandbox (on, auto or off; default on), limits (the sandbox's
     limits that differ from the defaults, e.g. {"cpu_seconds": 60}), pause_off_turn (true or false; default:
     serve-matches's --pause-off-turn, else false) and
-    recorded_paths (the bots' paths to write in the replay, when the bots run from a copy).
+    recorded_paths (the bots' paths to write in the replay, when the bots run from a copy). Any other key, a
+    missing one of the first four, or a value of the wrong type is refused.
 
     Example: referee run-match match.json
     """
@@ -335,7 +334,8 @@ def serve_matches(sandbox_mode: str, limits_text: str, pause_off_turn: bool, max
     line each (a match worker of the ladder). Bot processes are kept between matches and reused (never in both
     halves of a duplicate unit; see referee/runtime/seating.py); the worker ends at the end of its input.
 
-    Example: echo '{"game": "tapa", "bots": ["a.py", "b.py"], "seed": "1"}' | referee serve-matches --sandbox off
+    Example: echo '{"game": "tapa", "bots": ["a.py", "b.py"], "seed": "1", "seed_secret": false}' | referee
+    serve-matches --sandbox off
     """
     try:
         limits = limits_from_json(json.loads(limits_text))

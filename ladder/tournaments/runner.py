@@ -10,6 +10,7 @@ import trio
 from sqlite_utils import Database
 
 from referee.chance import new_secret_seed
+from referee.runtime.clock import DEFAULT_CLOCK
 
 from ..executor import Executor
 from ..league import Progress, SeedSource, arena_ratings, clear_leftovers, plan_unit, run_units
@@ -61,7 +62,7 @@ async def play(
     executor: Executor,
     *,
     concurrency: int = 2,
-    clock: str = "120+3/30",
+    clock: str = DEFAULT_CLOCK,
     new_seed: SeedSource = new_secret_seed,
     on_progress: Callable[[Progress], None] | None = None,
     on_round: Callable[[int], None] | None = None,

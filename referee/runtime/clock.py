@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+DEFAULT_CLOCK = "120+3/30"
+"""The clock of every game unless one is asked for: a 120 s bank, 3 s more a move, 30 s at most for one move."""
 TRANSPORT_GRACE = 0.25
 """Seconds allowed on top of a move's limit for the round trip, before the answer counts as late."""
 

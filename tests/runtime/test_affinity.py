@@ -34,8 +34,8 @@ def serve(tmp_path: Path, *options: str, matches: int = 1) -> subprocess.Complet
     itself."""
     bot = str(CORES_BOT)
     lines = "".join(
-        json.dumps({"game": "tapa", "bots": [bot, bot], "seed": str(index), "match_id": f"m{index}",
-                    "unit": f"u{index}", "replay": str(tmp_path / f"m{index}.jsonl")}) + "\n"
+        json.dumps({"game": "tapa", "bots": [bot, bot], "seed": str(index), "seed_secret": True,
+                    "match_id": f"m{index}", "unit": f"u{index}", "replay": str(tmp_path / f"m{index}.jsonl")}) + "\n"
         for index in range(matches)
     )
     return subprocess.run([sys.executable, "-m", "referee.cli", "serve-matches", *options], input=lines,

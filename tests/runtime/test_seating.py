@@ -145,7 +145,7 @@ async def test_closing_the_pool_does_not_wait_for_successors_to_start():
 def test_the_match_worker_plays_spec_lines_and_reuses_its_bots(tmp_path):
     bot = str(RANDOM.path)
     specs = [
-        {"game": "tapa", "bots": [bot, bot], "seed": seed, "match_id": f"m{index}", "unit": unit,
+        {"game": "tapa", "bots": [bot, bot], "seed": seed, "seed_secret": True, "match_id": f"m{index}", "unit": unit,
          "replay": str(tmp_path / f"m{index}.jsonl")}
         for index, (seed, unit) in enumerate([("1", "u1"), ("1", "u1"), ("2", "u2"), ("3", "u3")])
     ]
