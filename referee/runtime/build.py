@@ -104,7 +104,8 @@ def _phase(spec: BotSpec, name: str, command: Sequence[str], env: dict[str, str]
         BuildError: the command is missing, fails, or runs past ``timeout``.
     """
     shown = " ".join(command)
-    argv, fds, rules = list(command), (), None
+    argv, rules = list(command), None
+    fds: tuple[int, ...] = ()
     if sandbox is not None:
         uid, binds, network = sandbox
         rules = program_fd()
