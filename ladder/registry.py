@@ -73,13 +73,26 @@ async def conformance(
     return result["info"] if result["passed"] else None
 
 
-def _built_copy(path: Path, db_path: Path, sandboxed: bool, timeout: float, echo: Echo | None) -> tuple[Path, str]:
+class TooLarge(BuildError):
+    """A bot's built copy takes more disk than a ladder allows (it is removed, from the build store too)."""
+
+
+def _built_copy(path: Path, db_path: Path, sandboxed: bool, timeout: float, echo: Echo | None,
+                copy_bytes: int | None) -> tuple[Path, str]:
     """Prepare the folder bot at ``path`` in the store of builds (built there once, its output passed to ``echo``,
     or a build of the same content and toolchain reused) and place the ladder's own copy of it; return the copy
-    and a word on its build."""
+    and a word on its build.
+
+    Raises:
+        TooLarge: the built copy takes more than ``copy_bytes``.
+    """
     start = time.time()
     prepared = prepare_bot(path, default_store(), sandboxed, timeout, echo)
     said = build_note(prepared, start) if needs_build(prepared) else "nothing to build"
+    if copy_bytes is not None and (size := _disk_bytes(prepared.path)) > copy_bytes:
+        shutil.rmtree(prepared.path, ignore_errors=True)
+        raise TooLarge(f"the built copy takes {size / 1e6:.1f} MB, more than the {copy_bytes / 1e6:.0f} MB this "
+                       "ladder allows a bot (its build's output included: keep caches out of the bot's folder)")
     return place_copy(prepared, bot_folder(db_path)).path, said
 
 
@@ -108,11 +121,13 @@ async def submit(
     sandboxed_build: bool = False,
     build_timeout: float = BUILD_TIMEOUT,
     echo: Echo | None = None,
+    copy_bytes: int | None = None,
 ) -> Report:
     """Submit the bot at ``path``: check it, copy it, store a new version (or find the existing one), join arenas.
     With ``author_id`` (an upload to a club ladder) the bot is that author's, and a bot of another author's name
     is refused before anything runs. ``sandboxed_build`` runs the bot's build in the sandbox, each phase within
-    ``build_timeout`` seconds, its output passed to ``echo`` as it comes."""
+    ``build_timeout`` seconds, its output passed to ``echo`` as it comes; a built copy over ``copy_bytes`` is
+    refused."""
     report = Report()
     try:
         spec = resolve_bot(path)
@@ -141,7 +156,10 @@ async def submit(
         try:
             # left to finish alone when cancelled: a service that stops does not wait for a build
             stored, said = await trio.to_thread.run_sync(_built_copy, spec.path, db_path, sandboxed_build,
-                                                         build_timeout, echo, abandon_on_cancel=True)
+                                                         build_timeout, echo, copy_bytes, abandon_on_cancel=True)
+        except TooLarge as exc:
+            report.add(False, f"disk: {exc}")
+            return report
         except (ManifestError, BuildError) as exc:
             report.add(False, f"build: {exc}")
             return report

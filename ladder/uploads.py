@@ -57,6 +57,8 @@ class UploadLimits:
     """Bots per author."""
     check_seconds: float = 900.0
     """How long an upload's build and conformance run may take."""
+    copy_bytes: int = 1 << 30
+    """The disk a bot's built copy may take (checked once its build ends)."""
     archive: ArchiveLimits = field(default_factory=ArchiveLimits)
 
 
@@ -133,7 +135,7 @@ async def check_next(db: Database, db_path: Path, executor: Executor, limits: Up
                 nursery.start_soon(_show_progress, db, row["id"], progress)
                 with trio.move_on_after(limits.check_seconds) as scope:
                     report = await submit(db, db_path, str(folder), executor, author_id=row["author_id"],
-                                          sandboxed_build=True,
+                                          sandboxed_build=True, copy_bytes=limits.copy_bytes,
                                           echo=lambda line: progress.append(_without_host_paths(line, named)))
                 nursery.cancel_scope.cancel()
             if scope.cancelled_caught:

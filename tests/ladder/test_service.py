@@ -284,6 +284,38 @@ def test_an_uploads_build_output_reaches_its_authors_page_as_it_comes(tmp_path, 
     assert "step one in build/" in row["progress"] and str(tmp_path) not in row["progress"] + row["report"]
 
 
+@needs_sandbox
+def test_a_built_copy_over_the_disk_limit_is_refused_and_removed(tmp_path):
+    """A bot whose build leaves more than the ladder allows is refused, and neither the league's copy nor the
+    build store keeps it."""
+    import dataclasses
+
+    import trio
+
+    from ladder import uploads
+    from ladder.authors import add_author, authenticate
+    from ladder.registry import bot_folder
+    from referee.runtime import default_store
+
+    from ._fakes import FakeExecutor
+
+    db_path = tmp_path / "club.db"
+    db = open_store(db_path)
+    ana = authenticate(db, add_author(db, "ana"))
+    folder = bot(tmp_path, "big-build")
+    with (folder / "bot.toml").open("a") as manifest:
+        manifest.write('build = ["sh", "-c", "mkdir -p build && head -c 3000000 /dev/zero > build/blob"]\n')
+    limits = dataclasses.replace(uploads.UploadLimits(), copy_bytes=1_000_000)
+    before = set(default_store().iterdir()) if default_store().exists() else set()
+    upload = uploads.receive(db, db_path, ana, pack_folder(folder), limits)
+    assert trio.run(uploads.check_next, db, db_path, FakeExecutor(), limits)
+    answer = uploads.outcome(db, upload)
+    assert not answer["accepted"] and "FAIL disk: the built copy takes 3.0 MB, more than the 1 MB" in answer["report"]
+    new = set(default_store().iterdir()) - before
+    assert not any(bot_folder(db_path).glob("*/build/blob"))
+    assert [path for path in new if path.is_dir() and not path.name.startswith(".")] == []  # no build kept
+
+
 @pytest.mark.parametrize("staged", ["../../outside/upload-x", "upload-a/../../outside", "upload-link/upload-b", ""])
 def test_the_service_checks_only_uploads_in_the_staging_folder(tmp_path, staged):
     """The web writes the staging folder and the database: whatever it names, the service's process takes nothing
