@@ -25,7 +25,6 @@ from pathlib import Path, PurePosixPath
 
 from referee.runtime.manifest import MANIFEST, folder_files
 
-
 HEADER_BYTES = 64 << 10
 """The largest extended header (a GNU long name or link, a pax header) an archive may hold: a path is at most a
 few kilobytes."""

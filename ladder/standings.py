@@ -14,7 +14,6 @@ from . import fits
 from .arenas import load_arena
 from .ratings import MEAN
 
-
 MIN_UNITS = 5
 """Complete units a bot needs before its interval (and its LOS) is shown: with fewer, resampling them says
 nothing honest."""

@@ -12,7 +12,6 @@ import tempfile
 from pathlib import Path
 from typing import IO
 
-
 MODE = 0o644
 """The permissions of a file written here: its owner writes, everybody reads, as most files (a temporary file would
 be its owner's alone; a ladder's web, which runs as another user, reads the replays its workers write)."""

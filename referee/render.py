@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from referee.frames import DEALING, their_numbers
 from referee.games import (
     GAP,
     NO_CARD,
@@ -15,7 +16,6 @@ from referee.games import (
     GapsView,
     State,
 )
-from referee.frames import DEALING, their_numbers
 from referee.games.cards._cards import SUITS, card_text
 from referee.replay import Replay, replay_states
 

@@ -11,8 +11,8 @@ import pytest
 from bots.python.gaps_search_bot import GapsPlayer, layout_of
 from bots.python.gaps_solver import Layout, plan, python_solve, solve
 from referee.games import CHANCE, make_game
-from referee.games.cards.gaps import GapsState
 from referee.games.cards._cards import parse_card
+from referee.games.cards.gaps import GapsState
 from referee.games.engine import NATIVE
 
 native_only = pytest.mark.skipif(NATIVE is None, reason="the native core is not installed")

@@ -10,8 +10,8 @@ import random
 import pytest
 
 from referee.games import CHANCE, IllegalActionError, make_game
-from referee.games.cards._durak_native import NativeDurakState
 from referee.games._record import record_of
+from referee.games.cards._durak_native import NativeDurakState
 from referee.games.cards.durak import BEAT, LEAD, DurakAction, DurakChance
 from referee.games.engine import NATIVE
 from referee.wire import LegalAction

@@ -11,8 +11,8 @@ import click
 from click.testing import CliRunner
 
 from ladder.cli import DEMO_ARENAS, main
-from referee.replay import read_replay, verify
 from ladder.store import open_store
+from referee.replay import read_replay, verify
 
 from ._fakes import random_bot_folder
 

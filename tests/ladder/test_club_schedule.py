@@ -9,8 +9,8 @@ from click.testing import CliRunner
 from ladder.arenas import DEALS, arena_for_game, deals_of, ensure_arena
 from ladder.cli import main
 from ladder.league import run_units
-from ladder.service import LEAGUE, Service
 from ladder.registry import copies_folder
+from ladder.service import LEAGUE, Service
 from ladder.store import now, open_store
 
 from .test_kept_totals import PointsExecutor

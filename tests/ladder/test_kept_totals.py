@@ -16,10 +16,10 @@ from ladder.arenas import arena_for_game, arenas_for_game, ensure_arena
 from ladder.executor import MatchJob, MatchResult
 from ladder.league import plan, run_units
 from ladder.ratings import fit, pairwise
-from ladder.standings import crosstable, history, standings
-from ladder.tallies import faults_by_day
 from ladder.registry import copies_folder
+from ladder.standings import crosstable, history, standings
 from ladder.store import now, open_store
+from ladder.tallies import faults_by_day
 from ladder.web import api
 from ladder.web.app import make_app
 from ladder.web.cache import AnswerCache

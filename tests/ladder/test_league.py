@@ -15,10 +15,9 @@ import pytest
 
 from ladder.arenas import arena_for_game, ensure_arena
 from ladder.league import MissingBots, pairings, plan, plan_continuous, run_units
-from ladder.standings import crosstable, standings
 from ladder.registry import copies_folder
+from ladder.standings import crosstable, standings
 from ladder.store import now, open_store
-
 from tests.runtime.hostile import processes_in
 
 from ._fakes import FakeExecutor, counting_seeds, random_bot_folder

@@ -26,7 +26,6 @@ from ladder.archive import pack_folder
 from ladder.store import open_store
 from referee.replay import read_replay, verify
 from referee.runtime.sandbox import sandbox_problem
-
 from tests.runtime.hostile import wait_for
 
 from ._fakes import random_bot_folder

@@ -13,14 +13,15 @@ from referee.runtime import (
     BuildError,
     KnownBots,
     ManifestError,
+    build,
     build_note,
     is_prepared,
     manifest,
     place_copy,
+    prepare,
     prepare_bot,
     resolve_bot,
 )
-from referee.runtime import build, prepare
 from referee.runtime.prepare import PREPARED, build_key
 from referee.runtime.sandbox import sandbox_problem
 

@@ -6,8 +6,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from referee.wire import ActResponse, BotInfo, WireError, act_response_from_bytes, act_response_to_proto
-from referee.wire import bot_info_from_bytes, bot_info_to_proto
+from referee.wire import (
+    ActResponse,
+    BotInfo,
+    WireError,
+    act_response_from_bytes,
+    act_response_to_proto,
+    bot_info_from_bytes,
+    bot_info_to_proto,
+)
 
 
 @given(st.integers(-(2**31), 2**31 - 1), st.text(max_size=50))

@@ -21,7 +21,6 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from ._cards import card_text, parse_card
 from .._core import (
     CHANCE,
     TERMINAL,
@@ -34,6 +33,7 @@ from .._core import (
     decision_limit_option,
     resolve_options,
 )
+from ._cards import card_text, parse_card
 from ._gapa_view import NO_CARD, GapaHolding, GapaView
 
 SIDE_PILES = 8

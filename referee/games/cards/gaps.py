@@ -23,7 +23,6 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from ._cards import card_text, parse_card
 from .._core import (
     CHANCE,
     TERMINAL,
@@ -36,6 +35,7 @@ from .._core import (
     decision_limit_option,
     resolve_options,
 )
+from ._cards import card_text, parse_card
 from ._gaps_view import GAP, GapsView
 
 VARIANTS = ("montana", "gaps_unshuffled", "spaces", "addiction", "blue_moon", "red_moon", "paganini")

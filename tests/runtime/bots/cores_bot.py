@@ -4,7 +4,6 @@ name where it was started and where it runs after trying (``cores-1-then-0.1``);
 import os
 
 import _common  # noqa: F401 - the repository on the path
-
 from kafana_kit import serve
 
 

@@ -6,7 +6,6 @@ import random
 
 import _common
 import grpc
-
 from kafana_kit import watch_parent
 from kafana_kit.v1 import bot_pb2 as pb
 

@@ -15,7 +15,6 @@ from concurrent import futures
 
 import _common
 import grpc
-
 from kafana_kit.v1 import bot_pb2 as pb
 
 MODE = os.environ.get("KAFANA_TEST_RAW", "")

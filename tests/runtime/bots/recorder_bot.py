@@ -4,7 +4,6 @@
 import os
 
 import _common
-
 from kafana_kit import serve
 
 RECORD = os.environ["KAFANA_TEST_RECORD"]
