@@ -148,7 +148,7 @@ def build_bot(spec: BotSpec, deps: Path, timeout: float = BUILD_TIMEOUT, sandbox
     if not spec.build and not used:
         return None
     outputs = []
-    host = {**os.environ} if not sandboxed else {}
+    base = bot_environment("", {}, sandboxed=True) if sandboxed else dict(os.environ)
     if used:
         with fetching(deps):
             if sandboxed:
@@ -158,7 +158,7 @@ def build_bot(spec: BotSpec, deps: Path, timeout: float = BUILD_TIMEOUT, sandbox
                 for ecosystem in used:
                     cache = deps / ecosystem.name
                     cache.mkdir(parents=True, exist_ok=True)
-                    env = {**(host or bot_environment("", {}, sandboxed=True)), **ecosystem.fetch_env(cache)}
+                    env = {**base, **ecosystem.fetch_env(cache)}
                     if echo is not None:
                         echo(f"fetching the {ecosystem.name} dependencies (the build itself runs offline)")
                     outputs.append(_phase(spec, "fetch", ecosystem.fetch(spec.cwd), env, timeout, echo,
@@ -168,8 +168,8 @@ def build_bot(spec: BotSpec, deps: Path, timeout: float = BUILD_TIMEOUT, sandbox
                 if sandboxed:
                     _chown_tree(spec.cwd, 0)
     if spec.build:
-        env = {**(host or bot_environment("", {}, sandboxed=True)), **dict(spec.env),
-               **build_environment(spec.cwd, deps)}
+        declared = {**dict(spec.env), **build_environment(spec.cwd, deps)}
+        env = bot_environment("", declared, sandboxed=True) if sandboxed else {**os.environ, **declared}
         claim = UidClaim(os.getpid() * 8 + 7) if sandboxed else None
         binds = [("--ro-bind", deps / ecosystem.name) for ecosystem in used]
         try:
