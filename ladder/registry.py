@@ -77,17 +77,25 @@ class TooLarge(BuildError):
     """A bot's built copy takes more disk than a ladder allows (it is removed, from the build store too)."""
 
 
+def _previous_copy(db: Database, name: str) -> Path | None:
+    """The ladder's copy of the newest version of the bot ``name`` (a folder), or None."""
+    row = db.execute("select v.path from versions v join bots b on b.id = v.bot_id where b.name = ? "
+                     "order by v.number desc limit 1", [name]).fetchone()
+    folder = resolved_path(db, row[0]) if row is not None else None
+    return folder if folder is not None and folder.is_dir() else None
+
+
 def _built_copy(path: Path, db_path: Path, sandboxed: bool, timeout: float, echo: Echo | None,
-                copy_bytes: int | None) -> tuple[Path, str]:
-    """Prepare the folder bot at ``path`` in the store of builds (built there once, its output passed to ``echo``,
-    or a build of the same content and toolchain reused) and place the ladder's own copy of it; return the copy
-    and a word on its build.
+                copy_bytes: int | None, seed: Path | None) -> tuple[Path, str]:
+    """Prepare the folder bot at ``path`` in the store of builds (built there once, from the output of ``seed``'s
+    build when given, its output passed to ``echo``, or a build of the same content and toolchain reused) and
+    place the ladder's own copy of it; return the copy and a word on its build.
 
     Raises:
         TooLarge: the built copy takes more than ``copy_bytes``.
     """
     start = time.time()
-    prepared = prepare_bot(path, default_store(), sandboxed, timeout, echo)
+    prepared = prepare_bot(path, default_store(), sandboxed, timeout, echo, seed)
     said = build_note(prepared, start) if needs_build(prepared) else "nothing to build"
     if copy_bytes is not None and (size := _disk_bytes(prepared.path)) > copy_bytes:
         shutil.rmtree(prepared.path, ignore_errors=True)
@@ -155,8 +163,11 @@ async def submit(
     if spec.path.is_dir():
         try:
             # left to finish alone when cancelled: a service that stops does not wait for a build
+            # a new version starts from its previous one's build (the owner's own: checked above)
+            seed = _previous_copy(db, str(claimed)) if claimed else None
             stored, said = await trio.to_thread.run_sync(_built_copy, spec.path, db_path, sandboxed_build,
-                                                         build_timeout, echo, copy_bytes, abandon_on_cancel=True)
+                                                         build_timeout, echo, copy_bytes, seed,
+                                                         abandon_on_cancel=True)
         except TooLarge as exc:
             report.add(False, f"disk: {exc}")
             return report

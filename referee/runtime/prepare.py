@@ -9,8 +9,10 @@ refused) and is named by their content hash and the fingerprint of the tools tha
 (:mod:`.toolchain`). Its build (:mod:`.build`: dependencies fetched into the store's shared caches, then the
 manifest's ``build`` offline) runs once: a marker file records what it was built from, how and how long it took,
 so a bot is not built again for every game, and a failed or interrupted build is resumed next time in the same
-copy. A build made outside the sandbox is reused only where the sandbox is off: one that must be sandboxed is
-made again. A single ``.py`` file bot has nothing to build and runs where it is.
+copy. A new copy's build starts from the output of the same bot's previous build (:func:`_seed_from`), so that
+only what changed is compiled. A build made outside the sandbox is reused, or started from, only where the sandbox
+is off: one that must be sandboxed is made again. A single ``.py`` file bot has nothing to build and runs where it
+is.
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ PREPARED = ".kafana-prepared"
 whether it was built in the sandbox, when and in how many seconds. (A copy leaves dotfiles out, so no bot brings a
 marker along.)"""
 STORE_ENV = "KAFANA_CACHE"
+SEEDED = ("build", "target")
+"""The folders of a build's output that the next build of the same bot starts from (:func:`_seed_from`)."""
 
 
 def default_store() -> Path:
@@ -125,10 +129,12 @@ def build_key(spec: BotSpec) -> str:
 
 
 def prepare_bot(path: str | Path, store: Path, sandboxed: bool = False, timeout: float = BUILD_TIMEOUT,
-                echo: Echo | None = None) -> BotSpec:
+                echo: Echo | None = None, seed: Path | None = None) -> BotSpec:
     """The spec of the bot at ``path`` as it will run: a folder bot's prepared copy under ``store`` (made and built
     if needed, the build in the sandbox when ``sandboxed``, each phase in ``timeout`` seconds, its output passed to
-    ``echo``), or the bot itself when it is a single file or already a prepared copy.
+    ``echo``), or the bot itself when it is a single file or already a prepared copy. A new copy's build starts
+    from the output of an earlier one (:func:`_seed_from`): ``seed`` (a prepared copy: a ladder gives the previous
+    version of the same author's bot), else the newest build of the same folder in the store.
 
     Raises:
         ManifestError: ``path`` is not a bot, or its folder links outside itself.
@@ -146,16 +152,42 @@ def prepare_bot(path: str | Path, store: Path, sandboxed: bool = False, timeout:
             record = None
         if not target.exists():
             _copy(spec, target)
+            if needs_build(spec):
+                _seed_from(seed if seed is not None else _last_build(store, spec.path, sandboxed), target, echo)
         prepared = resolve_bot(target)
         if record is None:
             start = time.monotonic()
             build_bot(prepared, deps_folder(store), timeout, sandboxed, echo)
-            marker = {"hash": spec.content_hash, "sandboxed": sandboxed, "made": time.time(),
-                      "seconds": round(time.monotonic() - start, 1)}
+            marker = {"hash": spec.content_hash, "source": str(spec.path), "sandboxed": sandboxed,
+                      "made": time.time(), "seconds": round(time.monotonic() - start, 1)}
             (target / PREPARED).write_text(json.dumps(marker))
         elif echo is not None and needs_build(prepared):
             echo(f"reused the build of this content and toolchain ({_described(record)})")
     return prepared
+
+
+def _last_build(store: Path, source: Path, sandboxed: bool) -> Path | None:
+    """The newest prepared copy in ``store`` made from the folder ``source`` (built in the sandbox, when
+    ``sandboxed``: a build that must be sandboxed starts from no other), or None."""
+    found: list[tuple[float, Path]] = []
+    for folder in store.iterdir():
+        record = build_record(folder) if folder.is_dir() and not folder.name.startswith(".") else None
+        if record and record.get("source") == str(source) and (record.get("sandboxed") or not sandboxed):
+            found.append((record.get("made") or 0.0, folder))
+    return max(found)[1] if found else None
+
+
+def _seed_from(earlier: Path | None, target: Path, echo: Echo | None) -> None:
+    """Start the new copy ``target``'s build from the output of the ``earlier`` build (its top folders of
+    :data:`SEEDED`, copied), so that the tools build only what changed: cargo, Go's build cache and Maven take a
+    build made in another folder. Not for a CMake project, whose cache names the folder it was made in."""
+    if earlier is None or (target / "CMakeLists.txt").is_file():
+        return
+    seeded = [name for name in SEEDED if (earlier / name).is_dir() and not (earlier / name).is_symlink()]
+    for name in seeded:
+        shutil.copytree(earlier / name, target / name, symlinks=True)
+    if seeded and echo is not None:
+        echo(f"starting from the output of an earlier build ({_described(build_record(earlier) or {})})")
 
 
 def _described(record: dict) -> str:

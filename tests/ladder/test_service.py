@@ -284,6 +284,35 @@ def test_an_uploads_build_output_reaches_its_authors_page_as_it_comes(tmp_path, 
 
 
 @needs_sandbox
+def test_a_new_version_of_an_upload_starts_from_its_previous_build(tmp_path):
+    """The second version of an author's bot is built from the output of the first's build (the tools build only
+    what changed), and says so on its author's page."""
+    import trio
+
+    from ladder import uploads
+    from ladder.authors import add_author, authenticate
+    from ladder.registry import bot_folder
+    from ladder.web.club import _own
+
+    from ._fakes import FakeExecutor
+
+    db_path = tmp_path / "club.db"
+    db = open_store(db_path)
+    ana = authenticate(db, add_author(db, "ana"))
+    folder = bot(tmp_path, "growing")
+    with (folder / "bot.toml").open("a") as manifest:
+        manifest.write('build = ["sh", "-c", "mkdir -p build && echo built >> build/log.txt"]\n')
+    for version in (1, 2):
+        (folder / "version.txt").write_text(f"{version}\n")
+        upload = uploads.receive(db, db_path, ana, pack_folder(folder), uploads.UploadLimits())
+        assert trio.run(uploads.check_next, db, db_path, FakeExecutor(), uploads.UploadLimits())
+        assert uploads.outcome(db, upload)["version"] == version
+    logs = sorted((path.read_text() for path in bot_folder(db_path).glob("*/build/log.txt")), key=len)
+    assert logs == ["built\n", "built\nbuilt\n"]
+    assert "starting from the output of an earlier build" in _own(db, ana)["uploads"][0]["progress"]
+
+
+@needs_sandbox
 def test_a_built_copy_over_the_disk_limit_is_refused_and_removed(tmp_path):
     """A bot whose build leaves more than the ladder allows is refused, and neither the league's copy nor the
     build store keeps it."""

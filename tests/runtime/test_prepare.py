@@ -149,10 +149,49 @@ def test_a_ladder_copy_is_the_store_build_linked_not_built_again(tmp_path):
 
 @pytest.mark.skipif(sandbox_problem() is not None, reason=f"no sandbox here: {sandbox_problem()}")
 def test_a_build_made_outside_the_sandbox_is_not_reused_by_one_that_must_be_in_it(tmp_path):
-    folder = bot_folder(tmp_path, build='["sh", "-c", "id -u > built-by.txt"]')
+    """Neither as it is nor as the start of the next build: a sandboxed build starts only from sandboxed ones."""
+    folder = bot_folder(tmp_path, build='["sh", "-c", "mkdir -p build && id -u >> build/by.txt"]')
     trusted = prepare_bot(folder, tmp_path / "store")
-    assert (trusted.path / "built-by.txt").read_text() == "0\n"
+    assert (trusted.path / "build" / "by.txt").read_text() == "0\n"
     sandboxed = prepare_bot(folder, tmp_path / "store", sandboxed=True)
-    assert sandboxed.path == trusted.path and (sandboxed.path / "built-by.txt").read_text() != "0\n"
+    built_by = (sandboxed.path / "build" / "by.txt").read_text()
+    assert sandboxed.path == trusted.path and built_by != "0\n"
     assert prepare_bot(folder, tmp_path / "store").path == sandboxed.path  # and a sandboxed build serves everybody
-    assert (sandboxed.path / "built-by.txt").read_text() != "0\n"
+    (folder / "bot.py").write_text("pass  # new\n")
+    trusted = prepare_bot(folder, tmp_path / "store")  # starts from the sandboxed build of its folder
+    assert (trusted.path / "build" / "by.txt").read_text() == built_by + "0\n"
+    (folder / "bot.py").write_text("pass  # newer\n")
+    again = prepare_bot(folder, tmp_path / "store", sandboxed=True)  # from the sandboxed one, not the newest
+    lines = (again.path / "build" / "by.txt").read_text().splitlines()
+    assert len(lines) == 2 and "0" not in lines and lines[0] == built_by.strip()
+
+
+SEEDED_BUILD = '["sh", "-c", "mkdir -p build && echo built >> build/log.txt"]'
+
+
+def test_a_new_version_starts_from_the_last_build_of_its_folder(tmp_path):
+    """A changed bot is copied anew, its build started from the output of the newest build of the same folder (the
+    tools then build only what changed); a build of another folder, or a CMake project, starts from nothing."""
+    folder = bot_folder(tmp_path, build=SEEDED_BUILD)
+    first = prepare_bot(folder, tmp_path / "store")
+    (folder / "bot.py").write_text("pass  # new\n")
+    shown: list[str] = []
+    second = prepare_bot(folder, tmp_path / "store", echo=shown.append)
+    assert second.path != first.path and (second.path / "build" / "log.txt").read_text() == "built\nbuilt\n"
+    assert shown[0].startswith("starting from the output of an earlier build (built in")
+    assert (first.path / "build" / "log.txt").read_text() == "built\n"  # the earlier build is left as it was
+    other = tmp_path / "other"
+    shutil.copytree(folder, other)
+    (other / "bot.py").write_text("pass  # other\n")
+    assert (prepare_bot(other, tmp_path / "store").path / "build" / "log.txt").read_text() == "built\n"
+    (folder / "CMakeLists.txt").write_text("project(b)\n")
+    assert (prepare_bot(folder, tmp_path / "store").path / "build" / "log.txt").read_text() == "built\n"
+
+
+def test_a_ladder_names_the_build_to_start_from(tmp_path):
+    earlier = prepare_bot(bot_folder(tmp_path, build=SEEDED_BUILD), tmp_path / "store")
+    upload = tmp_path / "upload"
+    shutil.copytree(tmp_path / "bot", upload)
+    (upload / "bot.py").write_text("pass  # version 2\n")
+    again = prepare_bot(upload, tmp_path / "store", seed=earlier.path)
+    assert (again.path / "build" / "log.txt").read_text() == "built\nbuilt\n"
