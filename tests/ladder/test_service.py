@@ -21,14 +21,21 @@ from pathlib import Path
 
 import httpx
 import pytest
+import trio
+from sqlite_utils import Database
 
+from ladder import uploads
 from ladder.archive import pack_folder
+from ladder.authors import Author, add_author, authenticate
+from ladder.registry import bot_folder
 from ladder.store import open_store
+from ladder.web.club import _own
 from referee.replay import read_replay, verify
+from referee.runtime import default_store
 from referee.runtime.sandbox import sandbox_problem
 from tests.runtime.hostile import wait_for
 
-from ._fakes import random_bot_folder
+from ._fakes import FakeExecutor, random_bot_folder
 
 ROOT = Path(__file__).resolve().parents[2]
 LADDER = [sys.executable, "-m", "ladder.cli"]
@@ -77,6 +84,21 @@ def bot(parent: Path, name: str, games: str = '["tapa", "durak"]') -> Path:
     folder = random_bot_folder(parent, name, games)
     folder.chmod(0o755)
     return folder
+
+
+def built_bot(parent: Path, name: str, build: str) -> Path:
+    """:func:`bot` with a manifest that names ``build`` (a TOML list) as its build."""
+    folder = bot(parent, name)
+    with (folder / "bot.toml").open("a") as manifest:
+        manifest.write(f"build = {build}\n")
+    return folder
+
+
+def club_with_ana(tmp_path: Path) -> tuple[Path, Database, Author]:
+    """A club's database beside ``tmp_path`` with one author, ana."""
+    db_path = tmp_path / "club.db"
+    db = open_store(db_path)
+    return db_path, db, authenticate(db, add_author(db, "ana"))
 
 
 @needs_sandbox
@@ -205,33 +227,21 @@ def long_name_bomb(size: int) -> bytes:
 
 
 def test_uploads_are_limited_per_hour(tmp_path):
-    from ladder.authors import add_author, authenticate
-    from ladder.uploads import LimitReached, UploadLimits, receive
-
-    db_path = tmp_path / "club.db"
-    db = open_store(db_path)
-    ana = authenticate(db, add_author(db, "ana"))
-    limits = UploadLimits(per_hour=2)
+    db_path, db, ana = club_with_ana(tmp_path)
+    limits = uploads.UploadLimits(per_hour=2)
     data = pack_folder(bot(tmp_path, "a"))
     for _ in range(2):
-        receive(db, db_path, ana, data, limits)
-    with pytest.raises(LimitReached, match="limit of 2 uploads an hour"):
-        receive(db, db_path, ana, data, limits)
+        uploads.receive(db, db_path, ana, data, limits)
+    with pytest.raises(uploads.LimitReached, match="limit of 2 uploads an hour"):
+        uploads.receive(db, db_path, ana, data, limits)
 
 
 def test_an_upload_waits_for_its_check_and_one_cut_short_is_refused_on_restart(tmp_path):
     """The web records an upload; the service's process checks it and records the report the web answers with.
     An upload the service never checked (it stopped) is refused when it starts again, and nothing is left."""
-    import trio
-
-    from ladder.authors import add_author, authenticate
     from ladder.uploads import UploadLimits, check_next, outcome, receive, staging_folder, sweep
 
-    from ._fakes import FakeExecutor
-
-    db_path = tmp_path / "club.db"
-    db = open_store(db_path)
-    ana = authenticate(db, add_author(db, "ana"))
+    db_path, db, ana = club_with_ana(tmp_path)
     first = receive(db, db_path, ana, pack_folder(bot(tmp_path, "first")), UploadLimits())
     assert outcome(db, first) is None  # waiting for its check
     assert trio.run(check_next, db, db_path, FakeExecutor(), UploadLimits())
@@ -251,21 +261,9 @@ def test_an_upload_waits_for_its_check_and_one_cut_short_is_refused_on_restart(t
 def test_an_uploads_build_output_reaches_its_authors_page_as_it_comes(tmp_path, monkeypatch):
     """While an upload is checked, the last lines of its build are in its row (which ``/api/me`` gives its author)
     every few seconds, host folders named as the author knows them."""
-    import trio
-
-    from ladder import uploads
-    from ladder.authors import add_author, authenticate
-    from ladder.web.club import _own
-
-    from ._fakes import FakeExecutor
-
     monkeypatch.setattr(uploads, "PROGRESS_EVERY", 0.2)
-    db_path = tmp_path / "club.db"
-    db = open_store(db_path)
-    ana = authenticate(db, add_author(db, "ana"))
-    folder = bot(tmp_path, "slow-build")
-    with (folder / "bot.toml").open("a") as manifest:
-        manifest.write('build = ["sh", "-c", "echo step one in $(pwd); sleep 3; echo step two"]\n')
+    db_path, db, ana = club_with_ana(tmp_path)
+    folder = built_bot(tmp_path, "slow-build", '["sh", "-c", "echo step one in $(pwd); sleep 3; echo step two"]')
     upload = uploads.receive(db, db_path, ana, pack_folder(folder), uploads.UploadLimits())
     seen: list[str] = []
 
@@ -287,21 +285,8 @@ def test_an_uploads_build_output_reaches_its_authors_page_as_it_comes(tmp_path, 
 def test_a_new_version_of_an_upload_starts_from_its_previous_build(tmp_path):
     """The second version of an author's bot is built from the output of the first's build (the tools build only
     what changed), and says so on its author's page."""
-    import trio
-
-    from ladder import uploads
-    from ladder.authors import add_author, authenticate
-    from ladder.registry import bot_folder
-    from ladder.web.club import _own
-
-    from ._fakes import FakeExecutor
-
-    db_path = tmp_path / "club.db"
-    db = open_store(db_path)
-    ana = authenticate(db, add_author(db, "ana"))
-    folder = bot(tmp_path, "growing")
-    with (folder / "bot.toml").open("a") as manifest:
-        manifest.write('build = ["sh", "-c", "mkdir -p build && echo built >> build/log.txt"]\n')
+    db_path, db, ana = club_with_ana(tmp_path)
+    folder = built_bot(tmp_path, "growing", '["sh", "-c", "mkdir -p build && echo built >> build/log.txt"]')
     for version in (1, 2):
         (folder / "version.txt").write_text(f"{version}\n")
         upload = uploads.receive(db, db_path, ana, pack_folder(folder), uploads.UploadLimits())
@@ -316,24 +301,9 @@ def test_a_new_version_of_an_upload_starts_from_its_previous_build(tmp_path):
 def test_a_built_copy_over_the_disk_limit_is_refused_and_removed(tmp_path):
     """A bot whose build leaves more than the ladder allows is refused, and neither the league's copy nor the
     build store keeps it."""
-    import dataclasses
-
-    import trio
-
-    from ladder import uploads
-    from ladder.authors import add_author, authenticate
-    from ladder.registry import bot_folder
-    from referee.runtime import default_store
-
-    from ._fakes import FakeExecutor
-
-    db_path = tmp_path / "club.db"
-    db = open_store(db_path)
-    ana = authenticate(db, add_author(db, "ana"))
-    folder = bot(tmp_path, "big-build")
-    with (folder / "bot.toml").open("a") as manifest:
-        manifest.write('build = ["sh", "-c", "mkdir -p build && head -c 3000000 /dev/zero > build/blob"]\n')
-    limits = dataclasses.replace(uploads.UploadLimits(), copy_bytes=1_000_000)
+    db_path, db, ana = club_with_ana(tmp_path)
+    folder = built_bot(tmp_path, "big-build", '["sh", "-c", "mkdir -p build && head -c 3000000 /dev/zero > build/blob"]')
+    limits = uploads.UploadLimits(copy_bytes=1_000_000)
     before = set(default_store().iterdir()) if default_store().exists() else set()
     upload = uploads.receive(db, db_path, ana, pack_folder(folder), limits)
     assert trio.run(uploads.check_next, db, db_path, FakeExecutor(), limits)
@@ -348,16 +318,9 @@ def test_a_built_copy_over_the_disk_limit_is_refused_and_removed(tmp_path):
 def test_the_service_checks_only_uploads_in_the_staging_folder(tmp_path, staged):
     """The web writes the staging folder and the database: whatever it names, the service's process takes nothing
     from elsewhere (a path out, a link), and removes nothing there."""
-    import trio
-
-    from ladder.authors import add_author, authenticate
     from ladder.uploads import UploadLimits, check_next, outcome, staging_folder
 
-    from ._fakes import FakeExecutor
-
-    db_path = tmp_path / "club.db"
-    db = open_store(db_path)
-    ana = authenticate(db, add_author(db, "ana"))
+    db_path, db, ana = club_with_ana(tmp_path)
     outside = bot(tmp_path / "outside", "upload-x")
     (staging_folder(db_path)).mkdir()
     (staging_folder(db_path) / "upload-link").symlink_to(outside.parent)
