@@ -3,6 +3,7 @@
 
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
@@ -22,3 +23,21 @@ def record_pid() -> None:
     if target:
         with open(target, "a") as handle:
             handle.write(f"{os.getpid()}\n")
+
+
+def serve_then(misbehave: Callable[[], object], after: int, name: str, games: list[str]) -> None:
+    """Record the pid, then serve a bot that answers its first ``after`` decisions with the first legal id and
+    calls ``misbehave`` at every decision after them (in the middle of the game)."""
+    from bots.python.kit import serve
+
+    record_pid()
+    calls = 0
+
+    def choose(request) -> int:
+        nonlocal calls
+        calls += 1
+        if calls > after:
+            misbehave()
+        return 0
+
+    serve(choose, name=name, games=games)

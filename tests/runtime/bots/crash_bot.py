@@ -4,18 +4,4 @@ import os
 
 import _common
 
-from bots.python.kit import serve
-
-_common.record_pid()
-calls = 0
-
-
-def choose(request):
-    global calls
-    calls += 1
-    if calls > 3:
-        os._exit(3)
-    return 0
-
-
-serve(choose, name="crasher", games=["tapa", "durak"])
+_common.serve_then(lambda: os._exit(3), after=3, name="crasher", games=["tapa", "durak"])

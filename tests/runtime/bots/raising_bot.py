@@ -2,18 +2,9 @@
 
 import _common
 
-from bots.python.kit import serve
 
-_common.record_pid()
-calls = 0
-
-
-def choose(request):
-    global calls
-    calls += 1
-    if calls > 3:
-        raise KeyError("oops")
-    return 0
+def fail() -> None:
+    raise KeyError("oops")
 
 
-serve(choose, name="raiser", games=["tapa", "durak"])
+_common.serve_then(fail, after=3, name="raiser", games=["tapa", "durak"])

@@ -4,18 +4,4 @@ import time
 
 import _common
 
-from bots.python.kit import serve
-
-_common.record_pid()
-calls = 0
-
-
-def choose(request):
-    global calls
-    calls += 1
-    if calls > 1:
-        time.sleep(60)
-    return 0
-
-
-serve(choose, name="sleeper", games=["tapa"])
+_common.serve_then(lambda: time.sleep(60), after=1, name="sleeper", games=["tapa"])
