@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import shutil
 import time
 from dataclasses import dataclass, field
@@ -22,7 +20,7 @@ from referee.runtime import (
     prepare_bot,
     resolve_bot,
 )
-from referee.runtime.build import BUILD_TIMEOUT, Echo, needs_build
+from referee.runtime.build import BUILD_TIMEOUT, Echo, TooLarge, disk_bytes, needs_build
 
 from .arenas import arenas_for_game, ensure_arena
 from .executor import Executor
@@ -73,10 +71,6 @@ async def conformance(
     return result["info"] if result["passed"] else None
 
 
-class TooLarge(BuildError):
-    """A bot's built copy takes more disk than a ladder allows (it is removed, from the build store too)."""
-
-
 def _previous_copy(db: Database, name: str) -> Path | None:
     """The ladder's copy of the newest version of the bot ``name`` (a folder), or None."""
     row = db.execute("select v.path from versions v join bots b on b.id = v.bot_id where b.name = ? "
@@ -92,12 +86,13 @@ def _built_copy(path: Path, db_path: Path, sandboxed: bool, timeout: float, echo
     place the ladder's own copy of it; return the copy and a word on its build.
 
     Raises:
-        TooLarge: the built copy takes more than ``copy_bytes``.
+        TooLarge: the build wrote, or the built copy takes, more than ``copy_bytes`` (it is removed, from the
+            build store too).
     """
     start = time.time()
-    prepared = prepare_bot(path, default_store(), sandboxed, timeout, echo, seed)
+    prepared = prepare_bot(path, default_store(), sandboxed, timeout, echo, seed, copy_bytes)
     said = build_note(prepared, start) if needs_build(prepared) else "nothing to build"
-    if copy_bytes is not None and (size := _disk_bytes(prepared.path)) > copy_bytes:
+    if copy_bytes is not None and (size := disk_bytes(prepared.path)) > copy_bytes:
         shutil.rmtree(prepared.path, ignore_errors=True)
         raise TooLarge(f"the built copy takes {size / 1e6:.1f} MB, more than the {copy_bytes / 1e6:.0f} MB this "
                        "ladder allows a bot (its build's output included: keep caches out of the bot's folder)")
@@ -267,15 +262,5 @@ def list_bots(db: Database) -> list[dict]:
     )
     for row in rows:
         path = resolved_path(db, row.pop("path"))
-        row["disk_bytes"] = _disk_bytes(path if path.is_dir() else path.parent)
+        row["disk_bytes"] = disk_bytes(path if path.is_dir() else path.parent)
     return rows
-
-
-def _disk_bytes(folder: Path) -> int:
-    """The bytes of the files below ``folder`` (links not followed)."""
-    total = 0
-    for parent, _, files in os.walk(folder):
-        for name in files:
-            with contextlib.suppress(OSError):
-                total += os.lstat(os.path.join(parent, name)).st_size
-    return total

@@ -11,8 +11,9 @@ manifest's ``build`` offline) runs once: a marker file records what it was built
 so a bot is not built again for every game, and a failed or interrupted build is resumed next time in the same
 copy. A new copy's build starts from the output of the same bot's previous build (:func:`_seed_from`), so that
 only what changed is compiled. A build made outside the sandbox is reused, or started from, only where the sandbox
-is off: one that must be sandboxed is made again. A single ``.py`` file bot has nothing to build and runs where it
-is.
+is off: one that must be sandboxed is made again. A copy no command has asked for in :data:`UNUSED_DAYS` leaves
+the store (:func:`prune_store`, run by a prepare once a day). A single ``.py`` file bot has nothing to build and
+runs where it is.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from .build import BUILD_TIMEOUT, Echo, build_bot, needs_build
+from .build import BUILD_TIMEOUT, Echo, TooLarge, build_bot, needs_build
 from .fetch import deps_folder
 from .manifest import BotSpec, folder_files, resolve_bot
 from .toolchain import fingerprint
@@ -38,6 +39,8 @@ PREPARED = ".kafana-prepared"
 whether it was built in the sandbox, when and in how many seconds. (A copy leaves dotfiles out, so no bot brings a
 marker along.)"""
 STORE_ENV = "KAFANA_CACHE"
+UNUSED_DAYS = 30.0
+"""A prepared copy that no command asked for in this many days leaves the store (:func:`prune_store`)."""
 SEEDED = ("build", "target")
 """The folders of a build's output that the next build of the same bot starts from (:func:`_seed_from`)."""
 
@@ -85,10 +88,18 @@ class KnownBots:
 
 @contextlib.contextmanager
 def _locked(path: Path) -> Iterator[None]:
-    """Hold an exclusive lock on ``path`` (two referees preparing the same bot take turns)."""
-    with path.open("w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        yield
+    """Hold an exclusive lock on ``path`` (two referees preparing the same bot take turns; the file's time says
+    when a copy was last asked for). A lock file removed while waiting for it (:func:`prune_store`) is made anew."""
+    while True:
+        with path.open("w") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                same = os.stat(path).st_ino == os.fstat(handle.fileno()).st_ino
+            except FileNotFoundError:
+                same = False
+            if same:
+                yield
+                return
 
 
 def _copy(spec: BotSpec, target: Path) -> None:
@@ -129,15 +140,17 @@ def build_key(spec: BotSpec) -> str:
 
 
 def prepare_bot(path: str | Path, store: Path, sandboxed: bool = False, timeout: float = BUILD_TIMEOUT,
-                echo: Echo | None = None, seed: Path | None = None) -> BotSpec:
+                echo: Echo | None = None, seed: Path | None = None, limit: int | None = None) -> BotSpec:
     """The spec of the bot at ``path`` as it will run: a folder bot's prepared copy under ``store`` (made and built
-    if needed, the build in the sandbox when ``sandboxed``, each phase in ``timeout`` seconds, its output passed to
-    ``echo``), or the bot itself when it is a single file or already a prepared copy. A new copy's build starts
-    from the output of an earlier one (:func:`_seed_from`): ``seed`` (a prepared copy: a ladder gives the previous
-    version of the same author's bot), else the newest build of the same folder in the store.
+    if needed, the build in the sandbox when ``sandboxed``, each phase in ``timeout`` seconds and, with ``limit``,
+    stopped when the copy takes more than ``limit`` bytes; its output passed to ``echo``), or the bot itself when
+    it is a single file or already a prepared copy. A new copy's build starts from the output of an earlier one
+    (:func:`_seed_from`): ``seed`` (a prepared copy: a ladder gives the previous version of the same author's
+    bot), else the newest build of the same folder in the store.
 
     Raises:
         ManifestError: ``path`` is not a bot, or its folder links outside itself.
+        TooLarge: the build wrote more than ``limit`` (the copy is removed).
         BuildError: the build failed (the copy stays, unmarked, and is built again next time).
     """
     spec = resolve_bot(path)
@@ -157,13 +170,58 @@ def prepare_bot(path: str | Path, store: Path, sandboxed: bool = False, timeout:
         prepared = resolve_bot(target)
         if record is None:
             start = time.monotonic()
-            build_bot(prepared, deps_folder(store), timeout, sandboxed, echo)
+            try:
+                build_bot(prepared, deps_folder(store), timeout, sandboxed, echo, limit)
+            except TooLarge:
+                shutil.rmtree(target, ignore_errors=True)
+                raise
             marker = {"hash": spec.content_hash, "source": str(spec.path), "sandboxed": sandboxed,
                       "made": time.time(), "seconds": round(time.monotonic() - start, 1)}
             (target / PREPARED).write_text(json.dumps(marker))
         elif echo is not None and needs_build(prepared):
             echo(f"reused the build of this content and toolchain ({_described(record)})")
+    _prune_now_and_then(store)
     return prepared
+
+
+def prune_store(store: Path, unused_days: float = UNUSED_DAYS, now: float | None = None) -> int:
+    """Remove from ``store`` every prepared copy (built or not) that no command has asked for in ``unused_days``,
+    and the staging folders of copies cut short a day ago or more; return how many folders went. A copy being
+    prepared is left alone; a ladder's copies are hard links, which keep their files."""
+    now = time.time() if now is None else now
+    removed = 0
+    for folder in store.iterdir() if store.is_dir() else ():
+        if folder.name.startswith(".copy-") and folder.is_dir():
+            if now - folder.stat().st_mtime >= 86400:
+                shutil.rmtree(folder, ignore_errors=True)
+                removed += 1
+            continue
+        lock = store / f".{folder.name}.lock"
+        if folder.name.startswith(".") or not folder.is_dir() or folder.is_symlink():
+            continue
+        last = max(folder.stat().st_mtime, lock.stat().st_mtime if lock.exists() else 0.0)
+        if now - last < unused_days * 86400:
+            continue
+        with lock.open("a") as handle:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                continue  # being prepared now
+            shutil.rmtree(folder, ignore_errors=True)
+            lock.unlink(missing_ok=True)
+            removed += 1
+    return removed
+
+
+def _prune_now_and_then(store: Path) -> None:
+    """:func:`prune_store` at most once a day per store (the time of its file ``.pruned`` says when it last ran)."""
+    stamp = store / ".pruned"
+    with contextlib.suppress(FileNotFoundError):
+        if time.time() - stamp.stat().st_mtime < 86400:
+            return
+    stamp.touch()
+    with contextlib.suppress(OSError):  # a folder another process removed meanwhile: the next prune sees it
+        prune_store(store)
 
 
 def _last_build(store: Path, source: Path, sandboxed: bool) -> Path | None:

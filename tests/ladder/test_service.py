@@ -298,17 +298,22 @@ def test_a_new_version_of_an_upload_starts_from_its_previous_build(tmp_path):
 
 
 @needs_sandbox
-def test_a_built_copy_over_the_disk_limit_is_refused_and_removed(tmp_path):
-    """A bot whose build leaves more than the ladder allows is refused, and neither the league's copy nor the
-    build store keeps it."""
+@pytest.mark.parametrize("writes, said", [
+    ("head -c 3000000 /dev/zero > build/blob", "the built copy takes 3.0 MB, more than the 1 MB"),
+    ("while true; do head -c 300000 /dev/zero >> build/blob; sleep 0.1; done", "MB, more than the 1 MB a bot may "
+                                                                                "take (stopped)"),
+])
+def test_a_built_copy_over_the_disk_limit_is_refused_and_removed(tmp_path, writes, said):
+    """A bot whose build leaves more than the ladder allows, or would write for ever, is refused (the second
+    stopped while it runs), and neither the league's copy nor the build store keeps it."""
     db_path, db, ana = club_with_ana(tmp_path)
-    folder = built_bot(tmp_path, "big-build", '["sh", "-c", "mkdir -p build && head -c 3000000 /dev/zero > build/blob"]')
+    folder = built_bot(tmp_path, "big-build", f'["sh", "-c", "mkdir -p build && {writes}"]')
     limits = uploads.UploadLimits(copy_bytes=1_000_000)
     before = set(default_store().iterdir()) if default_store().exists() else set()
     upload = uploads.receive(db, db_path, ana, pack_folder(folder), limits)
     assert trio.run(uploads.check_next, db, db_path, FakeExecutor(), limits)
     answer = uploads.outcome(db, upload)
-    assert not answer["accepted"] and "FAIL disk: the built copy takes 3.0 MB, more than the 1 MB" in answer["report"]
+    assert not answer["accepted"] and "FAIL disk: " in answer["report"] and said in answer["report"]
     new = set(default_store().iterdir()) - before
     assert not any(bot_folder(db_path).glob("*/build/blob"))
     assert [path for path in new if path.is_dir() and not path.name.startswith(".")] == []  # no build kept

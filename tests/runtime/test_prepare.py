@@ -3,9 +3,11 @@ build's output shown as it comes, reused by the ladder's own copy."""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import stat
+import time
 
 import pytest
 
@@ -22,6 +24,7 @@ from referee.runtime import (
     prepare_bot,
     resolve_bot,
 )
+from referee.runtime.build import TooLarge
 from referee.runtime.prepare import PREPARED, build_key
 from referee.runtime.sandbox import sandbox_problem
 
@@ -72,6 +75,30 @@ def test_a_failed_build_is_tried_again(tmp_path):
             prepare_bot(folder, tmp_path / "store")
     (copy,) = [p for p in (tmp_path / "store").iterdir() if p.is_dir()]  # the lock beside it is a hidden file
     assert (copy / "build-log.txt").read_text() == "tried\ntried\n" and not (copy / PREPARED).exists()
+
+
+def test_a_build_that_writes_past_its_bound_is_stopped_while_it_runs_and_removed(tmp_path):
+    """A build that would write for ever is stopped within a measure or two of passing its bound (not at its
+    time limit), and leaves no copy behind."""
+    writes = "while true; do head -c 200000 /dev/zero >> blob; sleep 0.1; done"
+    folder = bot_folder(tmp_path, build=f'["sh", "-c", "{writes}"]')
+    start = time.monotonic()
+    with pytest.raises(TooLarge, match=r"b: build .* wrote \d+\.\d MB, more than the 1 MB a bot may take"):
+        prepare_bot(folder, tmp_path / "store", limit=1_000_000)
+    assert time.monotonic() - start < 10
+    assert [p for p in (tmp_path / "store").iterdir() if not p.name.startswith(".")] == []
+
+
+def test_a_fetch_is_bounded_by_what_it_adds_to_the_shared_cache(tmp_path):
+    """What a cache held before the fetch is not the bot's; what it adds while the fetch runs is."""
+    (tmp_path / "copy").mkdir()
+    (tmp_path / "cache").mkdir()
+    (tmp_path / "cache" / "earlier").write_bytes(b"x" * 5_000_000)
+    bound = build.DiskBound(3_000_000, tmp_path / "copy", tmp_path / "cache")
+    (tmp_path / "copy" / "source").write_bytes(b"x" * 1_000_000)
+    assert bound.over() is None
+    (tmp_path / "cache" / "fetched").write_bytes(b"x" * 2_500_000)
+    assert bound.over() == "wrote 3.5 MB, more than the 3 MB a bot may take"
 
 
 def test_a_single_file_bot_runs_where_it_is(tmp_path):
@@ -195,3 +222,35 @@ def test_a_ladder_names_the_build_to_start_from(tmp_path):
     (upload / "bot.py").write_text("pass  # version 2\n")
     again = prepare_bot(upload, tmp_path / "store", seed=earlier.path)
     assert (again.path / "build" / "log.txt").read_text() == "built\nbuilt\n"
+
+
+def _aged(path, days):
+    then = time.time() - days * 86400
+    os.utime(path, (then, then))
+
+
+def test_the_store_forgets_copies_unused_for_a_month_and_leftovers_of_a_day(tmp_path):
+    """A copy nobody asked for in 30 days goes with its lock, a recent one stays, one being prepared stays
+    however old, and so do staging folders younger than a day."""
+    store = tmp_path / "store"
+    for name in ("old", "recent", "busy", ".copy-old", ".copy-new"):
+        (store / name).mkdir(parents=True)
+        (store / name / "f").write_text("x")
+    for name in ("old", "recent", "busy"):
+        (store / f".{name}.lock").touch()
+    for path in ("old", ".old.lock", "busy", ".busy.lock", ".copy-old"):
+        _aged(store / path, 40 if "copy" not in path else 2)
+    with (store / ".busy.lock").open("a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        assert prepare.prune_store(store) == 2
+    assert sorted(p.name for p in store.iterdir()) == [".busy.lock", ".copy-new", ".recent.lock", "busy", "recent"]
+
+
+def test_preparing_prunes_the_store_once_a_day(tmp_path):
+    store = tmp_path / "store"
+    for day in (1, 2):
+        (store / f"unused{day}").mkdir(parents=True)
+        _aged(store / f"unused{day}", 40)
+        (tmp_path / str(day)).mkdir()
+        prepare_bot(bot_folder(tmp_path / str(day)), store)
+    assert not (store / "unused1").exists() and (store / "unused2").exists() and (store / ".pruned").is_file()
