@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 import pwd
+import select
 import shutil
 import socket
 import subprocess
@@ -151,8 +152,15 @@ def end_with_the_service(grace: float = GRACE_SECONDS) -> None:
     ``grace`` seconds later, whatever its event loop is doing (the loop's own watch stops it cleanly first)."""
 
     def watch(fd: int) -> None:
-        while os.read(fd, 4096):
-            pass
+        ready = select.poll()  # the loop's own watch makes standard input non-blocking: wait, then read
+        ready.register(fd, select.POLLIN | select.POLLHUP)
+        while True:
+            ready.poll()
+            try:
+                if not os.read(fd, 4096):
+                    break
+            except BlockingIOError:
+                continue
         time.sleep(grace)
         os._exit(0)
 

@@ -181,7 +181,8 @@ async def test_a_full_tmp_is_a_disk_resource_limit():
     record = await play("fill-tmp", limits=Limits(tmp_bytes=16 << 20))
     assert [(f.seat, f.kind) for f in record.faults] == [(0, "resource_limit")]
     assert record.faults[0].message == "disk limit: filled its /tmp of 16 MiB"
-    assert "DENIED OSError" in said(record)
+    # the write failed (the referee, seeing the full /tmp, may end the bot before it says so)
+    assert said(record).strip() in ("", "misdeed fill-tmp: DENIED OSError")
 
 
 @needs_sandbox
