@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from referee.newbot import LANGUAGES, STARTERS
+from referee.runtime import default_store, prepare_bot
 from referee.runtime.sandbox import sandbox_problem
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,7 +27,7 @@ def referee(*args: str, cwd: Path) -> subprocess.CompletedProcess:
 
 @pytest.mark.skipif(sandbox_problem() is not None, reason=f"no sandbox here: {sandbox_problem()}")
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_a_new_bot_passes_check_bot_as_written(tmp_path, language):
+def test_a_new_bot_passes_check_bot_as_written(tmp_path, starters, language):
     name = f"my-{language.replace('+', 'p')}-bot"
     games = GAMES[language]
     made = referee("new-bot", name, "--language", language, *(f"--game={game}" for game in games),
@@ -40,6 +41,9 @@ def test_a_new_bot_passes_check_bot_as_written(tmp_path, language):
     readme = (folder / "README.md").read_text()
     assert readme.startswith(f"# {name}: a Kafana bot in ") and f"referee check-bot {name} " in readme
     assert STARTERS[language].decision in readme and "../../.venv" not in readme
+    # built as check-bot would build it, but starting from the starter's build (the run's builds are shared)
+    prepare_bot(folder, default_store(), sandboxed=True, seed=starters["python-kit" if language == "python"
+                                                                        else language].path)
     checked = referee("check-bot", name, "--sandbox", "on", cwd=tmp_path)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert f"PASS handshake: {name} 1.0 answered Hello" in checked.stdout and "FAIL" not in checked.stdout

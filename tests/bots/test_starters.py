@@ -9,26 +9,17 @@ import re
 import subprocess
 import sys
 import tomllib
-from pathlib import Path
 
 import pytest
 
 from referee.games import GAMES, make_game
 from referee.replay import read_replay, verify
-from referee.runtime import Clock, default_store, prepare_bot, resolve_bot, run_game
+from referee.runtime import Clock, resolve_bot, run_game
 from referee.runtime.build import needs_build
 from referee.runtime.sandbox import sandbox_problem
 
-ROOT = Path(__file__).resolve().parents[2]
-STARTERS = {
-    "javascript": ROOT / "bots" / "javascript",
-    "c++": ROOT / "bots" / "cpp",
-    "go": ROOT / "bots" / "go",
-    "rust": ROOT / "bots" / "rust",
-    "java": ROOT / "bots" / "java",
-    "python-kit": ROOT / "kit" / "example",
-    "python": ROOT / "bots" / "python" / "random_bot.py",
-}
+from .conftest import ROOT, STARTERS
+
 FOLDERS = ["javascript", "c++", "go", "rust", "java", "python-kit"]
 """The starters that are folders with a manifest, as an author's bot is (the shipped Python bot is a file of this
 repository)."""
@@ -37,14 +28,6 @@ NAMES = {"javascript": "random-js", "c++": "random-cpp", "go": "random-go", "rus
 PAIRINGS = [("javascript", "python"), ("c++", "javascript"), ("go", "c++"), ("rust", "go"), ("java", "rust"),
             ("python-kit", "java"), ("python", "python-kit")]
 """A cycle: every language plays first and second seat, and every compiled starter meets another language."""
-
-
-@pytest.fixture(scope="module")
-def starters():
-    """The starters as they run: prepared (copied and built) once, in the sandbox where it works (a build made there
-    serves every command after, sandboxed or not)."""
-    sandboxed = sandbox_problem() is None
-    return {language: prepare_bot(path, default_store(), sandboxed) for language, path in STARTERS.items()}
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))

@@ -1,0 +1,30 @@
+"""What the bot tests share: the starters, prepared (copied and built) once for the whole run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from referee.runtime import BotSpec, default_store, prepare_bot
+from referee.runtime.sandbox import sandbox_problem
+
+ROOT = Path(__file__).resolve().parents[2]
+STARTERS = {
+    "javascript": ROOT / "bots" / "javascript",
+    "c++": ROOT / "bots" / "cpp",
+    "go": ROOT / "bots" / "go",
+    "rust": ROOT / "bots" / "rust",
+    "java": ROOT / "bots" / "java",
+    "python-kit": ROOT / "kit" / "example",
+    "python": ROOT / "bots" / "python" / "random_bot.py",
+}
+"""The starter of each language, as the tests name them."""
+
+
+@pytest.fixture(scope="session")
+def starters() -> dict[str, BotSpec]:
+    """The starters as they run: prepared once, in the sandbox where it works (a build made there serves every
+    command after, sandboxed or not, and starts the builds of bots made from them)."""
+    sandboxed = sandbox_problem() is None
+    return {language: prepare_bot(path, default_store(), sandboxed) for language, path in STARTERS.items()}
