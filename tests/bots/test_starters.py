@@ -54,9 +54,20 @@ def test_starter_manifest_lists_every_game_of_the_referee(language):
     assert manifest["games"] == sorted(GAMES)
 
 
+@pytest.fixture(scope="module")
+def ladder_of_starters(tmp_path_factory, starters) -> tuple[str, dict[str, subprocess.CompletedProcess]]:
+    """One ladder (its database) with every starter submitted by ``ladder submit``, run from the repository as the
+    docs say, and what each submission answered."""
+    db = str(tmp_path_factory.mktemp("starters-ladder") / "l.db")
+    answers = {language: subprocess.run([sys.executable, "-m", "ladder.cli", "submit", str(path.relative_to(ROOT)),
+                                         "--db", db], cwd=ROOT, capture_output=True, text=True, timeout=600)
+               for language, path in STARTERS.items()}
+    return db, answers
+
+
 @pytest.mark.skipif(sandbox_problem() is not None, reason=f"no sandbox here: {sandbox_problem()}")
 @pytest.mark.parametrize("language", FOLDERS)
-def test_starter_passes_check_bot_and_submit_as_the_docs_say(tmp_path, starters, language):
+def test_starter_passes_check_bot_and_submit_as_the_docs_say(ladder_of_starters, language):
     """``referee check-bot bots/<language>`` and ``ladder submit bots/<language>``, run from the repository with the
     sandbox on, as docs/bot-protocol.md says; the bot's Hello claims every game the referee knows, and its kit
     serves the Session stream (the notification goes over it)."""
@@ -68,8 +79,7 @@ def test_starter_passes_check_bot_and_submit_as_the_docs_say(tmp_path, starters,
     assert "FAIL" not in checked.stdout and checked.stdout.startswith("PASS build" if built else "PASS handshake")
     assert f"PASS games: {', '.join(sorted(GAMES))}\n" in checked.stdout
     assert "PASS notify: acknowledged a MatchOver over the Session stream\n" in checked.stdout
-    submitted = subprocess.run([sys.executable, "-m", "ladder.cli", "submit", folder, "--db", str(tmp_path / "l.db")],
-                               cwd=ROOT, capture_output=True, text=True, timeout=600)
+    submitted = ladder_of_starters[1][language]
     assert submitted.returncode == 0, submitted.stdout + submitted.stderr
     assert f"accepted as {NAMES[language]} version 1" in submitted.stdout
 
@@ -134,18 +144,18 @@ def test_the_javascript_starter_type_checks_against_types_generated_from_the_pro
 
 
 @pytest.mark.skipif(sandbox_problem() is not None, reason=f"no sandbox here: {sandbox_problem()}")
-@pytest.mark.timeout(900)  # six builds in the sandbox and two leagues: 254 s alone on 2 cores (2026-12-02)
-def test_one_league_of_every_starter(tmp_path):
-    """The starters of six languages (Python both with the kit alone and with the referee's) submitted to one ladder, then a round robin of Tapa and of four-seat Durak tables with one
-    bot of each language, every bot in its sandbox: every match played, no fault, each on the leaderboard."""
-    db = str(tmp_path / "l.db")
+@pytest.mark.timeout(900)
+def test_one_league_of_every_starter(ladder_of_starters):
+    """The starters of six languages (Python both with the kit alone and with the referee's) submitted to one
+    ladder, then a round robin of Tapa and of four-seat Durak tables with one bot of each language, every bot in its
+    sandbox: every match played, no fault, each on the leaderboard."""
+    db, answers = ladder_of_starters
 
     def ladder(*args: str) -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, "-m", "ladder.cli", *args, "--db", db], cwd=ROOT, capture_output=True,
                               text=True, timeout=900)
 
-    for language, path in STARTERS.items():
-        submitted = ladder("submit", str(path.relative_to(ROOT)))
+    for language, submitted in answers.items():
         assert submitted.returncode == 0, f"{language}: {submitted.stdout}{submitted.stderr}"
     for arena in ("tapa", "durak-4"):
         played = ladder("league", "--arena", arena, "--rounds", "1", "--concurrency", "2")

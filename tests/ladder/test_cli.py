@@ -96,11 +96,11 @@ def test_demo_plays_every_arena_and_its_hints_run(tmp_path, monkeypatch):
             continue
         done = subprocess.run(shlex.split(command), cwd=elsewhere, capture_output=True, text=True, timeout=120)
         assert done.returncode == 0 and done.stdout, (command, done.stderr)
-    # a tournament on the demo's database: the bracket of its Tabla-match bots
-    cup = CliRunner().invoke(main, ["tournament", "--format", "knockout", "--arena", "tabla-match", "--db", "kafana-demo.db"])
+    # a tournament on the demo's database: the bracket of its Tabla bots (single games: quicker than matches)
+    cup = CliRunner().invoke(main, ["tournament", "--format", "knockout", "--arena", "tabla", "--db", "kafana-demo.db"])
     assert cup.exit_code == 0, cup.output
-    bracket = cup.output.split("knockout-tabla-match: knockout (single elimination) in tabla-match", 1)[1]
-    assert bracket.startswith(", 5 entrants, done\nround 1\n")  # five bots in tabla-match: three rounds, byes
+    bracket = cup.output.split("knockout-tabla: knockout (single elimination) in tabla", 1)[1]
+    assert bracket.startswith(", 5 entrants, done\nround 1\n")  # five bots in tabla: three rounds, byes
     assert "  byes: " in bracket.split("\nround 2\n")[0]
     assert "\nround 3\n" in bracket and "\nchampion: " in bracket
 
