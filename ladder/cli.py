@@ -24,6 +24,7 @@ import trio
 from sqlite_utils import Database
 
 from referee.chance import new_secret_seed
+from referee.choices import ChoiceError, settle
 from referee.cli import build_echo, build_timeout_option, sandbox_option, sandboxed_by
 from referee.files import write_atomically
 from referee.games import GAMES
@@ -121,6 +122,10 @@ def main(verbose: int) -> None:
     """
     level = logging.WARNING if verbose == 0 else logging.INFO if verbose == 1 else logging.DEBUG
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    try:
+        settle()
+    except ChoiceError as exc:
+        raise click.UsageError(str(exc)) from None
 
 
 T = TypeVar("T")

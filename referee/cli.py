@@ -15,6 +15,7 @@ import click
 import trio
 
 from referee.checkbot import check_bot
+from referee.choices import ChoiceError, settle
 from referee.games import GAMES, InvalidOptionError, UnknownGameError, make_game
 from referee.matchspec import MatchSpec, SpecError
 from referee.newbot import LANGUAGES, STARTERS, NewBotError, new_bot
@@ -131,6 +132,10 @@ def main(verbose: int) -> None:
     """
     level = logging.WARNING if verbose == 0 else logging.INFO if verbose == 1 else logging.DEBUG
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    try:
+        settle()
+    except ChoiceError as exc:
+        raise click.UsageError(str(exc)) from None
 
 
 @main.command(context_settings=CONTEXT)

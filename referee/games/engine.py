@@ -1,5 +1,7 @@
 """Which engine core runs: the compiled one (the ``kafana_native`` package, Rust, built from ``native/``) or the
-Python engines, chosen once at import by ``KAFANA_ENGINE=python|native`` (default: native when it is installed).
+Python engines, read once at import from ``KAFANA_ENGINE=python|native`` (default: native when it is installed),
+without a word: a command settles the choice before it works (:func:`referee.choices.settle`), which refuses a
+mistyped value in one line and says once when the Python engines play for want of the native core.
 
 The Python engines are the reference; the native core gives the same results behind the same entry points
 (``stage_ends``), and tests compare the two on every kind of position.
@@ -41,10 +43,23 @@ def choose(wanted: str | None) -> tuple[str, ModuleType | None]:
     return ("native" if module is not None else "python"), module
 
 
-ENGINE, NATIVE = choose(os.environ.get("KAFANA_ENGINE"))
-"""The engine in use, and the native module when it is the native one."""
+def _chosen() -> tuple[str, ModuleType | None, str | None]:
+    """The engine the environment asks for, the native module when it is the native one, and what is wrong with
+    the variable (then the Python engines, which every machine has)."""
+    try:
+        return (*choose(os.environ.get("KAFANA_ENGINE")), None)
+    except EngineError as exc:
+        return "python", None, str(exc)
 
-if ENGINE == "python" and not os.environ.get("KAFANA_ENGINE") and not os.environ.get(NOTED):
-    os.environ[NOTED] = "1"
-    print("kafana: the native engine core is not installed (pip install ./native, with a Rust toolchain); "
-          "using the Python engines", file=sys.stderr)
+
+ENGINE, NATIVE, PROBLEM = _chosen()
+"""The engine in use, the native module when it is the native one, and what is wrong with ``KAFANA_ENGINE``."""
+
+
+def note_fallback() -> None:
+    """Say on standard error that the Python engines play because the native core is not installed, when that is
+    so and nobody asked for them, once for a command and the processes it starts (:data:`NOTED`)."""
+    if ENGINE == "python" and not os.environ.get("KAFANA_ENGINE") and not os.environ.get(NOTED):
+        os.environ[NOTED] = "1"
+        print("kafana: the native engine core is not installed (pip install ./native, with a Rust toolchain); "
+              "using the Python engines", file=sys.stderr)

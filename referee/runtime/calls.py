@@ -1,6 +1,7 @@
 """Which client the referee speaks to bots with: the native core's (:mod:`.native_bridge`) or grpcio's
-(:mod:`.bridge`, the reference), chosen once at import by ``KAFANA_WIRE=native|grpcio`` (default: native when the
-native core is installed). Both keep the same contract, and the bridge and fault tests run on both.
+(:mod:`.bridge`, the reference), read once at import from ``KAFANA_WIRE=native|grpcio`` (default: native when the
+native core is installed); a command settles the choice before it works (:func:`referee.choices.settle`), which
+refuses a mistyped value in one line. Both keep the same contract, and the bridge and fault tests run on both.
 """
 
 from __future__ import annotations
@@ -65,8 +66,17 @@ def choose(wanted: str | None) -> tuple[str, type]:
     return ("native", native) if native is not None else ("grpcio", Caller)
 
 
-WIRE, CALLER = choose(os.environ.get("KAFANA_WIRE"))
-"""The client in use and its caller class (``Caller`` or ``NativeCaller``)."""
+def _chosen() -> tuple[str, type, str | None]:
+    """The client the environment asks for, its caller class, and what is wrong with the variable (then grpcio's
+    client, which every machine has)."""
+    try:
+        return (*choose(os.environ.get("KAFANA_WIRE")), None)
+    except WireChoiceError as exc:
+        return "grpcio", Caller, str(exc)
+
+
+WIRE, CALLER, PROBLEM = _chosen()
+"""The client in use, its caller class (``Caller`` or ``NativeCaller``), and what is wrong with ``KAFANA_WIRE``."""
 
 
 def open_caller(address: str, *, max_response: int, max_request: int, name: str = "kafana-caller") -> BotClient:

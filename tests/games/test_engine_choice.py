@@ -1,5 +1,5 @@
 """The engine core is chosen once at import: KAFANA_ENGINE=python|native, native by default when it is built; a
-machine without it runs the Python engines and says so once."""
+machine without it runs the Python engines, and a command says so once; a mistyped choice is one line."""
 
 from __future__ import annotations
 
@@ -30,14 +30,28 @@ def test_the_variable_chooses(monkeypatch):
         engine.choose("native")
 
 
-def test_without_the_native_core_it_says_so_once():
+def test_without_the_native_core_a_command_says_so_once_and_an_import_nothing():
     hide = "import sys; sys.modules['kafana_native'] = None; import referee.games.engine as e; print(e.ENGINE)"
+    settle = hide.replace("print(e.ENGINE)", "import referee.choices as c; c.settle(); c.settle(); print(e.ENGINE)")
     env = {k: v for k, v in os.environ.items() if k not in ("KAFANA_ENGINE", engine.NOTED)}
-    first = subprocess.run([sys.executable, "-c", hide], capture_output=True, text=True, env=env, check=True)
+    imported = subprocess.run([sys.executable, "-c", hide], capture_output=True, text=True, env=env, check=True)
+    assert imported.stdout == "python\n" and imported.stderr == ""  # a bot that imports the engines: no word
+    first = subprocess.run([sys.executable, "-c", settle], capture_output=True, text=True, env=env, check=True)
     assert first.stdout == "python\n" and first.stderr.count("native engine core is not installed") == 1
-    child = subprocess.run([sys.executable, "-c", hide], capture_output=True, text=True, check=True,
+    child = subprocess.run([sys.executable, "-c", settle], capture_output=True, text=True, check=True,
                            env={**env, engine.NOTED: "1"})  # a child of a process that said so already
     assert child.stdout == "python\n" and child.stderr == ""
+
+
+@pytest.mark.parametrize("command", [["referee", "show", "x.jsonl"], ["ladder", "standings"]], ids=lambda c: c[0])
+@pytest.mark.parametrize("variable,said", [("KAFANA_ENGINE=rust", "KAFANA_ENGINE='rust': use python or native"),
+                                           ("KAFANA_WIRE=morse", "KAFANA_WIRE='morse': use native or grpcio")])
+def test_a_mistyped_choice_is_one_line(tmp_path, command, variable, said):
+    name, value = variable.split("=")
+    done = subprocess.run([os.path.join(os.path.dirname(sys.executable), command[0]), *command[1:]],
+                          capture_output=True, text=True, env={**os.environ, name: value}, cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr.strip().splitlines()[-1] == f"Error: {said}"
+    assert "Traceback" not in done.stderr
 
 
 @pytest.mark.timeout(900)
