@@ -149,9 +149,8 @@ def test_every_game_has_a_shipped_network(game_id):
 
 WINS_OF_200 = {"tabla": 135, "gjul-bara": 122, "tapa": 110}
 """Wins asserted in 200 games against the heuristic (seeds 0-199, seats alternating). Measured with the shipped
-networks: tabla 146, gjul-bara 133, tapa 110 (the sixth session's network of 80 units, which wins 60.8% +- 2.0% of
-2,000 duplicate games; the networks before it 119 and 123, the fourth session's 55.7% +- 2.0% of 2,000; a Tapa
-network reading the board alone won 49-51% of them, docs/performance.md)."""
+networks: tabla 146, gjul-bara 133, tapa 110 (the Tapa network wins 60.8% +- 2.0% of 2,000 duplicate games against
+the heuristic, docs/performance.md; these 200 are a poor sample of them)."""
 
 
 @pytest.mark.parametrize("game_id", ["tabla", "gjul-bara", "tapa"])
