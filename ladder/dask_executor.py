@@ -18,7 +18,7 @@ import trio
 
 from referee.files import write_atomically
 
-from .executor import MATCH_TIMEOUT, LocalExecutor, MatchJob, MatchResult, referee_result
+from .executor import MATCH_TIMEOUT, LocalExecutor, MatchJob, MatchResult, failed, referee_result
 from .remote import PackedBot, pack_bot, play_packed_match
 
 
@@ -54,16 +54,16 @@ class DaskExecutor:
         try:
             bots = [self._packed(path) for path in job.bots]
         except Exception as exc:  # noqa: BLE001 - a bot folder that cannot be packed is this match's error
-            return MatchResult(error=f"executor_error: cannot pack the bots: {exc}")
+            return failed("bots", f"cannot pack the bots: {exc}")
         spec = self.local.spec(job)
         key = f"match-{job.match_id}-{time.time_ns()}"  # a fresh key: a resumed league plays the match afresh
         future = self.client.submit(play_packed_match, spec, bots, self.timeout, key=key)
         try:
             answer: dict[str, Any] = await trio.to_thread.run_sync(future.result, abandon_on_cancel=True)
         except Exception as exc:  # noqa: BLE001 - the cluster gave up on the task (e.g. its workers kept dying)
-            return MatchResult(error=f"executor_error: the cluster could not play the match: {exc!r}")
+            return failed("cluster", f"the cluster could not play the match: {exc!r}")
         if "error" in answer:
-            return MatchResult(error=answer["error"])
+            return failed(answer["error"]["kind"], answer["error"]["detail"])
         if answer["replay"] is not None:
             Path(job.replay).parent.mkdir(parents=True, exist_ok=True)
             write_atomically(Path(job.replay), answer["replay"])

@@ -16,7 +16,7 @@ import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Literal, Protocol
 
 import trio
 
@@ -31,7 +31,7 @@ from .workers import WorkerPool, core_shares
 log = logging.getLogger(__name__)
 
 MATCH_TIMEOUT = 3600.0
-"""Seconds a whole match may take before the executor gives up on it (an ``executor_error``)."""
+"""Seconds a whole match may take before the executor gives up on it (an :class:`ExecutorError`)."""
 PAUSED_FROM = 3
 """Tables of this many seats and more pause their bots off turn unless told otherwise (docs/security.md: the CPU
 two bots at one table share is a channel between them; the pause closes it)."""
@@ -58,6 +58,25 @@ class MatchJob:
     """Who each seat's bot was registered as: its Hello must say the same (empty: not checked)."""
 
 
+FailureKind = Literal["timeout", "referee", "worker", "bots", "cluster"]
+"""Why an executor could not play a match: it ran past its time, the referee process failed or said nothing
+readable, the match worker ended or refused it, the bots could not be packed, unpacked or started where it ran,
+or the cluster gave up on it."""
+
+
+@dataclass(frozen=True)
+class ExecutorError:
+    """A match the executor could not play, which is no bot's fault (a bot's fault is part of a result)."""
+
+    kind: FailureKind
+    detail: str
+    """What was said, in words (its first line first)."""
+
+    def __str__(self) -> str:
+        """As a match's stored error: ``executor_error (KIND): DETAIL``."""
+        return f"executor_error ({self.kind}): {self.detail}"
+
+
 @dataclass(frozen=True)
 class MatchResult:
     """What came back from a match: the referee's result, or an executor error (then nothing else is set)."""
@@ -69,8 +88,13 @@ class MatchResult:
     decisions: int = 0
     bots: tuple[str, ...] = ()
     seconds: float = 0.0
-    error: str = ""
+    error: ExecutorError | None = None
     raw: dict = field(default_factory=dict)
+
+
+def failed(kind: FailureKind, detail: str) -> MatchResult:
+    """The result of a match the executor could not play."""
+    return MatchResult(error=ExecutorError(kind, detail))
 
 
 class Executor(Protocol):
@@ -168,7 +192,7 @@ class LocalExecutor:
             try:
                 done = await self._referee("run-match", str(spec))
             except trio.TooSlowError:
-                return MatchResult(error=f"executor_error: the match took more than {self.timeout:g}s")
+                return failed("timeout", f"the match took more than {self.timeout:g}s")
         return referee_result(done.returncode, done.stdout.decode(errors="replace"),
                               done.stderr.decode(errors="replace"), time.monotonic() - start)
 
@@ -180,15 +204,15 @@ class LocalExecutor:
                     line = await worker.play(self.spec(job))
             except trio.TooSlowError:
                 worker.process.kill()
-                return MatchResult(error=f"executor_error: the match took more than {self.timeout:g}s")
+                return failed("timeout", f"the match took more than {self.timeout:g}s")
             except (EOFError, trio.BrokenResourceError) as exc:
-                return MatchResult(error=f"executor_error: {exc}\n{worker.stderr()}")
+                return failed("worker", f"{exc}\n{worker.stderr()}")
         answer = json.loads(line)
         started = answer.pop("bot_starts", worker.bot_starts)  # the worker's count so far
         self.bot_starts += started - worker.bot_starts
         worker.bot_starts = started
         if "error" in answer:
-            return MatchResult(error=f"executor_error: {answer['error']}")
+            return failed("worker", str(answer["error"]))
         return referee_result(0, json.dumps(answer), "", time.monotonic() - start)
 
     async def check(self, bot: str, startup_timeout: float) -> dict:
@@ -212,11 +236,11 @@ def referee_result(returncode: int, stdout: str, stderr: str, seconds: float) ->
         said = stderr.strip().splitlines()
         last = said[-1] if said else "(nothing on stderr)"  # click's "Error: …", or a traceback's last line
         tail = stderr.strip()[-1500:]
-        return MatchResult(error=f"executor_error: referee exited with {returncode}: {last}\n{tail}")
+        return failed("referee", f"referee exited with {returncode}: {last}\n{tail}")
     try:
         raw = json.loads(lines[-1])
     except json.JSONDecodeError:
-        return MatchResult(error=f"executor_error: unreadable referee output {lines[-1][:200]!r}")
+        return failed("referee", f"unreadable referee output {lines[-1][:200]!r}")
     return MatchResult(
         termination=raw["termination"],
         points=tuple(raw["points"]),

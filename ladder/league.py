@@ -382,7 +382,7 @@ async def run_units(
             )
             result = await executor.run(job)
             if result.error:
-                progress.failures.append(f"{match['id']}: {result.error.splitlines()[0][:300]}")
+                progress.failures.append(f"{match['id']}: {str(result.error).splitlines()[0][:300]}")
                 log.info("%s failed: %s", match["id"], result.error)
             progress.running -= 1
             progress.done += 1
@@ -493,7 +493,7 @@ def _store_unit(
                     "started_at": started,
                     "finished_at": now(),
                     "seconds": round(result.seconds, 3),
-                    "error": result.error or None,
+                    "error": str(result.error) if result.error else None,
                 },
             )
         done_at = now()

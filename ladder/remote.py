@@ -80,7 +80,8 @@ def missing_runtime(path: Path) -> str | None:
 
 def play_packed_match(spec: dict, bots: list[PackedBot], timeout: float) -> dict:
     """Run on a worker: unpack the bots, run ``referee run-match`` on ``spec`` and return its exit code, output and
-    replay bytes, or ``{"error": …}`` (an ``executor_error``) when the bots cannot be unpacked or started here."""
+    replay bytes, or ``{"error": {"kind": …, "detail": …}}`` (an :class:`~ladder.executor.ExecutorError`) when the
+    bots cannot be unpacked or started here, or the match runs past ``timeout`` seconds."""
     with tempfile.TemporaryDirectory(prefix="kafana-remote-") as work:
         folder = Path(work)
         folder.chmod(0o755)
@@ -92,9 +93,9 @@ def play_packed_match(spec: dict, bots: list[PackedBot], timeout: float) -> dict
             try:
                 path = unpack_bot(bot, own)
             except ValueError as exc:
-                return {"error": f"executor_error: {exc}"}
+                return {"error": {"kind": "bots", "detail": str(exc)}}
             if (problem := missing_runtime(path)) is not None:
-                return {"error": f"executor_error: cannot start {bot.origin}: {problem}"}
+                return {"error": {"kind": "bots", "detail": f"cannot start {bot.origin}: {problem}"}}
             paths.append(str(path))
         replay = folder / "replay.jsonl"
         local = dict(spec, bots=paths, replay=str(replay), recorded_paths=[bot.origin for bot in bots])
@@ -107,7 +108,7 @@ def play_packed_match(spec: dict, bots: list[PackedBot], timeout: float) -> dict
                 timeout=timeout,
             )
         except subprocess.TimeoutExpired:
-            return {"error": f"executor_error: the match took more than {timeout:g}s"}
+            return {"error": {"kind": "timeout", "detail": f"the match took more than {timeout:g}s"}}
         return {
             "returncode": done.returncode,
             "stdout": done.stdout,

@@ -81,7 +81,9 @@ async def test_a_worker_without_the_bots_runtime_is_an_executor_error(tmp_path, 
         result = await executor.run(job)
     finally:
         executor.close()
-    assert result.error.startswith("executor_error: cannot start") and "kafana-no-such-runtime" in result.error
+    assert result.error is not None and result.error.kind == "bots"
+    assert result.error.detail.startswith("cannot start") and "kafana-no-such-runtime" in result.error.detail
+    assert str(result.error).startswith("executor_error (bots): cannot start")
     assert result.faults == () and not (tmp_path / "replay.jsonl").exists()
 
 
