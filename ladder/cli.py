@@ -12,8 +12,6 @@ import socket
 import sqlite3
 import sys
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Awaitable, Callable, Iterator
 from functools import partial
 from pathlib import Path
@@ -30,10 +28,9 @@ from referee.files import write_atomically
 from referee.games import GAMES
 from referee.render import replay_pages
 from referee.replay import read_replay, replay_bytes
-from referee.runtime import ManifestError, parse_clock, probe_hello, resolve_bot
+from referee.runtime import parse_clock
 from referee.runtime.clock import DEFAULT_CLOCK
 
-from .archive import pack_file, pack_folder
 from .arenas import arenas_for_game, load_arena
 from .authors import AuthorError, add_author, revoke_token, rotate_token, set_banned
 from .executor import Executor, LocalExecutor
@@ -58,6 +55,7 @@ from .tournaments.formats import ELIMINATIONS, FORMATS, Spec
 from .tournaments.report import describe
 from .tournaments.runner import TournamentError
 from .tournaments.text import render
+from .upload_client import NotUploadable, UploadFailed, upload
 from .web.process import WebStopped
 from .writer import DatabaseBusy, hold_database
 
@@ -70,8 +68,6 @@ DEMO_BOTS = (
 )
 DEMO_ARENAS = ("tabla-match", "tabla", "gjul-bara", "tapa", "durak-2", "durak-4", "durak-2v2", "gapa", "gaps")
 FULL_ROUNDS = 5
-UPLOAD_TIMEOUT = 1200.0
-"""Seconds an upload may wait for the server's build and conformance run."""
 
 db_option = click.option(
     "--db",
@@ -246,7 +242,17 @@ def submit_command(path: str, db_path: str, sandbox_mode: str, server: str | Non
     Example: ladder submit bots/python/heuristic_bot.py   (ladder submit --server http://club:8000 --token kf_… mybot/)
     """
     if server is not None:
-        _upload(server, token, Path(path))
+        if not token:
+            raise UserError("uploading needs your author token: --token kf_… (or $KAFANA_TOKEN)")
+        try:
+            answer = upload(server, token, Path(path))
+        except NotUploadable as exc:
+            raise UserError(str(exc)) from None
+        except UploadFailed as exc:
+            raise click.ClickException(str(exc)) from None
+        click.echo(answer.report)
+        if not answer.accepted:
+            raise click.ClickException("the bot did not pass the conformance run")
         return
     db = _open(db_path, create=True)
     executor = _executor(sandbox_mode)
@@ -255,44 +261,6 @@ def submit_command(path: str, db_path: str, sandbox_mode: str, server: str | Non
     report = trio.run(work)
     click.echo(report.text())
     if not report.accepted:
-        raise click.ClickException("the bot did not pass the conformance run")
-
-
-def _hello_name(path: Path) -> str:
-    """The name the single-file bot ``path`` gives in its Hello (it is started here, as ``referee hello`` does)."""
-    info, fault, output = trio.run(partial(probe_hello, resolve_bot(path)))
-    if info is None:
-        assert fault is not None
-        raise UserError(f"{path} did not answer Hello ({fault.kind}: {fault.message}): referee hello {path} shows more")
-    return info.name
-
-
-def _upload(server: str, token: str | None, path: Path) -> None:
-    """Pack the bot folder ``path`` and upload it; print the server's report (exit 1 when refused)."""
-    if not token:
-        raise UserError("uploading needs your author token: --token kf_… (or $KAFANA_TOKEN)")
-    if not path.is_dir() and path.suffix != ".py":
-        raise UserError(f"{path} is not a bot: an upload is a folder with a bot.toml, or a single .py file")
-    try:
-        data = pack_folder(path) if path.is_dir() else pack_file(path, _hello_name(path))
-    except ManifestError as exc:
-        raise UserError(str(exc)) from None
-    request = urllib.request.Request(f"{server.rstrip('/')}/api/uploads", data=data, method="POST",
-                                     headers={"Authorization": f"Bearer {token}", "Content-Type": "application/gzip"})
-    try:
-        with urllib.request.urlopen(request, timeout=UPLOAD_TIMEOUT) as response:
-            answer = json.loads(response.read())
-    except urllib.error.HTTPError as exc:
-        try:
-            answer = json.loads(exc.read())
-        except ValueError:
-            raise click.ClickException(f"{server} answered {exc.code} {exc.reason}") from None
-    except (urllib.error.URLError, OSError) as exc:
-        raise click.ClickException(f"cannot reach {server}: {getattr(exc, 'reason', exc)}") from None
-    if "report" not in answer:
-        raise click.ClickException(answer.get("error", "the server refused the upload"))
-    click.echo(answer["report"])
-    if not answer["accepted"]:
         raise click.ClickException("the bot did not pass the conformance run")
 
 
