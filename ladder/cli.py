@@ -48,6 +48,7 @@ from .registry import list_bots, retire, submit
 from .retention import prune_replays
 from .sprt import sprt
 from .standings import COLUMNS, crosstable, standings
+from .stepper import step_through
 from .store import MissingDatabase, open_store, replay_folder, resolved_path
 from .tournaments import record as tournament_record
 from .tournaments import runner as tournaments
@@ -817,22 +818,7 @@ def replay_command(match_id: str, db_path: str, game_number: int | None, as_seat
     if not sys.stdin.isatty():
         click.echo("\n\n".join(page.text for page in pages[index:]))
         return
-    while True:
-        click.echo(f"\n[{index}/{len(pages) - 1}] " + pages[index].text)
-        try:
-            answer = input("Enter: next, b: back, NUMBER: jump, q: quit > ").strip()
-        except EOFError:
-            return
-        if answer == "q":
-            return
-        if answer == "b":
-            index = max(0, index - 1)
-        elif answer.isdigit():
-            index = min(len(pages) - 1, int(answer))
-        elif index == len(pages) - 1:
-            return
-        else:
-            index += 1
+    step_through(pages, index, show=click.echo)
 
 
 @main.command("serve", context_settings=CONTEXT)
