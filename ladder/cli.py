@@ -728,7 +728,7 @@ def _tool(name: str) -> str:
 def demo(db_path: str, rounds: int, full: bool, concurrency: int) -> None:
     """A league of the shipped bots: submit them, run a round robin in every arena (5-point Tabla matches, Tabla,
     Gjul Bara and Tapa games, Durak for 2 and 4 seats and in 2v2 teams, Gapa, Gaps in duplicate), print the
-    standings and how to watch the replays. One round takes one and a half to two and a half minutes on 2 cores.
+    standings and how to watch the replays. One round takes about two and a half minutes on 2 cores.
 
     Example: ladder demo   (ladder demo --full for more rounds)
     """
