@@ -1,5 +1,9 @@
-"""The wire boundary: the only module of the referee that imports the generated protobuf code (which lives in the
-bot kit's package, :mod:`kafana_kit.v1`, so that a bot and the referee share one copy).
+"""The wire boundary: with :mod:`._session`, the only code of the referee that imports the generated protobuf code
+(which lives in the bot kit's package, :mod:`kafana_kit.v1`, so that a bot and the referee share one copy). The
+hot path does not go through it: an ActRequest's bytes are put together from records made once
+(:func:`act_request_bytes`), and the native core writes a view's and a stage's records itself
+(``native/src/family_core.rs``, ``durak_core.rs``); ``tests/wire/test_encode.py`` and the native state tests check
+both byte for byte against this module's messages.
 
 Every protocol message has a dataclass twin in :mod:`referee.wire._messages`; ``*_to_proto`` and
 ``*_from_proto`` convert between them, for the referee side and for bots written in Python alike.
