@@ -38,13 +38,13 @@ class _BoundedHeader(tarfile.TarInfo):
     """A tar header whose extensions are checked before ``tarfile`` reads them (it reads a long name or a pax header
     whole, as one string in memory, and follows a chain of them by recursion)."""
 
-    def _proc_member(self, tarfile_: tarfile.TarFile) -> tarfile.TarInfo:
+    def _proc_member(self, tarfile_: tarfile.TarFile) -> tarfile.TarInfo:  # the private hook typeshed omits
         assert isinstance(tarfile_, _BoundedTar)
         if self.type == tarfile.GNUTYPE_SPARSE:
             raise ArchiveError(f"{self.name!r} is a sparse file: a bot folder holds plain files")
         if self.type not in _EXTENDED:
             tarfile_.extended_run = 0
-            return super()._proc_member(tarfile_)
+            return super()._proc_member(tarfile_)  # type: ignore[misc]
         tarfile_.extended_run += 1
         tarfile_.extended_bytes += self.size
         if self.size > HEADER_BYTES:
@@ -53,7 +53,7 @@ class _BoundedHeader(tarfile.TarInfo):
             raise ArchiveError(f"more than {EXTENDED_RUN} extended headers before one file")
         if tarfile_.extended_bytes > EXTENDED_BYTES:
             raise ArchiveError(f"extended headers of more than {EXTENDED_BYTES} bytes in all")
-        return super()._proc_member(tarfile_)
+        return super()._proc_member(tarfile_)  # type: ignore[misc]
 
 
 class _BoundedTar(tarfile.TarFile):

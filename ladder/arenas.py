@@ -54,7 +54,7 @@ def arenas_for_game(game_id: str) -> list[ArenaSpec]:
 
 def ensure_arena(db: Database, spec: ArenaSpec) -> str:
     """Create the arena row if missing; return its id (call inside a transaction)."""
-    db["arenas"].insert(
+    db.table("arenas").insert(
         {
             "id": spec.id,
             "game": spec.game,
@@ -71,7 +71,7 @@ def ensure_arena(db: Database, spec: ArenaSpec) -> str:
 def load_arena(db: Database, arena_id: str) -> ArenaSpec:
     """The arena ``arena_id``; KeyError if there is none."""
     try:
-        row = db["arenas"].get(arena_id)
+        row = db.table("arenas").get(arena_id)
     except Exception as exc:  # sqlite_utils.db.NotFoundError
         raise KeyError(arena_id) from exc
     return ArenaSpec(row["id"], row["game"], json.loads(row["options"]), row["seats"], row["match_length"])

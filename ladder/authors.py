@@ -24,7 +24,7 @@ from sqlite_utils import Database
 
 from referee.runtime.hello import name_problem
 
-from .store import now
+from .store import insert, now
 
 _SCRYPT = {"n": 2**14, "r": 8, "p": 1, "dklen": 32}
 """scrypt's cost: about 16 MiB and 40 ms of a core per check."""
@@ -58,7 +58,7 @@ def _new_token(db: Database, author_id: int) -> str:
     secret = secrets.token_urlsafe(32)
     salt = secrets.token_bytes(16)
     with db.atomic():
-        db["authors"].update(author_id, {"token_hash": _hash(secret, salt), "token_salt": salt.hex()})
+        db.table("authors").update(author_id, {"token_hash": _hash(secret, salt), "token_salt": salt.hex()})
         _end_sessions(db, author_id)
     return f"{PREFIX}_{author_id}_{secret}"
 
@@ -76,15 +76,15 @@ def add_author(db: Database, name: str) -> str:
     """
     if (problem := name_problem(name)) is not None:
         raise AuthorError(problem.replace("name", "author name", 1))
-    if db["authors"].count_where("name = ?", [name]):
+    if db.table("authors").count_where("name = ?", [name]):
         raise AuthorError(f"there is already an author named {name!r}")
     with db.atomic():
-        author_id = db["authors"].insert({"name": name, "created_at": now(), "banned": 0}).last_pk
+        author_id = insert(db, "authors", {"name": name, "created_at": now(), "banned": 0})
     return _new_token(db, author_id)
 
 
 def _author_id(db: Database, name: str) -> int:
-    row = next(db["authors"].rows_where("name = ?", [name]), None)
+    row = next(db.table("authors").rows_where("name = ?", [name]), None)
     if row is None:
         raise AuthorError(f"no author named {name!r}")
     return row["id"]
@@ -99,7 +99,7 @@ def revoke_token(db: Database, name: str) -> None:
     """Take ``name``'s token away (``rotate_token`` gives it a new one)."""
     author_id = _author_id(db, name)
     with db.atomic():
-        db["authors"].update(author_id, {"token_hash": None, "token_salt": None})
+        db.table("authors").update(author_id, {"token_hash": None, "token_salt": None})
         _end_sessions(db, author_id)
 
 
@@ -107,7 +107,7 @@ def set_banned(db: Database, name: str, banned: bool) -> None:
     """Ban (or restore) ``name``: its token stops working and its bots stop being scheduled."""
     author_id = _author_id(db, name)
     with db.atomic():
-        db["authors"].update(author_id, {"banned": int(banned)})
+        db.table("authors").update(author_id, {"banned": int(banned)})
         db.execute("update bots set retired = ? where author_id = ?", [int(banned), author_id])
         _end_sessions(db, author_id)
 
@@ -118,7 +118,7 @@ def authenticate(db: Database, token: str) -> Author | None:
     author_id, _, secret = rest.partition("_")
     if prefix != PREFIX or not author_id.isdigit() or not secret:
         return None
-    row = next(db["authors"].rows_where("id = ?", [int(author_id)]), None)
+    row = next(db.table("authors").rows_where("id = ?", [int(author_id)]), None)
     if row is None or not row["token_hash"] or row["banned"]:
         return None
     if not hmac.compare_digest(_hash(secret, bytes.fromhex(row["token_salt"])), row["token_hash"]):
@@ -134,7 +134,7 @@ def open_session(db: Database, author: Author) -> tuple[str, str]:
     with db.atomic():
         db.execute("delete from sessions where created_at < ? or seen_at < ?",
                    [_text(moment - SESSION_LIFETIME), _text(moment - SESSION_IDLE)])
-        db["sessions"].insert({"id": _session_key(session), "author_id": author.id, "csrf": csrf,
+        db.table("sessions").insert({"id": _session_key(session), "author_id": author.id, "csrf": csrf,
                                "created_at": _text(moment), "seen_at": _text(moment)})
     return session, csrf
 
@@ -155,25 +155,25 @@ def session_author(db: Database, session: str) -> tuple[Author, str] | None:
     """The author signed in with ``session`` and the session's CSRF token, or None (unknown, over, or its author
     banned or without a token). A session in use has its last use written every :data:`SEEN_EVERY`."""
     key = _session_key(session)
-    row = next(db["sessions"].rows_where("id = ?", [key]), None)
+    row = next(db.table("sessions").rows_where("id = ?", [key]), None)
     if row is None:
         return None
     moment = _now()
     seen = datetime.datetime.fromisoformat(row["seen_at"] or row["created_at"])
     if moment - datetime.datetime.fromisoformat(row["created_at"]) > SESSION_LIFETIME or moment - seen > SESSION_IDLE:
         with db.atomic():
-            db["sessions"].delete_where("id = ?", [key])
+            db.table("sessions").delete_where("id = ?", [key])
         return None
-    author = next(db["authors"].rows_where("id = ?", [row["author_id"]]), None)
+    author = next(db.table("authors").rows_where("id = ?", [row["author_id"]]), None)
     if author is None or author["banned"] or not author["token_hash"]:
         return None
     if moment - seen > SEEN_EVERY:
         with db.atomic():
-            db["sessions"].update(key, {"seen_at": _text(moment)})
+            db.table("sessions").update(key, {"seen_at": _text(moment)})
     return Author(author["id"], author["name"], False), row["csrf"]
 
 
 def close_session(db: Database, session: str) -> None:
     """Sign out."""
     with db.atomic():
-        db["sessions"].delete_where("id = ?", [_session_key(session)])
+        db.table("sessions").delete_where("id = ?", [_session_key(session)])

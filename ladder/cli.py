@@ -149,7 +149,7 @@ def _open(db_path: str, create: bool = False) -> Database:
 
 def _check_arena(db: Database, db_path: str, arena: str) -> None:
     """A usage error unless ``arena`` is an arena of the database, saying whether it is unknown or only empty."""
-    if db["arenas"].count_where("id = ?", [arena]):
+    if db.table("arenas").count_where("id = ?", [arena]):
         return
     known = sorted({spec.id for game in GAMES for spec in arenas_for_game(game)})
     if arena in known:
@@ -257,7 +257,7 @@ def submit_command(path: str, db_path: str, sandbox_mode: str, server: str | Non
         return
     db = _open(db_path, create=True)
     executor = _executor(sandbox_mode)
-    work = partial(submit, db, Path(db_path), path, executor, sandboxed_build=executor.sandbox == "on",
+    work = partial(submit, db, Path(db_path), path, executor, sandboxed_build=sandboxed_by(sandbox_mode),
                    build_timeout=build_timeout, echo=build_echo(quiet=False))
     report = trio.run(work)
     click.echo(report.text())
@@ -321,16 +321,16 @@ def arena_command(action: str, arena: str, number: int | None, db_path: str) -> 
             raise click.UsageError(f"{arena} is not a one-seat arena: only a patience plays a set number of deals")
         with db.atomic():
             if action == "limit":
-                db["arenas"].update(arena, {"options": json.dumps({**spec.options, "decision_limit": str(number)})})
+                db.table("arenas").update(arena, {"options": json.dumps({**spec.options, "decision_limit": str(number)})})
             else:
-                db["arenas"].update(arena, {"deals": number})
+                db.table("arenas").update(arena, {"deals": number})
         click.echo(f"{arena}: a game ends as a draw after {number} decisions" if action == "limit"
                    else f"{arena}: {number} deals per bot")
         return
     if number is not None:
         raise click.UsageError(f"ladder arena {action} takes no number")
     with db.atomic():
-        db["arenas"].update(arena, {"paused": int(action == "pause")})
+        db.table("arenas").update(arena, {"paused": int(action == "pause")})
     click.echo(f"{arena} {'paused' if action == 'pause' else 'resumed'}")
 
 
@@ -544,7 +544,7 @@ def standings_command(arena: tuple[str, ...], as_json: bool, db_path: str) -> No
     db = _open(db_path)
     for name in arena:
         _check_arena(db, db_path, name)
-    arenas = list(arena) or [row["id"] for row in db["arenas"].rows]
+    arenas = list(arena) or [row["id"] for row in db.table("arenas").rows]
     if as_json:
         click.echo(json.dumps({a: [s.__dict__ for s in standings(db, a, fresh=True)] for a in arenas}))
         return
@@ -605,7 +605,7 @@ def duel(bot_a, bot_b, arena, elo0, elo1, alpha, beta, max_units, concurrency, d
 
     async def until_decided(executor: Executor) -> Any:
         result = sprt(scores_of(db, league, a), elo0, elo1, length, alpha, beta)
-        units = db["units"].count_where("league = ?", [league])
+        units = db.table("units").count_where("league = ?", [league])
         while result.decision is None and units < max_units:
             plan_pairing(db, league, arena, (a, b))
             progress = await run_units(db, league, executor, concurrency=concurrency)
@@ -750,7 +750,7 @@ def demo(db_path: str, rounds: int, full: bool, concurrency: int) -> None:
                 nursery.start_soon(enter_one, executor, name)
         played = Progress()
         async with executor.session(concurrency):
-            for arena in [a for a in DEMO_ARENAS if db["arenas"].count_where("id = ?", [a])]:
+            for arena in [a for a in DEMO_ARENAS if db.table("arenas").count_where("id = ?", [a])]:
                 click.echo(f"running arena {arena} (round robin, {rounds} round(s), duplicate seeds, "
                            f"{concurrency} at a time)")
                 step = await _league(db, executor, f"demo-{arena}", arena, "round-robin", rounds, concurrency, None,
@@ -760,7 +760,7 @@ def demo(db_path: str, rounds: int, full: bool, concurrency: int) -> None:
 
     # The shipped bots: sandboxed where the machine allows.
     progress = _play(db_path, "ladder demo", lambda: partial(everything, _executor("auto")))
-    arenas = [a for a in DEMO_ARENAS if db["arenas"].count_where("id = ?", [a])]
+    arenas = [a for a in DEMO_ARENAS if db.table("arenas").count_where("id = ?", [a])]
     _print_standings(db, arenas)
     folder = replay_folder(db)
     example = next(iter(sorted(folder.rglob("*.jsonl.gz"))), None)
@@ -789,7 +789,7 @@ def replay_command(match_id: str, db_path: str, game_number: int | None, as_seat
     Example: ladder replay demo-tapa-tapa-r0-2v1-0 --db kafana-demo.db --as-seat 1
     """
     db = _open(db_path)
-    row = next(db["matches"].rows_where("id = ?", [match_id]), None)
+    row = next(db.table("matches").rows_where("id = ?", [match_id]), None)
     if row is None:
         raise UserError(f"no match {match_id!r} in {db_path} (ladder serve lists them)")
     path = resolved_path(db, row["replay_path"]) if row["replay_path"] else None

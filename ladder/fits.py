@@ -30,6 +30,10 @@ _LOCKS: dict[str, threading.Lock] = {}
 _GUARD = threading.Lock()
 
 
+Line = tuple[float, float, float | None]
+"""One version's line of a fit as stored: its rating, standard error and likelihood of superiority over the next."""
+
+
 @dataclass(frozen=True)
 class StoredFit:
     """An arena's fit as stored: per version its rating, standard error and likelihood of superiority over the
@@ -44,10 +48,10 @@ class StoredFit:
 
 def create_tables(db: Database) -> None:
     """The fits' tables (a migration's step)."""
-    db["arena_fits"].create(
+    db.table("arena_fits").create(
         {"arena_id": str, "units": int, "computed_at": str, "lines": str}, pk="arena_id"
     )
-    db["arena_history"].create(
+    db.table("arena_history").create(
         {"arena_id": str, "units": int, "at": str, "lines": str}, pk=("arena_id", "units")
     )
 
@@ -100,9 +104,9 @@ def refresh(db: Database, arena_id: str) -> StoredFit | None:
             return None
         fitted = fit_totals(pairs, players, length, start=last.ratings if last else None)
         order = sorted(players, key=lambda v: (-fitted.ratings[v], v))
-        lines = {
-            v: [round(fitted.ratings[v], 3), round(fitted.error(v), 3),
-                round(fitted.superiority(v, below), 4) if below is not None else None]
+        lines: dict[int, Line] = {
+            v: (round(fitted.ratings[v], 3), round(fitted.error(v), 3),
+                round(fitted.superiority(v, below), 4) if below is not None else None)
             for v, below in zip(order, [*order[1:], None], strict=True)
         }
         made = StoredFit(counted, _now(), {v: line[0] for v, line in lines.items()},
@@ -146,7 +150,7 @@ def current(db: Database, arena_id: str) -> StoredFit | None:
     return refresh(db, arena_id)
 
 
-def history(db: Database, arena_id: str) -> list[tuple[int, str, dict[int, list[float | None]]]]:
+def history(db: Database, arena_id: str) -> list[tuple[int, str, dict[int, Line]]]:
     """The arena's kept history points, oldest first: units covered, when, and per version [rating, error, LOS]."""
     return [
         (row[0], row[1], {int(v): line for v, line in json.loads(row[2]).items()})

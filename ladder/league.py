@@ -107,7 +107,7 @@ def unit_id_of(league: str, arena_id: str, index: int, pairing: Sequence[int]) -
 def _insert_unit(db: Database, league: str, arena: ArenaSpec, index: int, pairing: tuple[int, ...], seed: str) -> None:
     """Plan one unit and its matches (nothing happens if it exists: its seed stays)."""
     unit_id = unit_id_of(league, arena.id, index, pairing)
-    db["units"].insert(
+    db.table("units").insert(
         {
             "id": unit_id,
             "league": league,
@@ -121,7 +121,7 @@ def _insert_unit(db: Database, league: str, arena: ArenaSpec, index: int, pairin
         ignore=True,
     )
     for number, seats in enumerate(rotations(pairing)):
-        db["matches"].insert(
+        db.table("matches").insert(
             {
                 "id": f"{unit_id}-{number}",
                 "unit_id": unit_id,
@@ -134,14 +134,14 @@ def _insert_unit(db: Database, league: str, arena: ArenaSpec, index: int, pairin
             pk="id",
             ignore=True,
         )
-        db["match_seats"].insert_all(
+        db.table("match_seats").insert_all(
             [{"match_id": f"{unit_id}-{number}", "version_id": v} for v in set(seats)], pk=("match_id", "version_id"),
             ignore=True,
         )
 
 
 def _unit_exists(db: Database, unit_id: str) -> bool:
-    return db["units"].count_where("id = ?", [unit_id]) > 0
+    return db.table("units").count_where("id = ?", [unit_id]) > 0
 
 
 def _new_deals(
@@ -177,7 +177,7 @@ def plan(
     with db.atomic():
         if arena.seats == 1:
             dealt = {
-                v: db["units"].count_where("league = ? and versions = ?", [league, json.dumps([v])]) for v in versions
+                v: db.table("units").count_where("league = ? and versions = ?", [league, json.dumps([v])]) for v in versions
             }
             missing = max((rounds - count for count in dealt.values()), default=0)
             if missing > 0:
@@ -187,7 +187,7 @@ def plan(
                 for pairing in groups:
                     if not _unit_exists(db, unit_id_of(league, arena.id, round_number, pairing)):
                         _insert_unit(db, league, arena, round_number, pairing, new_seed())
-    return db["units"].count_where("league = ?", [league])
+    return db.table("units").count_where("league = ?", [league])
 
 
 def plan_continuous(db: Database, league: str, arena_id: str, new_seed: SeedSource = new_secret_seed) -> str | None:
@@ -226,7 +226,7 @@ def plan_unit(
     """Plan unit ``index`` of ``pairing`` in the league (nothing changes, and no seed is drawn, if it exists);
     return its id."""
     unit_id = unit_id_of(league, arena_id, index, pairing)
-    if not db["units"].count_where("id = ?", [unit_id]):
+    if not db.table("units").count_where("id = ?", [unit_id]):
         with db.atomic():
             _insert_unit(db, league, load_arena(db, arena_id), index, pairing, new_seed())
     return unit_id
@@ -237,7 +237,7 @@ def plan_pairing(
 ) -> str:
     """Add one more unit of ``pairing`` to the league (a duel's next step); return its id."""
     arena = load_arena(db, arena_id)
-    index = db["units"].count_where("league = ? and versions = ?", [league, json.dumps(list(pairing))])
+    index = db.table("units").count_where("league = ? and versions = ?", [league, json.dumps(list(pairing))])
     with db.atomic():
         _insert_unit(db, league, arena, index, pairing, new_seed())
     return unit_id_of(league, arena.id, index, pairing)
@@ -395,7 +395,7 @@ async def run_units(
 
     async def run_unit(unit: dict) -> None:
         arena = load_arena(db, unit["arena_id"])
-        matches = list(db["matches"].rows_where("unit_id = ?", [unit["id"]], order_by="rotation"))
+        matches = list(db.table("matches").rows_where("unit_id = ?", [unit["id"]], order_by="rotation"))
         results: list[MatchResult | None] = [None] * len(matches)
 
         async def one(index: int) -> None:
@@ -478,7 +478,7 @@ def _store_unit(
         for match, result in zip(matches, results, strict=True):
             assert result is not None
             replay_path, replay_hash = replays.get(match["id"], (None, None))
-            db["matches"].update(
+            db.table("matches").update(
                 match["id"],
                 {
                     "status": "error" if result.error else "done",
@@ -497,7 +497,7 @@ def _store_unit(
                 },
             )
         done_at = now()
-        db["units"].update(unit["id"], {"status": "error" if failed else "done", "done_at": done_at})
+        db.table("units").update(unit["id"], {"status": "error" if failed else "done", "done_at": done_at})
         if not failed:
             arena = db.execute("select seats from arenas where id = ?", [unit["arena_id"]]).fetchone()
             record_unit(db, unit["arena_id"], arena[0], unit["id"], [

@@ -24,7 +24,7 @@ from referee.runtime.build import BUILD_TIMEOUT, Echo, TooLarge, disk_bytes, nee
 
 from .arenas import arenas_for_game, ensure_arena
 from .executor import Executor
-from .store import now, resolved_path, stored_path
+from .store import insert, now, resolved_path, stored_path
 
 STARTUP_TIMEOUT = 10.0
 
@@ -102,7 +102,7 @@ def _built_copy(path: Path, db_path: Path, sandboxed: bool, timeout: float, echo
 def _forget_copy(db: Database, db_path: Path, stored: Path) -> None:
     """Remove the ladder's copy of a refused bot (unless a registered version uses it)."""
     folder = stored if stored.is_dir() else stored.parent
-    if db["versions"].count_where("path = ?", [stored_path(db, stored)]) == 0:
+    if db.table("versions").count_where("path = ?", [stored_path(db, stored)]) == 0:
         shutil.rmtree(folder, ignore_errors=True)
         (bot_folder(db_path) / f".{folder.name}.lock").unlink(missing_ok=True)
 
@@ -110,7 +110,7 @@ def _forget_copy(db: Database, db_path: Path, stored: Path) -> None:
 def _not_owner(db: Database, name: str, author_id: int | None) -> bool:
     """Whether the bot ``name`` exists and belongs to somebody else than ``author_id`` (None: the ladder's own
     operator, who may submit any bot)."""
-    row = next(db["bots"].rows_where("name = ?", [name]), None)
+    row = next(db.table("bots").rows_where("name = ?", [name]), None)
     return author_id is not None and row is not None and row["author_id"] != author_id
 
 
@@ -189,20 +189,22 @@ async def submit(
         _forget_copy(db, db_path, stored)
         return report
     with db.atomic():
-        bot = next(db["bots"].rows_where("name = ?", [name]), None)
+        bot = next(db.table("bots").rows_where("name = ?", [name]), None)
         if bot is None:
             row = {"name": name, "created_at": now(), "retired": 0, "author_id": author_id}
-            bot_id = db["bots"].insert(row).last_pk
+            bot_id = insert(db, "bots", row)
         else:
             bot_id = bot["id"]
-            db["bots"].update(bot_id, {"retired": 0})
-        existing = next(db["versions"].rows_where("bot_id = ? and hash = ?", [bot_id, spec.content_hash]), None)
+            db.table("bots").update(bot_id, {"retired": 0})
+        existing = next(db.table("versions").rows_where("bot_id = ? and hash = ?", [bot_id, spec.content_hash]), None)
         if existing is not None:
             report.add(True, f"unchanged: already registered as version {existing['number']}")
             version_id, number = existing["id"], existing["number"]
         else:
             number = 1 + (db.execute("select max(number) from versions where bot_id = ?", [bot_id]).fetchone()[0] or 0)
-            version_id = db["versions"].insert(
+            version_id = insert(
+                db,
+                "versions",
                 {
                     "bot_id": bot_id,
                     "number": number,
@@ -213,23 +215,23 @@ async def submit(
                     "author": info["author"],
                     "games": json.dumps(info["games"]),
                     "created_at": now(),
-                }
-            ).last_pk
+                },
+            )
         for game in info["games"]:
-            for spec in arenas_for_game(game):
-                entry = {"arena_id": ensure_arena(db, spec), "version_id": version_id, "joined_at": now()}
-                db["entries"].upsert(entry, pk=("arena_id", "version_id"))
+            for arena in arenas_for_game(game):
+                entry = {"arena_id": ensure_arena(db, arena), "version_id": version_id, "joined_at": now()}
+                db.table("entries").upsert(entry, pk=("arena_id", "version_id"))
     report.accepted, report.name, report.version_id, report.number = True, name, version_id, number
     return report
 
 
 def retire(db: Database, name: str) -> bool:
     """Take a bot out of scheduling (its results stay). False if no such bot."""
-    bot = next(db["bots"].rows_where("name = ?", [name]), None)
+    bot = next(db.table("bots").rows_where("name = ?", [name]), None)
     if bot is None:
         return False
     with db.atomic():
-        db["bots"].update(bot["id"], {"retired": 1})
+        db.table("bots").update(bot["id"], {"retired": 1})
     return True
 
 

@@ -95,7 +95,7 @@ class Service:
         units); empty when no arena can play. On ``db`` when given (another connection: the service chooses in
         a worker thread, off the web's event loop)."""
         db = db or self.db
-        arenas = [row["id"] for row in db["arenas"].rows_where("coalesce(paused, 0) = 0")]
+        arenas = [row["id"] for row in db.table("arenas").rows_where("coalesce(paused, 0) = 0")]
         active = {arena: [v["id"] for v in current_versions(db, arena)] for arena in arenas}
         seats = {arena: load_arena(db, arena).seats for arena in arenas}
         units = {arena: self._units_of(db, arena) for arena in arenas}
@@ -107,11 +107,13 @@ class Service:
             return []
         if seats[arena] == 1:  # a patience is compared deal by deal: every bot plays the new deal
             first = plan_continuous(db, LEAGUE, arena)
-            deal = db["units"].get(first)["round"]
+            if first is None:
+                return []
+            deal = db.table("units").get(first)["round"]
             return [row["id"] for row in db.query(
                 "select id from units where league = ? and arena_id = ? and round = ?", [LEAGUE, arena, deal]
             )]
-        met = {(row[0], row[1]): row[2] for row in db.execute(
+        met: dict[tuple[int, ...], int] = {(row[0], row[1]): row[2] for row in db.execute(
             "select a, b, results from arena_pairs where arena_id = ? and results > 0", [arena])}
         fit = fits.stored(db, arena)  # the last fit, kept up to date by the league runner and the readers
         group = next_group(active[arena], fit.ratings if fit else {}, units[arena], met, seats[arena],
@@ -178,7 +180,7 @@ class Service:
         is on the arena's page."""
         while True:
             for fmt, arena in self.tournaments:
-                if not self.db["arenas"].count_where("id = ?", [arena]):
+                if not self.db.table("arenas").count_where("id = ?", [arena]):
                     continue
                 name = self._due(fmt, arena)
                 if name is None:

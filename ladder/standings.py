@@ -106,13 +106,14 @@ def standings(db: Database, arena_id: str, fresh: bool = False) -> list[Standing
     if not rows:
         return []
     ratings = fit.ratings if fit is not None else {}
+    errors = fit.errors if fit is not None else {}
     units = {row["version_id"]: row["units"] for row in rows}
     out = []
     for row in rows:
         version = row["version_id"]
-        known = fit is not None and row["units"] >= MIN_UNITS and version in fit.errors
+        known = row["units"] >= MIN_UNITS and version in errors
         rating = ratings.get(version, MEAN)
-        spread = 1.96 * fit.errors[version] if known else None
+        spread = 1.96 * errors[version] if known else None
         out.append(Standing(
             version, row["name"] or f"#{version}", row["number"] or 0, rating,
             None if spread is None else rating - spread, None if spread is None else rating + spread,

@@ -18,6 +18,7 @@ import re
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
@@ -32,9 +33,9 @@ MIGRATIONS = Migrations("kafana-ladder")
 @MIGRATIONS()
 def m001_initial(db: Database) -> None:
     """The first schema."""
-    db["bots"].create({"id": int, "name": str, "created_at": str, "retired": int}, pk="id", not_null={"name"})
-    db["bots"].create_index(["name"], unique=True)
-    db["versions"].create(
+    db.table("bots").create({"id": int, "name": str, "created_at": str, "retired": int}, pk="id", not_null={"name"})
+    db.table("bots").create_index(["name"], unique=True)
+    db.table("versions").create(
         {
             "id": int,
             "bot_id": int,
@@ -50,20 +51,20 @@ def m001_initial(db: Database) -> None:
         pk="id",
         foreign_keys=[("bot_id", "bots", "id")],
     )
-    db["versions"].create_index(["bot_id", "hash"], unique=True)
-    db["arenas"].create({"id": str, "game": str, "options": str, "seats": int, "match_length": int}, pk="id")
-    db["entries"].create(
+    db.table("versions").create_index(["bot_id", "hash"], unique=True)
+    db.table("arenas").create({"id": str, "game": str, "options": str, "seats": int, "match_length": int}, pk="id")
+    db.table("entries").create(
         {"arena_id": str, "version_id": int, "joined_at": str},
         pk=("arena_id", "version_id"),
         foreign_keys=[("arena_id", "arenas", "id"), ("version_id", "versions", "id")],
     )
-    db["units"].create(
+    db.table("units").create(
         {"id": str, "league": str, "arena_id": str, "seed": int, "versions": str, "status": str, "done_at": str},
         pk="id",
         foreign_keys=[("arena_id", "arenas", "id")],
     )
-    db["units"].create_index(["league", "status"])
-    db["matches"].create(
+    db.table("units").create_index(["league", "status"])
+    db.table("matches").create(
         {
             "id": str,
             "unit_id": str,
@@ -88,7 +89,7 @@ def m001_initial(db: Database) -> None:
         pk="id",
         foreign_keys=[("unit_id", "units", "id"), ("arena_id", "arenas", "id")],
     )
-    db["matches"].create_index(["unit_id"])
+    db.table("matches").create_index(["unit_id"])
 
 
 @MIGRATIONS(transactional=False)  # changing a column's type rebuilds the table, which a transaction forbids
@@ -97,17 +98,17 @@ def m002_secret_seeds(db: Database) -> None:
     planned by an older ladder, whose seeds were derived from public facts, get secret seeds before they are
     played. Each step can run again after an interruption."""
     for table in ("units", "matches"):
-        if db[table].columns_dict["seed"] is not str:
-            db[table].transform(types={"seed": str})
-    if "round" not in db["units"].columns_dict:
-        db["units"].add_column("round", int)
+        if db.table(table).columns_dict["seed"] is not str:
+            db.table(table).transform(types={"seed": str})
+    if "round" not in db.table("units").columns_dict:
+        db.table("units").add_column("round", int)
     with db.atomic():
         for unit in list(db.query("select id from units where round is null")):
             found = re.search(r"-r(\d+)-[\dv]+$", unit["id"])
-            db["units"].update(unit["id"], {"round": int(found.group(1)) if found else 0})
+            db.table("units").update(unit["id"], {"round": int(found.group(1)) if found else 0})
         for unit in list(db.query("select id from units where status != 'done' and length(seed) != 64")):
             seed = new_secret_seed()
-            db["units"].update(unit["id"], {"seed": seed})
+            db.table("units").update(unit["id"], {"seed": seed})
             db.execute("update matches set seed = ? where unit_id = ?", [seed, unit["id"]])
 
 
@@ -126,22 +127,22 @@ def m004_authors(db: Database) -> None:
     """Authors (a club ladder's: they own bots and hold hashed API tokens), the owner of each bot (none for bots
     submitted on the ladder's own machine), the uploads with their check reports, the web's sign-in sessions
     (their ids stored hashed), and arenas an operator paused."""
-    db["authors"].create(
+    db.table("authors").create(
         {"id": int, "name": str, "token_hash": str, "token_salt": str, "created_at": str, "banned": int},
         pk="id",
         not_null={"name"},
     )
-    db["authors"].create_index(["name"], unique=True)
-    db["bots"].add_column("author_id", int)
-    db["arenas"].add_column("paused", int)
-    db["uploads"].create(
+    db.table("authors").create_index(["name"], unique=True)
+    db.table("bots").add_column("author_id", int)
+    db.table("arenas").add_column("paused", int)
+    db.table("uploads").create(
         {"id": int, "author_id": int, "received_at": str, "bytes": int, "accepted": int, "report": str,
          "version_id": int},
         pk="id",
         foreign_keys=[("author_id", "authors", "id")],
     )
-    db["uploads"].create_index(["author_id", "received_at"])
-    db["sessions"].create(
+    db.table("uploads").create_index(["author_id", "received_at"])
+    db.table("sessions").create(
         {"id": str, "author_id": int, "csrf": str, "created_at": str}, pk="id", foreign_keys=[("author_id", "authors", "id")]
     )
 
@@ -150,18 +151,18 @@ def m004_authors(db: Database) -> None:
 def m005_tournaments(db: Database) -> None:
     """Tournaments (a format, an arena, the entrants in seed order, the format's options) and their rounds (the
     groups each round paired, and its byes); the units a round plays are ordinary units of the tournament's league."""
-    db["tournaments"].create(
+    db.table("tournaments").create(
         {"name": str, "format": str, "arena_id": str, "options": str, "entrants": str, "status": str,
          "created_at": str, "finished_at": str},
         pk="name",
         foreign_keys=[("arena_id", "arenas", "id")],
     )
-    db["tournament_rounds"].create(
+    db.table("tournament_rounds").create(
         {"id": str, "tournament": str, "number": int, "groups": str, "byes": str},
         pk="id",
         foreign_keys=[("tournament", "tournaments", "name")],
     )
-    db["tournament_rounds"].create_index(["tournament", "number"], unique=True)
+    db.table("tournament_rounds").create_index(["tournament", "number"], unique=True)
 
 
 @MIGRATIONS()
@@ -172,8 +173,8 @@ def m006_kept_totals(db: Database) -> None:
     the match list (newest first, all and by arena) and of the matches running."""
     tallies.create_tables(db)
     fits.create_tables(db)
-    db["match_seats"].create({"match_id": str, "version_id": int, "shown_at": str}, pk=("match_id", "version_id"))
-    db["match_seats"].create_index(["version_id", "shown_at"])
+    db.table("match_seats").create({"match_id": str, "version_id": int, "shown_at": str}, pk=("match_id", "version_id"))
+    db.table("match_seats").create_index(["version_id", "shown_at"])
     db.execute("insert or ignore into match_seats select m.id, j.value, coalesce(m.finished_at, m.started_at) "
                "from matches m, json_each(m.seats) j")
     db.execute(  # a match's place in its bots' lists follows it as it starts, finishes or goes back to pending
@@ -191,22 +192,22 @@ def m006_kept_totals(db: Database) -> None:
 @MIGRATIONS()
 def m007_deals(db: Database) -> None:
     """The deals per bot an operator set for a one-seat arena (none: the default, :data:`ladder.arenas.DEALS`)."""
-    db["arenas"].add_column("deals", int)
+    db.table("arenas").add_column("deals", int)
 
 
 @MIGRATIONS()
 def m008_session_use(db: Database) -> None:
     """When each sign-in session was last used (sessions idle too long are over: :mod:`ladder.authors`)."""
-    db["sessions"].add_column("seen_at", str)
+    db.table("sessions").add_column("seen_at", str)
 
 
 @MIGRATIONS()
 def m009_upload_queue(db: Database) -> None:
     """Uploads waiting for their check: the web records them, the service's privileged process checks them
     (:mod:`ladder.uploads`); an upload of an earlier version was checked at once."""
-    db["uploads"].add_column("status", str, not_null_default="done")
-    db["uploads"].add_column("staged", str)
-    db["uploads"].create_index(["status"])
+    db.table("uploads").add_column("status", str, not_null_default="done")
+    db.table("uploads").add_column("staged", str)
+    db.table("uploads").create_index(["status"])
 
 
 @MIGRATIONS()
@@ -220,7 +221,7 @@ def m010_team_wins(db: Database) -> None:
 @MIGRATIONS()
 def m011_upload_progress(db: Database) -> None:
     """The last lines of an upload's build, kept while it is checked, for its author's page."""
-    db["uploads"].add_column("progress", str)
+    db.table("uploads").add_column("progress", str)
 
 
 def database_folder(db: Database) -> Path:
@@ -246,6 +247,13 @@ def resolved_path(db: Database, stored: str) -> Path:
     """A path the database keeps, as a path to open from here."""
     path = Path(stored)
     return path if path.is_absolute() else database_folder(db) / path
+
+
+def insert(db: Database, table: str, row: dict[str, Any]) -> int:
+    """Insert ``row`` into ``table`` (a table with an integer key) and return the row's new key."""
+    key = db.table(table).insert(row).last_pk
+    assert isinstance(key, int), f"{table} has no integer key"
+    return key
 
 
 def now() -> str:

@@ -27,25 +27,25 @@ RECENT_MINUTES = 60
 
 def create_tables(db: Database) -> None:
     """The totals' tables (a migration's step)."""
-    db["arena_bots"].create(
+    db.table("arena_bots").create(
         {"arena_id": str, "version_id": int, "units": int, "games": int, "wins": int, "draws": int, "losses": int,
          "faults": int, "trend": str},
         pk=("arena_id", "version_id"),
     )
-    db["arena_pairs"].create(
+    db.table("arena_pairs").create(
         {"arena_id": str, "a": int, "b": int, "weight": float, "score": float, "results": int, "a_wins": int,
          "b_wins": int},
         pk=("arena_id", "a", "b"),
     )
-    db["arena_pairs"].create_index(["arena_id", "b"])
-    db["arena_minutes"].create(
+    db.table("arena_pairs").create_index(["arena_id", "b"])
+    db.table("arena_minutes").create(
         {"arena_id": str, "minute": str, "version_id": int, "games": int}, pk=("arena_id", "minute", "version_id")
     )
-    db["arena_faults"].create(
+    db.table("arena_faults").create(
         {"arena_id": str, "version_id": int, "day": str, "faults": int}, pk=("arena_id", "version_id", "day")
     )
-    db["arena_faults"].create_index(["version_id"])
-    db["arenas"].add_column("counted", int, not_null_default=0)
+    db.table("arena_faults").create_index(["version_id"])
+    db.table("arenas").add_column("counted", int, not_null_default=0)
 
 
 def _letters(points: Sequence[int], teams: bool = False) -> list[str]:
@@ -138,8 +138,8 @@ def _count_versions(db: Database, arena_id: str, seats: int, matches: Sequence[d
             marks = _letters(match["points"], teams)
         for version, mark in zip(match["seats"], marks, strict=True):
             letters[version] = letters.get(version, "") + mark
-    for version, marks in letters.items():
-        _add_version(db, arena_id, version, 1, marks, faults.get(version, 0))
+    for version, line in letters.items():
+        _add_version(db, arena_id, version, 1, line, faults.get(version, 0))
     db.conn.executemany(
         "insert into arena_faults (arena_id, version_id, day, faults) values (?, ?, ?, ?) "
         "on conflict (arena_id, version_id, day) do update set faults = faults + excluded.faults",

@@ -35,7 +35,7 @@ from .archive import ArchiveError, ArchiveLimits, unpack_checked
 from .authors import Author
 from .executor import Executor
 from .registry import Report, bot_folder, submit
-from .store import now, stored_path
+from .store import insert, now, stored_path
 
 PROGRESS_LINES = 40
 """Lines of an upload's build output its author's page shows while it is checked."""
@@ -68,7 +68,7 @@ class LimitReached(RuntimeError):
 
 def _check_limits(db: Database, author: Author, limits: UploadLimits) -> None:
     since = (datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(hours=1)).isoformat(timespec="seconds")
-    recent = db["uploads"].count_where("author_id = ? and received_at >= ?", [author.id, since])
+    recent = db.table("uploads").count_where("author_id = ? and received_at >= ?", [author.id, since])
     if recent >= limits.per_hour:
         raise LimitReached(f"limit of {limits.per_hour} uploads an hour reached: try again later")
 
@@ -110,18 +110,18 @@ def receive(db: Database, db_path: Path, author: Author, data: bytes, limits: Up
     else:
         row |= {"accepted": 0, "status": "queued", "staged": str(folder.relative_to(staging))}
     with db.atomic():
-        return db["uploads"].insert(row).last_pk
+        return insert(db, "uploads", row)
 
 
 async def check_next(db: Database, db_path: Path, executor: Executor, limits: UploadLimits) -> bool:
     """Check the oldest upload waiting for its check: take it out of the staging folder (which the web writes)
     into one only this process reaches, submit it as its author's bot (copied, built in the sandbox,
     ``check-bot``), record the report, remove what was unpacked. False when none waits."""
-    row = next(db["uploads"].rows_where("status = 'queued'", order_by="id", limit=1), None)
+    row = next(db.table("uploads").rows_where("status = 'queued'", order_by="id", limit=1), None)
     if row is None:
         return False
     with db.atomic():
-        db["uploads"].update(row["id"], {"status": "checking"})
+        db.table("uploads").update(row["id"], {"status": "checking"})
     report = Report()
     work = Path(tempfile.mkdtemp(prefix="check-", dir=_private(checking_folder(db_path))))
     try:
@@ -143,11 +143,11 @@ async def check_next(db: Database, db_path: Path, executor: Executor, limits: Up
                 report.add(False, f"check: the build and conformance run took more than {limits.check_seconds:g}s")
             report.lines = [_without_host_paths(line, named) for line in report.lines]
             with db.atomic():
-                db["uploads"].update(row["id"], {"progress": "\n".join(progress)})
+                db.table("uploads").update(row["id"], {"progress": "\n".join(progress)})
     finally:
         shutil.rmtree(work, ignore_errors=True)
     with db.atomic():
-        db["uploads"].update(row["id"], {"accepted": int(report.accepted), "report": report.text(),
+        db.table("uploads").update(row["id"], {"accepted": int(report.accepted), "report": report.text(),
                                          "version_id": report.version_id, "status": "done"})
     return True
 
@@ -161,7 +161,7 @@ async def _show_progress(db: Database, upload_id: int, progress: collections.deq
         lines = list(progress)
         if lines != shown:
             with db.atomic():
-                db["uploads"].update(upload_id, {"progress": "\n".join(lines)})
+                db.table("uploads").update(upload_id, {"progress": "\n".join(lines)})
             shown = lines
 
 

@@ -105,7 +105,7 @@ class Worker:
         self.bot_starts = 0
         """The bot processes it has started, as it last said."""
         self._buffer = b""
-        self._stderr: deque[bytes] = deque(maxlen=64)
+        self._stderr: deque[bytes | bytearray] = deque(maxlen=64)
 
     @classmethod
     async def start(

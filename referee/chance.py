@@ -90,7 +90,7 @@ class ChanceStream(random.Random):
         """A float in [0, 1) from the next 53 bits."""
         return self.getrandbits(53) * (2.0**-53)
 
-    def getstate(self) -> object:
+    def getstate(self) -> tuple[int, ...]:
         """Not supported: a stream is rebuilt from its seed."""
         raise NotImplementedError("a chance stream has no state to save; make a new one from the seed")
 

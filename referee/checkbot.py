@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import grpc
 import trio
@@ -79,7 +80,7 @@ def decision_request(
     )
 
 
-Scan = tuple[str, dict[str, str], Callable[[State, list], bool]]
+Scan = tuple[str, dict[str, str], Callable[[State, Sequence[Any]], bool]]
 
 EXTRA_SCANS: dict[str, list[Scan]] = {
     "durak": [

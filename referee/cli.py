@@ -247,9 +247,12 @@ def _ready_to_play(path: str, spec: BotSpec, game_id: str, transport: str, start
     info, fault, output = trio.run(
         partial(probe_hello, spec, transport=transport, startup_timeout=startup_timeout, sandboxed=sandboxed)
     )
-    if fault is None and info is not None and game_id in info.games:
+    if fault is not None:
+        problem = f"{fault.kind}: {fault.message}"
+    elif info is not None and game_id not in info.games:
+        problem = f"it does not play {game_id} (it lists {list(info.games)})"
+    else:
         return
-    problem = f"{fault.kind}: {fault.message}" if fault else f"it does not play {game_id} (it lists {list(info.games)})"
     tail = "\n".join(output["stderr"].strip().splitlines()[-15:])
     raise click.ClickException(f"bot {path}: {problem}" + (f"\n{tail}" if tail else ""))
 

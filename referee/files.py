@@ -10,14 +10,14 @@ import itertools
 import os
 import tempfile
 from pathlib import Path
-from typing import IO
+from typing import TextIO
 
 MODE = 0o644
 """The permissions of a file written here: its owner writes, everybody reads, as most files (a temporary file would
 be its owner's alone; a ladder's web, which runs as another user, reads the replays its workers write)."""
 
 
-def open_temporary(path: Path) -> tuple[Path, IO[str]]:
+def open_temporary(path: Path) -> tuple[Path, TextIO]:
     """A new hidden temporary file beside ``path`` (``.NAME.…part``, :data:`MODE`), open for writing text.
 
     Raises:

@@ -13,6 +13,7 @@ from typing import Any
 
 from referee.games import GAP, NO_CARD, BackgammonView, DurakView, GapaView, GapsView, State, make_game
 from referee.games.cards._cards import SUITS, card_text
+from referee.games.tabla_family._family import FamilyGame
 from referee.replay import Replay, replay_states
 
 HIDDEN_STEP = "(a chance step this seat does not see)"
@@ -27,7 +28,9 @@ def their_numbers(variant: str) -> tuple[int, ...]:
     >>> their_numbers("tabla")[:3], their_numbers("gjul-bara")[:3]
     ((24, 23, 22), (13, 14, 15))
     """
-    return tuple(make_game(variant).theirs_to_mine(point) for point in range(1, 25))
+    game = make_game(variant)
+    assert isinstance(game, FamilyGame), f"{variant} is not a game of the Tabla family"
+    return tuple(game.theirs_to_mine(point) for point in range(1, 25))
 
 
 def _cards(cards: Any) -> Any:

@@ -10,19 +10,20 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple
 
 from referee.games import CHANCE, Durak, Game, State
 from referee.games.engine import NATIVE
 from referee.games.tabla_family._dice import OpeningThrow, Roll
+from referee.games.tabla_family._family import FamilyGame, FamilyState
 from referee.games.tabla_family.gjul_bara import GjulBara
 from referee.games.tabla_family.tabla import Tabla
 from referee.games.tabla_family.tabla_match import TablaMatch, TablaMatchState
 from referee.games.tabla_family.tapa import Tapa
 
 
-def random_decisions(game: Game, count: int, seed: int) -> Iterator[tuple[State, list[Any] | None]]:
+def random_decisions(game: Game, count: int, seed: int) -> Iterator[tuple[State, Sequence[Any] | None]]:
     """Play ``count`` games with uniformly random decisions and seeded chance; yield ``(state, legal actions)`` at
     every decision (before it is taken) and ``(final state, None)`` at the end of each game.
 
@@ -136,6 +137,7 @@ def python_playouts(game: Game, count: int, seed: int, policy: str = "uniform") 
 def _walked(state: State, legal: Any, rng: SplitMix64) -> int | None:
     """The index among ``legal`` (a Tabla-family stage's plays) of a ``steps`` walk's end, or None if it missed."""
     family = state.game_state if isinstance(state, TablaMatchState) else state
+    assert isinstance(family, FamilyState)
     stage, board = family.current_stage()
     end = stage.random_play(board, rng.below)
     if end is None:
@@ -155,9 +157,10 @@ def native_playouts(game: Game, count: int, seed: int, policy: str = "uniform") 
     if isinstance(game, Durak):
         return [Playout(word, tuple(points), decisions)
                 for word, points, decisions in NATIVE.durak_playouts(game.core_rules(), count, seed)]
-    games = game.games if isinstance(game, TablaMatch) else {game.id: game}
+    games = list(game.games.values()) if isinstance(game, TablaMatch) else [game]
     options: dict[str, Any] = {}
-    for one in games.values():
+    for one in games:
+        assert isinstance(one, FamilyGame)  # by _check
         options.update(one.core_options())  # a match passes one stuck_limit to its three games
     if isinstance(game, TablaMatch):
         options.update(target=game.target, every_game_opens=game.every_game_opens)

@@ -39,7 +39,7 @@ def create(db: Database, spec: Spec, entrants: list[int]) -> bool:
     Raises:
         TournamentExists: a tournament of that name exists with other settings.
     """
-    row = next(db["tournaments"].rows_where("name = ?", [spec.name]), None)
+    row = next(db.table("tournaments").rows_where("name = ?", [spec.name]), None)
     settings = {k: v for k, v in asdict(spec).items() if k not in ("name", "format", "arena")}
     if row is not None:
         stored = json.loads(row["options"])
@@ -50,7 +50,7 @@ def create(db: Database, spec: Spec, entrants: list[int]) -> bool:
                 "give --name another name, or the same settings to resume it"
             )
         return False
-    db["tournaments"].insert({"name": spec.name, "format": spec.format, "arena_id": spec.arena,
+    db.table("tournaments").insert({"name": spec.name, "format": spec.format, "arena_id": spec.arena,
                               "options": json.dumps(settings), "entrants": json.dumps(entrants), "status": "running",
                               "created_at": now()})
     return True
@@ -62,7 +62,7 @@ def load(db: Database, name: str) -> tuple[Spec, list[int], str]:
     Raises:
         KeyError: no such tournament.
     """
-    row = next(db["tournaments"].rows_where("name = ?", [name]), None)
+    row = next(db.table("tournaments").rows_where("name = ?", [name]), None)
     if row is None:
         raise KeyError(name)
     spec = Spec(name=name, format=row["format"], arena=row["arena_id"], **json.loads(row["options"]))
@@ -76,7 +76,7 @@ def names(db: Database) -> list[str]:
 
 def store_round(db: Database, name: str, rnd: Round) -> None:
     """Keep a round's pairings (once: a round is never paired twice)."""
-    db["tournament_rounds"].insert(
+    db.table("tournament_rounds").insert(
         {"id": f"{name}/{rnd.number}", "tournament": name, "number": rnd.number,
          "groups": json.dumps([{"seats": list(g.seats), "label": g.label} for g in rnd.groups]),
          "byes": json.dumps(list(rnd.byes))},
@@ -86,7 +86,7 @@ def store_round(db: Database, name: str, rnd: Round) -> None:
 
 def finish(db: Database, name: str) -> None:
     """Mark the tournament over."""
-    db["tournaments"].update(name, {"status": "done", "finished_at": now()})
+    db.table("tournaments").update(name, {"status": "done", "finished_at": now()})
 
 
 def rounds(db: Database, name: str) -> list[Round]:
@@ -138,7 +138,7 @@ def group_state(db: Database, spec: Spec, history: History, number: int, group: 
     out = set(group.seats) & history.withdrawn
     for attempt in range(attempts):
         unit_id = unit_id_of(league, spec.arena, unit_index(number, attempt), group.seats)
-        row = next(db["units"].rows_where("id = ?", [unit_id], select="status"), None)
+        row = next(db.table("units").rows_where("id = ?", [unit_id], select="status"), None)
         if row is None or row["status"] != "done":
             if out and len(group.seats) == 2:
                 stays = [v for v in group.seats if v not in out]

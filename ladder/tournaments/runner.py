@@ -43,7 +43,7 @@ def start(db: Database, spec: Spec, challenger: int | None = None) -> bool:
     Raises:
         ValueError: the format cannot run in this arena with these bots (the message says why).
     """
-    existing = db["tournaments"].count_where("name = ?", [spec.name])
+    existing = db.table("tournaments").count_where("name = ?", [spec.name])
     if existing:
         return record.create(db, spec, [])
     entrants = seeded_entrants(db, spec.arena, challenger)

@@ -63,7 +63,7 @@ def arenas(db: Database) -> list[dict[str, Any]]:
 
 
 def _arena_exists(db: Database, arena_id: str) -> None:
-    if not db["arenas"].count_where("id = ?", [arena_id]):
+    if not db.table("arenas").count_where("id = ?", [arena_id]):
         raise NotFound(f"no arena {arena_id!r}")
 
 
@@ -126,7 +126,7 @@ def arena_history(db: Database, arena_id: str) -> dict[str, Any]:
 
 def bot_history(db: Database, name: str) -> dict[str, Any]:
     """A bot's charts: its rating history in each arena it plays, its results by opponent, its faults by day."""
-    if not db["bots"].count_where("name = ?", [name]):
+    if not db.table("bots").count_where("name = ?", [name]):
         raise NotFound(f"no bot {name!r}")
     arenas = [row["arena_id"] for row in db.query(
         "select distinct e.arena_id from entries e join versions v on v.id = e.version_id "
@@ -296,7 +296,7 @@ def logs(db: Database, match_id: str, may_read: Callable[[int | None], bool]) ->
     """The captured output of a match's seats whose bot's author (None: the ladder's own bots) ``may_read``."""
     row = _match_row(db, match_id)
     path = resolved_path(db, row["replay_path"]) if row is not None and row["replay_path"] else None
-    if path is None or not path.exists():
+    if row is None or path is None or not path.exists():
         raise NotFound(f"no replay for match {match_id!r}")
     output = (read_replay(path).result or {}).get("output", [])
     owners = {
@@ -315,13 +315,13 @@ def logs(db: Database, match_id: str, may_read: Callable[[int | None], bool]) ->
 
 def bot(db: Database, name: str) -> dict[str, Any]:
     """A bot: its versions, arenas, recent matches and fault history."""
-    row = next(db["bots"].rows_where("name = ?", [name]), None)
+    row = next(db.table("bots").rows_where("name = ?", [name]), None)
     if row is None:
         raise NotFound(f"no bot {name!r}")
     versions = [
         {"number": v["number"], "version": v["version"], "language": v["language"], "hash": v["hash"][:12],
          "created_at": v["created_at"], "games": json.loads(v["games"])}
-        for v in db["versions"].rows_where("bot_id = ?", [row["id"]], order_by="number")
+        for v in db.table("versions").rows_where("bot_id = ?", [row["id"]], order_by="number")
     ]
     recent = matches(db, bot=name, limit="50")
     faults = [

@@ -12,9 +12,10 @@ import importlib.resources
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from hypercorn.middleware import ProxyFixMiddleware
+from hypercorn.typing import ASGIFramework
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -23,7 +24,6 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp
 
 from ..store import connect
 from . import api
@@ -39,7 +39,7 @@ log = logging.getLogger(__name__)
 
 def make_app(
     db_path: str | Path, club: Club | None = None, cache_seconds: float = SECONDS, behind_tls: bool = False
-) -> ASGIApp:
+) -> ASGIFramework:
     """The app for the league database at ``db_path`` (which must exist). With a ``club`` it is a club ladder's:
     authors sign in, upload and read their own bots' logs; without one, a local league's, whose logs are all its
     operator's. Public answers are kept ``cache_seconds`` (:mod:`.cache`; a change shows that much later at most:
@@ -64,7 +64,7 @@ def make_app(
             kwargs = {name: request.query_params[name] for name in query if name in request.query_params}
 
             async def make() -> bytes:
-                return JSONResponse(await run_in_threadpool(answer, *args, **kwargs)).body
+                return bytes(JSONResponse(await run_in_threadpool(answer, *args, **kwargs)).body)
 
             key = (handler.__name__, *args, *sorted(kwargs.items()))
             return Response(await answers.get(key, make), media_type="application/json")
@@ -147,4 +147,6 @@ def make_app(
         Exception: server_error,
     }
     app = Starlette(routes=routes, exception_handlers=handlers, middleware=[Middleware(SecurityHeaders)])
-    return ProxyFixMiddleware(app, mode="legacy", trusted_hops=1) if behind_tls else app
+    # Starlette's app is the ASGI 3 callable hypercorn serves; the two libraries spell its type apart.
+    served = cast(ASGIFramework, app)
+    return ProxyFixMiddleware(served, mode="legacy", trusted_hops=1) if behind_tls else served

@@ -198,7 +198,7 @@ def club_routes(club: Club) -> list[Route]:
         name = request.path_params["name"]
 
         def own_retire(db: Database) -> bool:
-            row = next(db["bots"].rows_where("name = ?", [name]), None)
+            row = next(db.table("bots").rows_where("name = ?", [name]), None)
             return row is not None and row["author_id"] == author.id and retire(db, name)
 
         if not await club.in_thread(own_retire):

@@ -721,8 +721,8 @@ impl State {
         let placed = hands.iter().fold(0u64, |mask, hand| mask | hand) | stock.iter().fold(0u64, |mask, &card| mask | 1u64 << card);
         state.discard = state.order.iter().fold(0u64, |mask, &card| mask | 1u64 << card) & !placed;
         if stock.is_empty() {
-            for seat in 0..n {
-                state.places[seat] = u32::from(hands[seat] == 0);
+            for (place, &hand) in state.places[..n].iter_mut().zip(hands) {
+                *place = u32::from(hand == 0);
             }
         }
         state.bout = bout - 1;

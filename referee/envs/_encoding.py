@@ -32,6 +32,11 @@ class Encoding(Protocol):
         ...
 
 
+def floats(*values: float) -> np.ndarray:
+    """A float32 array of ``values`` (True and False as 1 and 0)."""
+    return np.array(values, dtype=np.float32)
+
+
 def one_hot(size: int, index: int) -> np.ndarray:
     """A float32 array of ``size`` zeros with a one at ``index`` (none when ``index`` is out of range)."""
     out = np.zeros(size, dtype=np.float32)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from referee.games import Game
 
 from ._encoding import Encoding
@@ -10,7 +12,7 @@ from .durak import DurakEncoding
 from .gapa import GapaEncoding
 from .gaps import GapsEncoding
 
-_BY_GAME = {
+_BY_GAME: dict[str, Callable[[], Encoding]] = {
     "tabla": BackgammonEncoding,
     "gjul-bara": BackgammonEncoding,
     "tapa": BackgammonEncoding,

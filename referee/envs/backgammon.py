@@ -29,7 +29,7 @@ from referee.games import PIN_MINE, PIN_THEIRS, BackgammonView, Play
 from referee.games.tabla_family._movegen import pack
 from referee.games.tabla_family.features import FEATURES, encode
 
-from ._encoding import one_hot
+from ._encoding import floats, one_hot
 
 VARIANTS = ("tabla", "gjul-bara", "tapa")
 SIZE = FEATURES + 6 + 7 + len(VARIANTS) + 2
@@ -72,9 +72,9 @@ class BackgammonEncoding:
                 np.asarray(encode(position, pins), dtype=np.float32),
                 dice.astype(np.float32),
                 later.astype(np.float32),
-                np.float32([view.remainder]),
+                floats(view.remainder),
                 one_hot(len(VARIANTS), VARIANTS.index(view.variant)),
-                np.float32(score),
+                floats(*score),
             ]
         )
 

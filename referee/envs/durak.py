@@ -30,7 +30,7 @@ import numpy as np
 from referee.games import DurakAction, DurakView
 from referee.games.cards._cards import card_text
 
-from ._encoding import cards_hot, one_hot
+from ._encoding import cards_hot, floats, one_hot
 
 SEATS = 6
 KINDS = ("lead", "beat", "transfer", "show", "take", "throw", "pass", "done")
@@ -70,12 +70,12 @@ class DurakEncoding:
                 cards_hot(view.discard),
                 cards_hot([view.trump_card]),
                 one_hot(4, view.trump_suit),
-                np.float32([view.trump_in_stock, view.stock / 52]),
+                floats(view.trump_in_stock, view.stock / 52),
                 others.ravel(),
                 cards_hot(view.shown),
                 per_seat.ravel(),
                 one_hot(len(PHASES), PHASES.index(view.phase) if view.phase in PHASES else -1),
-                np.float32([view.throw_room / 6]),
+                floats(view.throw_room / 6),
                 one_hot(len(VARIANTS), VARIANTS.index(view.variant)),
             ]
         )

@@ -29,7 +29,7 @@ from referee.games import NO_CARD, GapaAction, GapaView
 from referee.games.cards._cards import card_text
 from referee.games.cards.gapa import MOVE, PLACE_NAMES
 
-from ._encoding import cards_hot, one_hot
+from ._encoding import cards_hot, floats, one_hot
 
 KINDS = ("move", "pile", "park", "draw_small", "draw_big", "discard", "end_turn")
 PLAYER = 2 + 2 * 53 + 2 + 1 + 53 + 1
@@ -66,21 +66,21 @@ class GapaEncoding:
         parts = []
         for player in (view.players[seat], view.players[1 - seat]):
             parts += [
-                np.float32([player.small / 52, player.big / 52]),
+                floats(player.small / 52, player.big / 52),
                 _top(player.small_up),
                 _top(player.big_up),
-                np.float32([len(player.small_up) / 52, len(player.big_up) / 52, bool(player.big_known)]),
+                floats(len(player.small_up) / 52, len(player.big_up) / 52, bool(player.big_known)),
                 _card(player.pending),
-                np.float32([player.pending_from == "small"]),
+                floats(player.pending_from == "small"),
             ]
         for top in view.foundations:
             parts.append(_card(top))
         for pile in view.side:
-            parts += [_top(pile), np.float32([len(pile) / 13])]
+            parts += [_top(pile), floats(len(pile) / 13)]
         parts += [
             cards_hot(view.shifted),
             one_hot(4, view.priority),
-            np.float32([view.actions / max(view.turn_cap, 1), view.mode == "penalty"]),
+            floats(view.actions / max(view.turn_cap, 1), view.mode == "penalty"),
         ]
         return np.concatenate(parts)
 

@@ -22,6 +22,8 @@ import numpy as np
 from referee.games import GAP, GapsMove, GapsView
 from referee.games.cards._cards import card_text
 
+from ._encoding import floats
+
 ROWS, COLUMNS = 8, 14
 PLACES = ROWS * COLUMNS
 SIZE = 7 * PLACES + ROWS + 4
@@ -64,7 +66,7 @@ class GapsEncoding:
             view.moves / max(view.move_cap, 1),
             view.placed / max(view.rows * view.row_length, 1),
         ]
-        return np.concatenate([places.ravel(), runs, np.float32(totals)])
+        return np.concatenate([places.ravel(), runs, floats(*totals)])
 
     def tokens(self, action: GapsMove) -> tuple[int, ...]:
         """The card, the place it comes from and the gap it goes into; or ``end_round``."""

@@ -14,7 +14,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, Self
 
 CHANCE = -1
 """``current_player`` while a chance step (dice, shuffle) is due."""
@@ -203,6 +203,14 @@ class Game(ABC):
     id: str
     options: Mapping[str, str]
 
+    @abstractmethod
+    def __init__(self, options: Mapping[str, str] | None = None) -> None:
+        """The game with ``options`` (option names to values; the missing ones take their defaults) resolved.
+
+        Raises:
+            InvalidOptionError: an unknown option, or a value it does not take.
+        """
+
     @property
     @abstractmethod
     def num_seats(self) -> int:
@@ -222,7 +230,7 @@ class Game(ABC):
     """Whether new states run in the native core (see :mod:`referee.games.engine`); games with native states set
     it when the core is installed."""
 
-    def reference(self) -> Game:
+    def reference(self) -> Self:
         """This game with states run by the Python engine (the reference the native core is checked against)."""
         if not self.native:
             return self

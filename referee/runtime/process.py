@@ -220,7 +220,7 @@ class ProcessPlayer:
         if self._pause is not None:
             self._pause.pause() if self.pause_off_turn else self._pause.resume()
 
-    async def run(self, *, task_status: trio.TaskStatus = trio.TASK_STATUS_IGNORED) -> None:
+    async def run(self, *, task_status: trio.TaskStatus[ProcessPlayer] = trio.TASK_STATUS_IGNORED) -> None:
         """Start the process, wait for Hello, report readiness, then hold the process until ``close()``.
 
         Raises:
@@ -240,7 +240,7 @@ class ProcessPlayer:
             if uid is not None:
                 uid.release()
 
-    async def _run(self, uid: UidClaim | None, task_status: trio.TaskStatus) -> None:
+    async def _run(self, uid: UidClaim | None, task_status: trio.TaskStatus[ProcessPlayer]) -> None:
         command = list(self.spec.command)
         name = f"{os.getpid()}-{self.seat}-{id(self):x}"  # unique among live players
         info_read = info_write = lifeline_read = rules = -1
@@ -286,6 +286,7 @@ class ProcessPlayer:
                     assert self._socket.tmp_fd is not None
                     self._tmp = PrivateTmp(os.dup(self._socket.tmp_fd))
                     self.address = self._socket.address
+                assert self.address is not None  # given when unsandboxed
                 self._caller = open_caller(
                     self.address,
                     max_response=MAX_RESPONSE_BYTES,
@@ -296,9 +297,9 @@ class ProcessPlayer:
                 if self.info.session:
                     self._session = self._caller.stream(wire.SESSION)
                 if self.pause_off_turn or self.holdable:
-                    self._pause = OffTurnPause(process.pid, self._cgroup)
-                if self.pause_off_turn:
-                    self._pause.pause()
+                    self._pause = pause = OffTurnPause(process.pid, self._cgroup)
+                    if self.pause_off_turn:
+                        pause.pause()
                 task_status.started(self)
                 await self._closed.wait()
             except BotError as exc:
@@ -416,9 +417,9 @@ class ProcessPlayer:
             nursery.cancel_scope.deadline = trio.current_time() + self.startup_timeout + TRANSPORT_GRACE
             nursery.start_soon(call)
             nursery.start_soon(watch)
-        if "reply" in outcome:
+        if isinstance(reply := outcome.get("reply"), bytes):
             try:
-                info = checked_hello(wire.bot_info_from_bytes(outcome["reply"]), GAMES)
+                info = checked_hello(wire.bot_info_from_bytes(reply), GAMES)
             except ValueError as exc:  # WireError included
                 raise BotNoHello(self.seat, f"bad Hello: {exc}") from None
             if self.game_id is not None and self.game_id not in info.games:
@@ -494,13 +495,14 @@ class ProcessPlayer:
         The driver holds the trio cancel scope around this call.
         """
         message = wire.act_request_bytes(request, detail=not self.info.without_action_detail)
-        session = self._session
+        session, caller = self._session, self._caller
+        assert caller is not None, "act before the bot's start"
         with self._awake():
             try:
                 if session is not None:
                     reply = await session.call(wire.session_act(message), timeout=limit + TRANSPORT_GRACE)
                 else:
-                    reply = await self._caller.call(wire.ACT, message, timeout=limit + TRANSPORT_GRACE)
+                    reply = await caller.call(wire.ACT, message, timeout=limit + TRANSPORT_GRACE)
             except (grpc.RpcError, StreamClosed, StreamTimeout) as exc:
                 raise await self._failure(exc, limit) from None
         if (capped := self._cap_hit()) is not None:  # it answered, but its processes ran into a cap on the way

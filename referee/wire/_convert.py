@@ -144,7 +144,9 @@ def _match_to_proto(match: MatchScore) -> pb.MatchScore:
 def _backgammon_view_to_proto(view: BackgammonView) -> pb.BackgammonView:
     return pb.BackgammonView(
         variant=view.variant,
-        points=[pb.BackgammonPoint(mine=m, theirs=t, pin=p) for m, t, p in zip(view.mine, view.theirs, view.pins, strict=True)],
+        # A pin is the enum's value (0 none, 1 mine, 2 theirs): the stubs ask for the enum's type.
+        points=[pb.BackgammonPoint(mine=m, theirs=t, pin=p)  # type: ignore[arg-type]
+                for m, t, p in zip(view.mine, view.theirs, view.pins, strict=True)],
         my_bar=view.my_bar,
         their_bar=view.their_bar,
         my_off=view.my_off,
@@ -358,7 +360,8 @@ def _gapa_view_from_proto(message: pb.GapaView, seat: int) -> GapaView:
 
 _STEP_MESSAGES = {
     (src, max(src - die, 0) if not bear else 0, die, hit): pb.BackgammonStep(
-        **{"from": src, "to": max(src - die, 0) if not bear else 0, "die": die, "hit": hit}
+        # "from" is a Python keyword, so the fields go by a dict, which mypy types by its values' union
+        **{"from": src, "to": max(src - die, 0) if not bear else 0, "die": die, "hit": hit}  # type: ignore[arg-type]
     )
     for src in range(1, 26)
     for die in range(1, 7)
@@ -404,17 +407,17 @@ def _legal_action_from_proto(message: pb.LegalAction, columns: int) -> LegalActi
         except ValueError as exc:
             raise WireError(str(exc)) from None
     elif detail == "gapa":
-        move = message.gapa
+        gapa = message.gapa
         try:
-            action = gapa_action(move.kind, _one_card(move.card), getattr(move, "from"), move.to)
+            action = gapa_action(gapa.kind, _one_card(gapa.card), getattr(gapa, "from"), gapa.to)
         except ValueError as exc:
             raise WireError(str(exc)) from None
     elif detail == "gaps":
-        move = message.gaps
-        if move.end_round:
+        gaps = message.gaps
+        if gaps.end_round:
             action = GapsMove(END_ROUND, -1, -1, columns)
         else:
-            action = GapsMove(_cards_from_proto([move.card])[0], getattr(move, "from"), move.to, columns)
+            action = GapsMove(_cards_from_proto([gaps.card])[0], getattr(gaps, "from"), gaps.to, columns)
     return LegalAction(id=message.id, notation=message.notation, action=action)
 
 
@@ -483,7 +486,7 @@ _LEGAL_TAG = tag(_number(pb.ActRequest, "legal_actions"), 2)
 _PLAY_FIELD = _number(pb.LegalAction, "backgammon")
 _POINT_RECORDS = {
     (mine, theirs, pin): pb.BackgammonView(
-        points=[pb.BackgammonPoint(mine=mine, theirs=theirs, pin=pin)]
+        points=[pb.BackgammonPoint(mine=mine, theirs=theirs, pin=pin)]  # type: ignore[arg-type]
     ).SerializeToString()
     for mine in range(16)
     for theirs in range(16)

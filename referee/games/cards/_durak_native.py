@@ -33,6 +33,8 @@ class ListedActions(list):
     as listed: do not change it."""
 
     __slots__ = ("listing",)
+    listing: Any
+    """The core's snapshot of the listing (a ``kafana_native`` object)."""
 
     def wire_records(self, detail: bool) -> bytes:
         """The actions as an ActRequest's ``legal_actions`` records (ids in this order; with ``detail``, their kind
@@ -99,7 +101,7 @@ class NativeDurakState(DurakState):
     def apply(self, action: DurakAction | DurakChance) -> None:
         """Play a decision or a chance outcome. Raises IllegalActionError if it is not legal here."""
         if action.__class__ is DurakChance:
-            now = self._core.chance(action.kind == "deck", action.value)  # type: ignore[union-attr]
+            now = self._core.chance(action.kind == "deck", action.value)
             if now is None:
                 raise IllegalActionError(f"{action.notation()} is not a chance outcome here")
         else:
@@ -118,9 +120,12 @@ class NativeDurakState(DurakState):
         if made is None:
             return super().view(seat)
         variant, hand, seats, trump, table, discard, phase, bout, shown, record = made
+        trump_suit, trump_card, trump_in_stock, stock = trump
+        to_act, attacker, defender, throw_room, number = bout
         return with_record(
-            DurakView(variant, seat, hand, tuple(DurakSeat(*each) for each in seats), *trump, table, discard, phase,
-                      *bout, shown),
+            DurakView(variant, seat, hand, tuple(DurakSeat(*each) for each in seats), trump_suit, trump_card,
+                      trump_in_stock, stock, table, discard, phase, to_act, attacker, defender, throw_room, number,
+                      shown),
             record,
         )
 

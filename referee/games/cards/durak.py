@@ -275,7 +275,7 @@ class Durak(Game):
             if words[0] in ("deck", "lot") and len(words) == 2:
                 value = parse_card(words[1]) if words[0] == "deck" else int(words[1])
                 action: DurakAction | DurakChance = DurakChance(words[0], value)
-                legal = [a for a, _ in state.chance_outcomes()]
+                legal: Sequence[object] = [a for a, _ in state.chance_outcomes()]
             else:
                 cards = [w for w in words[1:] if not (words[0] == "beat" and w == "with")]
                 action = action_from_words(words[0], tuple(parse_card(c) for c in cards))

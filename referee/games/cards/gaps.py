@@ -255,7 +255,7 @@ class GapsState(State):
         for place, card in enumerate(grid):
             if card != GAP:
                 where.setdefault(card, []).append(place)
-        moves = []
+        moves: list[GapsMove] = []
         for dst, card in enumerate(grid):
             if card != GAP:
                 continue

@@ -167,7 +167,7 @@ class Plays(Sequence[Play]):
     def __getitem__(self, index: int | slice) -> Play | list[Play]:
         end = self._ends[index]
         if end.__class__ is list:  # a slice
-            return [Play(None, one, self) for one in end]  # type: ignore[attr-defined]
+            return [Play(None, one, self) for one in end]
         return Play(None, end, self)  # type: ignore[arg-type]
 
     def __iter__(self) -> Iterator[Play]:

@@ -59,7 +59,7 @@ class NativeState(FamilyState):
             return draw_roll(rng)
         return super().sample_chance(rng)
 
-    def legal_actions(self) -> Plays | list[Play]:  # type: ignore[override]
+    def legal_actions(self) -> Plays | list[Play]:
         """The whole plays of the stage at hand, one per distinct end position, in end-position order."""
         if self.current_player < 0:
             return []
@@ -77,7 +77,8 @@ class NativeState(FamilyState):
             now = core.roll(action.high, action.low)  # type: ignore[union-attr]
         elif kind is Play and self.current_player >= 0:
             plays = self._plays
-            if plays is not None and action._source is plays:  # a play listed by this stage: its end position
+            # a play listed by this stage: its end position
+            if plays is not None and action._source is plays:  # type: ignore[union-attr]
                 now = core.play(action.key)  # type: ignore[union-attr]
             else:  # any other is matched by its steps
                 end = self.legal_actions().end_of(action.raw)  # type: ignore[union-attr]

@@ -54,7 +54,8 @@ def encode(boards: tuple[int, int], pins: tuple[int, int]) -> list[float]:
 def python_after_features(state: FamilyState) -> AfterFeatures:
     """:data:`AfterFeatures` of the stage at hand, each play applied to a copy of ``state``."""
     mover, other = state.current_player, 1 - state.current_player
-    rows, outcomes = [], []
+    rows: list[list[float]] = []
+    outcomes: list[tuple[int, int] | None] = []
     for play in state.legal_actions():
         after = state.clone()
         after.apply(play)
@@ -121,10 +122,21 @@ def python_roll_replies(state: FamilyState, positions: list[Sides], afters: bool
     return replies if afters else replies._replace(afters=[])
 
 
+def _ended(state: FamilyState) -> tuple[int, int] | None:
+    """The points of an ended game (seat 0's first), else None."""
+    if not state.is_terminal():
+        return None
+    points = state.outcome().points
+    return points[0], points[1]
+
+
 def _python_roll_replies(state: FamilyState, positions: list[Sides]) -> Replies:
     if state._game.id == "gjul-bara":
         raise ValueError("replies: a game of one stage a turn (tabla, tapa), not gjul-bara")
-    rows, groups, outcomes, afters = [], [], [], []
+    rows: list[list[float]] = []
+    groups: list[tuple[int, int]] = []
+    outcomes: list[tuple[int, int] | None] = []
+    afters: list[Sides] = []
     for mine, theirs, my_pins, their_pins in positions:
         for roll in ROLLS:
             rolled = state._game.new_state(starter=0)
@@ -132,7 +144,7 @@ def _python_roll_replies(state: FamilyState, positions: list[Sides]) -> Replies:
             rolled.apply(roll)
             if rolled.current_player != 0:  # no play: the position stands
                 rows.append(encode((mine, theirs), (my_pins, their_pins)))
-                outcomes.append(tuple(rolled.outcome().points) if rolled.is_terminal() else None)
+                outcomes.append(_ended(rolled))
                 afters.append((mine, theirs, my_pins, their_pins))
                 groups.append((1 if roll.is_double else 2, 1))
                 continue
@@ -141,7 +153,7 @@ def _python_roll_replies(state: FamilyState, positions: list[Sides]) -> Replies:
                 after = rolled.clone()
                 after.apply(play)
                 rows.append(encode((after._boards[0], after._boards[1]), (after._pins[0], after._pins[1])))
-                outcomes.append(tuple(after.outcome().points) if after.is_terminal() else None)
+                outcomes.append(_ended(after))
                 afters.append((after._boards[0], after._boards[1], after._pins[0], after._pins[1]))
             groups.append((1 if roll.is_double else 2, len(plays)))
     return Replies(np.array(rows, dtype=np.float32).reshape(len(rows), FEATURES), groups, outcomes, afters)

@@ -32,6 +32,7 @@ Outcomes: ``normal`` 1 point, ``mars`` 2 (the loser has borne off none), ``stuck
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import cast
 
 from .._core import GameOption
 from ._dice import Roll
@@ -101,9 +102,9 @@ class GjulBaraState(FamilyState):
 
     def clone(self) -> GjulBaraState:
         """An independent copy."""
-        other = super().clone()
+        other = cast(GjulBaraState, super().clone())
         other._handover = list(self._handover)
-        return other  # type: ignore[return-value]
+        return other
 
     def _stage(self, dice: tuple[int, ...]) -> tuple[Stage, int]:
         me, opp = self._boards[self._turn], self._boards[1 - self._turn]

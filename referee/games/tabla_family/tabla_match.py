@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .._core import TERMINAL, Game, GameOption, Outcome, State, resolve_options
@@ -63,7 +63,9 @@ class TablaMatch(Game):
         self.games: dict[str, FamilyGame] = {
             cls.id: cls({o.name: self.options[o.name] for o in cls.OPTIONS}) for cls in (Tabla, GjulBara, Tapa)
         }
-        self.both_mothers_score = self.games["tapa"].both_mothers_points > 0
+        tapa = self.games["tapa"]
+        assert isinstance(tapa, Tapa)
+        self.both_mothers_score = tapa.both_mothers_points > 0
 
     @property
     def num_seats(self) -> int:
@@ -147,7 +149,7 @@ class TablaMatchState(State):
         """Whoever acts in the current game; TERMINAL once the match is decided."""
         return TERMINAL if self._over else self._sub.current_player
 
-    def legal_actions(self) -> list[Any]:
+    def legal_actions(self) -> Sequence[Any]:
         """The current game's legal actions."""
         return [] if self._over else self._sub.legal_actions()
 
