@@ -2,7 +2,8 @@
 # Installs the Debian packages the tests need (apt-get, when run as root): the gRPC C++ toolchain and protoc the
 # starter bots build with (bots/cpp, bots/go, bots/rust), Java 17 and Maven (bots/java), Chromium for the web UI's
 # browser tests, bubblewrap and libseccomp for the bot sandbox; checks for Node.js with npm (bots/javascript), Go 1.26
-# (bots/go, a module) and Rust's cargo (the native engine core, native/, and bots/rust). Already installed: does nothing. Not root and something missing: says what to
+# (bots/go, a module) and Rust's cargo with clippy (the native engine core, native/, and bots/rust; clippy is added with
+# rustup when missing). Already installed: does nothing. Not root and something missing: says what to
 # install and exits 1.
 set -eu
 PACKAGES="g++ make cmake pkg-config libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc
@@ -32,3 +33,5 @@ done
     { echo "the Go starter bot (a Go module) needs Go 1.26 or newer in /usr/local/go (go.dev/dl)" >&2; exit 1; }
 command -v cargo >/dev/null ||
     { echo "the native engine core (native/) and the Rust starter need Rust: cargo on PATH (rustup.rs)" >&2; exit 1; }
+cargo clippy --version >/dev/null 2>&1 || rustup component add clippy >/dev/null 2>&1 ||
+    { echo "the tests run clippy on the Rust code: rustup component add clippy" >&2; exit 1; }

@@ -68,6 +68,11 @@ def ensure_arena(db: Database, spec: ArenaSpec) -> str:
     return spec.id
 
 
+def arena_ids(db: Database) -> list[str]:
+    """The ids of the database's arenas (those some bot entered), in the order they were made."""
+    return [row["id"] for row in db.table("arenas").rows_where(select="id", order_by="rowid")]
+
+
 def load_arena(db: Database, arena_id: str) -> ArenaSpec:
     """The arena ``arena_id``; KeyError if there is none."""
     try:
@@ -80,6 +85,31 @@ def load_arena(db: Database, arena_id: str) -> ArenaSpec:
 DEALS = 300
 """Deals a one-seat arena (a patience) plays per bot by default: a club's service deals new ones until every
 active bot has played this many (a bot that joins later gets new deals, which every active bot plays too)."""
+
+
+def set_paused(db: Database, arena_id: str, paused: bool) -> None:
+    """Pause the arena ``arena_id`` (a club's service plans no more of its units) or resume it."""
+    with db.atomic():
+        db.table("arenas").update(arena_id, {"paused": int(paused)})
+
+
+def set_decision_limit(db: Database, arena_id: str, decisions: int) -> None:
+    """End the arena's games as draws after ``decisions`` decisions, in the matches played from now on."""
+    spec = load_arena(db, arena_id)
+    with db.atomic():
+        db.table("arenas").update(arena_id, {"options": json.dumps({**spec.options, "decision_limit": str(decisions)})})
+
+
+def set_deals(db: Database, arena_id: str, deals: int) -> None:
+    """Play ``deals`` deals per bot in the one-seat arena ``arena_id``.
+
+    Raises:
+        ValueError: the arena has more than one seat.
+    """
+    if load_arena(db, arena_id).seats != 1:
+        raise ValueError(f"{arena_id} is not a one-seat arena: only a patience plays a set number of deals")
+    with db.atomic():
+        db.table("arenas").update(arena_id, {"deals": deals})
 
 
 def deals_of(db: Database, arena_id: str) -> int:

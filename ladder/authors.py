@@ -83,6 +83,12 @@ def add_author(db: Database, name: str) -> str:
     return _new_token(db, author_id)
 
 
+def list_authors(db: Database) -> list[tuple[str, str]]:
+    """Every author's name and state (``active``, ``banned`` or ``no token``), by name."""
+    rows = db.query("select name, banned, token_hash is not null as active from authors order by name")
+    return [(row["name"], "banned" if row["banned"] else "active" if row["active"] else "no token") for row in rows]
+
+
 def _author_id(db: Database, name: str) -> int:
     row = next(db.table("authors").rows_where("name = ?", [name]), None)
     if row is None:

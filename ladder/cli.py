@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import os
@@ -31,25 +30,19 @@ from referee.replay import read_replay, replay_bytes
 from referee.runtime import parse_clock
 from referee.runtime.clock import DEFAULT_CLOCK
 
-from .arenas import arenas_for_game, load_arena
-from .authors import AuthorError, add_author, revoke_token, rotate_token, set_banned
+from .arenas import arena_ids, arenas_for_game, load_arena, set_deals, set_decision_limit, set_paused
+from .authors import AuthorError, add_author, list_authors, revoke_token, rotate_token, set_banned
+from .demo import FULL_ROUNDS, demo_arenas, play_demo
+from .duel import duel
 from .executor import Executor, LocalExecutor
-from .league import (
-    SCHEDULES,
-    MissingBots,
-    Progress,
-    plan,
-    plan_continuous,
-    plan_pairing,
-    run_units,
-    scores_of,
-)
-from .registry import list_bots, retire, submit
+from .leaderboard import leaderboard
+from .league import SCHEDULES, MissingBots, Progress, play_league
+from .registry import latest_version, list_bots, retire, submit
 from .retention import prune_replays
-from .sprt import sprt
+from .sprt import SprtResult
 from .standings import COLUMNS, crosstable, standings
 from .stepper import step_through
-from .store import MissingDatabase, open_store, replay_folder, resolved_path
+from .store import MissingDatabase, backup, open_store, replay_folder, replay_of
 from .tournaments import record as tournament_record
 from .tournaments import runner as tournaments
 from .tournaments.formats import ELIMINATIONS, FORMATS, Spec
@@ -62,13 +55,6 @@ from .writer import DatabaseBusy, hold_database
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 DEFAULT_DB = "kafana.db"
-SHIPPED = Path(__file__).resolve().parents[1] / "bots" / "python"
-DEMO_BOTS = (
-    "random_bot.py", "heuristic_bot.py", "expectimax_bot.py", "td_bot.py", "td2_bot.py", "durak_search_bot.py",
-    "durak_mc_bot.py", "gaps_search_bot.py",
-)
-DEMO_ARENAS = ("tabla-match", "tabla", "gjul-bara", "tapa", "durak-2", "durak-4", "durak-2v2", "gapa", "gaps")
-FULL_ROUNDS = 5
 
 db_option = click.option(
     "--db",
@@ -149,7 +135,7 @@ def _open(db_path: str, create: bool = False) -> Database:
 
 def _check_arena(db: Database, db_path: str, arena: str) -> None:
     """A usage error unless ``arena`` is an arena of the database, saying whether it is unknown or only empty."""
-    if db.table("arenas").count_where("id = ?", [arena]):
+    if arena in arena_ids(db):
         return
     known = sorted({spec.id for game in GAMES for spec in arenas_for_game(game)})
     if arena in known:
@@ -277,9 +263,8 @@ def author_command(action: str, name: str | None, db_path: str) -> None:
     """
     db = _open(db_path, create=action == "add")
     if action == "list":
-        for row in db.query("select name, banned, token_hash is not null as active from authors order by name"):
-            state = "banned" if row["banned"] else "active" if row["active"] else "no token"
-            click.echo(f"{row['name']:<24} {state}")
+        for author, state in list_authors(db):
+            click.echo(f"{author:<24} {state}")
         return
     if not name:
         raise UserError(f"ladder author {action} needs the author's NAME")
@@ -316,21 +301,19 @@ def arena_command(action: str, arena: str, number: int | None, db_path: str) -> 
         if number is None:
             what = "decisions" if action == "limit" else "deals"
             raise click.UsageError(f"ladder arena {action} ARENA NUMBER: how many {what}?")
-        spec = load_arena(db, arena)
-        if action == "deals" and spec.seats != 1:
-            raise click.UsageError(f"{arena} is not a one-seat arena: only a patience plays a set number of deals")
-        with db.atomic():
-            if action == "limit":
-                db.table("arenas").update(arena, {"options": json.dumps({**spec.options, "decision_limit": str(number)})})
-            else:
-                db.table("arenas").update(arena, {"deals": number})
+        if action == "limit":
+            set_decision_limit(db, arena, number)
+        else:
+            try:
+                set_deals(db, arena, number)
+            except ValueError as exc:
+                raise click.UsageError(str(exc)) from None
         click.echo(f"{arena}: a game ends as a draw after {number} decisions" if action == "limit"
                    else f"{arena}: {number} deals per bot")
         return
     if number is not None:
         raise click.UsageError(f"ladder arena {action} takes no number")
-    with db.atomic():
-        db.table("arenas").update(arena, {"paused": int(action == "pause")})
+    set_paused(db, arena, action == "pause")
     click.echo(f"{arena} {'paused' if action == 'pause' else 'resumed'}")
 
 
@@ -389,21 +372,11 @@ def backup_command(destination: str, db_path: str) -> None:
 
     Example: ladder backup club-backup.db --db club.db
     """
-    db = _open(db_path)
-    target = Path(destination)
-    if target.exists():
-        raise UserError(f"{target} exists: back up to a new file")
     try:
-        copy = sqlite3.connect(target)
-    except sqlite3.Error as exc:
-        raise UserError(f"cannot write {target}: {exc}") from None
-    try:
-        with contextlib.closing(copy):
-            db.conn.backup(copy)
-    except sqlite3.Error as exc:
-        target.unlink(missing_ok=True)
-        raise UserError(f"cannot back up to {target}: {exc}") from None
-    click.echo(f"{db_path} copied to {target}")
+        backup(_open(db_path), Path(destination))
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    click.echo(f"{db_path} copied to {destination}")
 
 
 def _progress_printer(label: str) -> Callable[[Progress], None]:
@@ -425,28 +398,6 @@ def _progress_printer(label: str) -> Callable[[Progress], None]:
         )
 
     return show
-
-
-async def _league(
-    db, executor, league: str, arena: str, schedule: str, rounds: int, concurrency: int, challenger, clock
-) -> Progress:
-    """Plan and play the league; the progress of everything played (summed over a continuous schedule's steps)."""
-    printer = _progress_printer(arena)
-    run = partial(run_units, db, league, executor, concurrency=concurrency, on_progress=printer, clock=clock)
-    if schedule != "continuous":
-        plan(db, league, arena, schedule, rounds, challenger)
-        return await run()
-    total = Progress()
-    for _ in range(rounds):
-        if plan_continuous(db, league, arena) is None:
-            break
-        step = await run()
-        total.total += step.total
-        total.done += step.done
-        total.faults += step.faults
-        total.errors += step.errors
-        total.failures += step.failures
-    return total
 
 
 async def _in_session(executor: Executor, concurrency: int, work: Callable[[], Awaitable[T]]) -> T:
@@ -490,16 +441,11 @@ def league_command(
     if schedule == "gauntlet":
         if not challenger:
             raise click.UsageError("--schedule gauntlet needs --challenger BOT")
-        row = db.execute(
-            "select v.id from versions v join bots b on b.id = v.bot_id where b.name = ? order by v.number desc",
-            [challenger],
-        ).fetchone()
-        if row is None:
-            raise UserError(f"no bot named {challenger!r}")
-        challenger_id = row[0]
+        challenger_id = _latest_version(db, challenger)
     def work() -> Callable[[], Awaitable[Progress]]:
         executor = _executor(sandbox_mode, pause_off_turn, scheduler)
-        league_run = partial(_league, db, executor, league, arena, schedule, rounds, concurrency, challenger_id, clock)
+        league_run = partial(play_league, db, league, arena, schedule, rounds, executor, challenger=challenger_id,
+                             concurrency=concurrency, on_progress=_progress_printer(arena), clock=clock)
         return partial(_in_session, executor, concurrency, league_run)
 
     progress = _play(db_path, f"ladder league --arena {arena}", work)
@@ -507,26 +453,9 @@ def league_command(
     _failed(progress)
 
 
-def _print_standings(db, arenas) -> None:
+def _print_standings(db: Database, arenas: list[str]) -> None:
     for arena in arenas:
-        rows = standings(db, arena, fresh=True)
-        click.echo(f"\n{arena}")
-        if not rows:
-            click.echo("  (no complete results yet)")
-            continue
-        click.echo(
-            f"  {'bot':<22}{'rating':>8}  {'95% interval':<15}{'units':>6}{'games':>6}{'W':>5}{'D':>4}{'L':>5}"
-            f"{'faults':>7}{'LOS next':>10}"
-        )
-        for s in rows:
-            label = f"{s.bot} v{s.number}"
-            los = f"{100 * s.superiority:.0f}%" if s.superiority is not None else ""
-            known = f"{s.low:.0f}..{s.high:.0f}" if s.low is not None and s.high is not None else "?"
-            click.echo(
-                f"  {label:<22}{s.rating:>8.0f}  {known:<15}{s.units:>6}"
-                f"{s.games:>6}{s.wins:>5}{s.draws:>4}{s.losses:>5}{s.faults:>7}{los:>10}"
-            )
-        click.echo(f"  (ratings fitted {rows[0].rated_at})")
+        click.echo("\n" + leaderboard(arena, standings(db, arena, fresh=True)))
 
 
 COLUMNS_HELP = "\b\nColumns:\n" + "\n".join(f"  {name}: {meaning}" for name, meaning in COLUMNS.items())
@@ -544,7 +473,7 @@ def standings_command(arena: tuple[str, ...], as_json: bool, db_path: str) -> No
     db = _open(db_path)
     for name in arena:
         _check_arena(db, db_path, name)
-    arenas = list(arena) or [row["id"] for row in db.table("arenas").rows]
+    arenas = list(arena) or arena_ids(db)
     if as_json:
         click.echo(json.dumps({a: [s.__dict__ for s in standings(db, a, fresh=True)] for a in arenas}))
         return
@@ -571,13 +500,11 @@ def crosstable_command(arena: str, db_path: str) -> None:
         click.echo(f"{row:<{width}}{cells}")
 
 
-def _latest_version(db, name: str) -> int:
-    row = db.execute(
-        "select v.id from versions v join bots b on b.id = v.bot_id where b.name = ? order by v.number desc", [name]
-    ).fetchone()
-    if row is None:
+def _latest_version(db: Database, name: str) -> int:
+    version = latest_version(db, name)
+    if version is None:
         raise UserError(f"no bot named {name!r}")
-    return row[0]
+    return version
 
 
 @main.command("duel", context_settings=CONTEXT)
@@ -592,7 +519,7 @@ def _latest_version(db, name: str) -> int:
 @click.option("--concurrency", default=2, show_default=True, type=click.IntRange(1))
 @db_option
 @sandbox_option("on")
-def duel(bot_a, bot_b, arena, elo0, elo1, alpha, beta, max_units, concurrency, db_path, sandbox_mode) -> None:
+def duel_command(bot_a, bot_b, arena, elo0, elo1, alpha, beta, max_units, concurrency, db_path, sandbox_mode) -> None:
     """Play duplicate units of BOT_A against BOT_B until the SPRT decides between H0 and H1.
 
     Example: ladder duel expectimax heuristic --arena tabla-match --elo0 0 --elo1 50
@@ -600,27 +527,19 @@ def duel(bot_a, bot_b, arena, elo0, elo1, alpha, beta, max_units, concurrency, d
     db = _open(db_path)
     a, b = _latest_version(db, bot_a), _latest_version(db, bot_b)
     _check_arena(db, db_path, arena)
-    length = load_arena(db, arena).match_length
-    league = f"duel-{arena}-{a}v{b}"
 
-    async def until_decided(executor: Executor) -> Any:
-        result = sprt(scores_of(db, league, a), elo0, elo1, length, alpha, beta)
-        units = db.table("units").count_where("league = ?", [league])
-        while result.decision is None and units < max_units:
-            plan_pairing(db, league, arena, (a, b))
-            progress = await run_units(db, league, executor, concurrency=concurrency)
-            for failure in progress.failures:
-                click.echo(f"  FAILED {failure}", err=True)
-            _failed(progress)
-            units += 1
-            result = sprt(scores_of(db, league, a), elo0, elo1, length, alpha, beta)
-            bounds = f"(bounds {result.lower:.2f}, {result.upper:.2f})"
-            click.echo(f"  {result.games} matches: LLR {result.llr:+.2f} {bounds}", err=True)
-        return result
+    def unit_played(progress: Progress, result: SprtResult) -> None:
+        for failure in progress.failures:
+            click.echo(f"  FAILED {failure}", err=True)
+        _failed(progress)
+        bounds = f"(bounds {result.lower:.2f}, {result.upper:.2f})"
+        click.echo(f"  {result.games} matches: LLR {result.llr:+.2f} {bounds}", err=True)
 
-    def work() -> Callable[[], Awaitable[Any]]:
+    def work() -> Callable[[], Awaitable[SprtResult]]:
         executor = _executor(sandbox_mode)
-        return partial(_in_session, executor, concurrency, partial(until_decided, executor))
+        until_decided = partial(duel, db, executor, arena, a, b, elo0=elo0, elo1=elo1, alpha=alpha, beta=beta,
+                                max_units=max_units, concurrency=concurrency, on_unit=unit_played)
+        return partial(_in_session, executor, concurrency, until_decided)
 
     result = _play(db_path, f"ladder duel {bot_a} {bot_b}", work)
     verdict = {"H1": f"H1: {bot_a} is at least {elo1:g} stronger", "H0": f"H0: {bot_a} is at most {elo0:g} stronger"}
@@ -732,36 +651,14 @@ def demo(db_path: str, rounds: int, full: bool, concurrency: int) -> None:
 
     Example: ladder demo   (ladder demo --full for more rounds)
     """
-    rounds = FULL_ROUNDS if full else rounds
     db = _open(db_path, create=True)
     click.echo(f"League database: {db_path}")
     began = time.monotonic()
-
-    async def enter_one(executor: Executor, name: str) -> None:
-        report = await submit(db, Path(db_path), str(SHIPPED / name), executor)
-        verdict = f"entered as {report.name} v{report.number}" if report.accepted else "REJECTED"
-        click.echo(f"submitted {name}: {verdict}")
-        if not report.accepted:
-            click.echo(report.text())
-
-    async def everything(executor: Executor) -> Progress:
-        async with trio.open_nursery() as nursery:
-            for name in DEMO_BOTS:
-                nursery.start_soon(enter_one, executor, name)
-        played = Progress()
-        async with executor.session(concurrency):
-            for arena in [a for a in DEMO_ARENAS if db.table("arenas").count_where("id = ?", [a])]:
-                click.echo(f"running arena {arena} (round robin, {rounds} round(s), duplicate seeds, "
-                           f"{concurrency} at a time)")
-                step = await _league(db, executor, f"demo-{arena}", arena, "round-robin", rounds, concurrency, None,
-                                     DEFAULT_CLOCK)
-                played.errors += step.errors
-        return played
-
     # The shipped bots: sandboxed where the machine allows.
+    everything = partial(play_demo, db, Path(db_path), rounds=FULL_ROUNDS if full else rounds,
+                         concurrency=concurrency, say=click.echo, progress_of=_progress_printer)
     progress = _play(db_path, "ladder demo", lambda: partial(everything, _executor("auto")))
-    arenas = [a for a in DEMO_ARENAS if db.table("arenas").count_where("id = ?", [a])]
-    _print_standings(db, arenas)
+    _print_standings(db, demo_arenas(db))
     folder = replay_folder(db)
     example = next(iter(sorted(folder.rglob("*.jsonl.gz"))), None)
     minutes, seconds = divmod(round(time.monotonic() - began), 60)
@@ -789,11 +686,11 @@ def replay_command(match_id: str, db_path: str, game_number: int | None, as_seat
     Example: ladder replay demo-tapa-tapa-r0-2v1-0 --db kafana-demo.db --as-seat 1
     """
     db = _open(db_path)
-    row = next(db.table("matches").rows_where("id = ?", [match_id]), None)
-    if row is None:
-        raise UserError(f"no match {match_id!r} in {db_path} (ladder serve lists them)")
-    path = resolved_path(db, row["replay_path"]) if row["replay_path"] else None
-    if path is None or not path.exists():
+    try:
+        path = replay_of(db, match_id)
+    except KeyError:
+        raise UserError(f"no match {match_id!r} in {db_path} (ladder serve lists them)") from None
+    if path is None:
         raise click.ClickException(f"match {match_id} has no replay file")
     if export_path:
         try:
@@ -858,11 +755,11 @@ def serve(
     from hypercorn.config import Config
     from hypercorn.trio import serve as serve_asgi
 
+    from .club import run_club
     from .service import Service, parse_schedule
-    from .uploads import UploadLimits, checks_forever, staging_folder
     from .uploads import sweep as sweep_uploads
     from .web import make_app
-    from .web.process import run_web, web_user
+    from .web.process import web_user
 
     if scheduled and not play:
         raise click.UsageError("--tournament goes with --play")
@@ -901,16 +798,10 @@ def serve(
         executor = _executor(sandbox_mode, scheduler=scheduler)
         if swept := sweep_uploads(db, path):
             click.echo(f"removed {swept} upload(s) and copies the last run left unfinished", err=True)
-        arguments = ["--db", str(path), "--cache", str(cache_seconds), *(["--behind-tls"] if behind_tls else [])]
-
-        async def service() -> None:
-            async with trio.open_nursery() as nursery:
-                nursery.start_soon(run_web, arguments, listener, user, path, staging_folder(path), replay_folder(db))
-                nursery.start_soon(checks_forever, db, path, executor, UploadLimits())
-                nursery.start_soon(Service(db, executor, concurrency, clock, schedules, every_hours, keep_days).play_forever)
-                click.echo(f"Kafana club ladder {db_path} at http://{host}:{port}/, playing (Ctrl-C stops)")
-
-        return service
+        service = Service(db, executor, concurrency, clock, schedules, every_hours, keep_days)
+        ready = partial(click.echo, f"Kafana club ladder {db_path} at http://{host}:{port}/, playing (Ctrl-C stops)")
+        return partial(run_club, service, path, listener, user, cache_seconds=cache_seconds, behind_tls=behind_tls,
+                       ready=ready)
 
     _play(db_path, f"ladder serve --play on port {port}", work)
 

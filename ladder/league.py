@@ -14,6 +14,7 @@ doubled result (an interrupted unit is simply played again).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import json
@@ -65,6 +66,14 @@ class Progress:
     def eta_seconds(self) -> float | None:
         """A rough estimate of the time left, once a match has finished to base it on."""
         return (self.total - self.done) * self.seconds_per_match if self.done else None
+
+    def add(self, other: Progress) -> None:
+        """Count ``other``'s matches in these (the sum of a league's steps)."""
+        self.total += other.total
+        self.done += other.done
+        self.faults += other.faults
+        self.errors += other.errors
+        self.failures += other.failures
 
 
 def rotations(pairing: Sequence[int]) -> list[tuple[int, ...]]:
@@ -505,3 +514,31 @@ def _store_unit(
                  "faults": list(r.faults), "termination": r.termination}
                 for m, r in zip(matches, results, strict=True) if r is not None
             ], done_at)
+
+
+async def play_league(
+    db: Database,
+    league: str,
+    arena_id: str,
+    schedule: str,
+    rounds: int,
+    executor: Executor,
+    *,
+    challenger: int | None = None,
+    concurrency: int = 1,
+    on_progress: Callable[[Progress], None] | None = None,
+    clock: str = DEFAULT_CLOCK,
+) -> Progress:
+    """Plan the league (:data:`SCHEDULES`: ``rounds`` rounds, or as many steps of a continuous schedule) and play
+    it; return the progress of everything played, summed over a continuous schedule's steps."""
+    run = functools.partial(run_units, db, league, executor, concurrency=concurrency, on_progress=on_progress,
+                            clock=clock)
+    if schedule != "continuous":
+        plan(db, league, arena_id, schedule, rounds, challenger)
+        return await run()
+    total = Progress()
+    for _ in range(rounds):
+        if plan_continuous(db, league, arena_id) is None:
+            break
+        total.add(await run())
+    return total

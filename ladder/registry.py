@@ -235,6 +235,14 @@ def retire(db: Database, name: str) -> bool:
     return True
 
 
+def latest_version(db: Database, name: str) -> int | None:
+    """The id of bot ``name``'s newest version (None: no such bot)."""
+    row = db.execute(
+        "select v.id from versions v join bots b on b.id = v.bot_id where b.name = ? order by v.number desc", [name]
+    ).fetchone()
+    return None if row is None else row[0]
+
+
 def current_versions(db: Database, arena: str) -> list[dict]:
     """The newest version of every active bot entered in ``arena``, ordered by bot name."""
     return list(

@@ -249,6 +249,40 @@ def resolved_path(db: Database, stored: str) -> Path:
     return path if path.is_absolute() else database_folder(db) / path
 
 
+def backup(db: Database, target: Path) -> None:
+    """Copy the database to the new file ``target``, whole and consistent while others write to it (SQLite's
+    online backup).
+
+    Raises:
+        ValueError: ``target`` exists, or cannot be written (then nothing is left there).
+    """
+    if target.exists():
+        raise ValueError(f"{target} exists: back up to a new file")
+    try:
+        copy = sqlite3.connect(target)
+    except sqlite3.Error as exc:
+        raise ValueError(f"cannot write {target}: {exc}") from None
+    try:
+        with contextlib.closing(copy):
+            db.conn.backup(copy)
+    except sqlite3.Error as exc:
+        target.unlink(missing_ok=True)
+        raise ValueError(f"cannot back up to {target}: {exc}") from None
+
+
+def replay_of(db: Database, match_id: str) -> Path | None:
+    """Where match ``match_id``'s replay file is (None: the match has none, or it is gone).
+
+    Raises:
+        KeyError: no such match.
+    """
+    row = next(db.table("matches").rows_where("id = ?", [match_id], select="replay_path"), None)
+    if row is None:
+        raise KeyError(match_id)
+    path = resolved_path(db, row["replay_path"]) if row["replay_path"] else None
+    return path if path is not None and path.exists() else None
+
+
 def insert(db: Database, table: str, row: dict[str, Any]) -> int:
     """Insert ``row`` into ``table`` (a table with an integer key) and return the row's new key."""
     key = db.table(table).insert(row).last_pk

@@ -10,7 +10,8 @@ from pathlib import Path
 import click
 from click.testing import CliRunner
 
-from ladder.cli import DEMO_ARENAS, main
+from ladder.cli import main
+from ladder.demo import ARENAS
 from ladder.store import open_store
 from referee.replay import read_replay, verify
 
@@ -75,7 +76,7 @@ def test_demo_plays_every_arena_and_its_hints_run(tmp_path, monkeypatch):
     result = CliRunner().invoke(main, ["demo"])
     assert result.exit_code == 0, result.output
     db = open_store(tmp_path / "kafana-demo.db")
-    for arena in DEMO_ARENAS:
+    for arena in ARENAS:
         assert f"\n{arena}\n" in result.output
         assert db["matches"].count_where("arena_id = ? and status = 'done'", [arena]) >= 1, arena
     starts = [line for line in result.output.splitlines() if ": 0/" in line]
