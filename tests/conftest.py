@@ -12,3 +12,22 @@ os.environ[SANDBOX_ENV] = "auto"
 os.environ[STORE_ENV] = tempfile.mkdtemp(prefix="kafana-test-bots-")  # prepared bots: not the user's own cache
 
 collect_ignore = ["runtime/bots", "ladder/_league_script.py"]
+
+_started = []
+"""The background checks this run started."""
+
+
+def pytest_collection_finish(session):
+    """Start the background checks (tests/background.py) of the tests this run selected and will not skip."""
+    for item in session.items:
+        check = getattr(getattr(item, "function", None), "background", None)
+        skipped = any(marker.args and marker.args[0] is True for marker in item.iter_markers("skipif"))
+        if check is not None and not skipped:
+            _started.append(check)
+            check.start()
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Stop the checks whose tests did not wait for them (the run was cut short, or stopped at a failure)."""
+    for check in _started:
+        check.stop()

@@ -3,14 +3,15 @@ machine without it runs the Python engines, and a command says so once; a mistyp
 
 from __future__ import annotations
 
-import glob
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from referee.games import engine
+from tests.background import Background
 
 
 def test_the_native_core_is_built():
@@ -54,20 +55,23 @@ def test_a_mistyped_choice_is_one_line(tmp_path, command, variable, said):
     assert "Traceback" not in done.stderr
 
 
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+PYTHON_ENGINES_SUITE = Background(
+    [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", str(HERE), str(ROOT / "referee" / "games"),
+     *(f"--ignore={path}" for path in sorted(HERE.glob("test_gap[as]_*.py")))],
+    ROOT, env={"KAFANA_ENGINE": "python"},
+)
+
+
+@pytest.mark.skipif(os.environ.get("KAFANA_ENGINE") == "python", reason="this run is on the Python engines already")
 @pytest.mark.timeout(900)
+@PYTHON_ENGINES_SUITE
 def test_the_games_suite_passes_on_the_python_engines():
     """The Python engines are the reference the native core is measured against: every test of the games that
     have a native twin (the scenarios, properties, oracles and conformance, and the engines' doctests) runs on
-    them too, in a process of their own. Gapa's and Gaps' tests are left out: those games have only the Python
-    engine, which the main run tests already."""
-    if os.environ.get("KAFANA_ENGINE") == "python":
-        pytest.skip("this run is on the Python engines already")
-    here = os.path.dirname(os.path.abspath(__file__))
-    root = os.path.dirname(os.path.dirname(here))
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-x", here, os.path.join(root, "referee", "games"),
-         *(f"--ignore={path}" for path in sorted(glob.glob(os.path.join(here, "test_gap[as]_*.py"))))],
-        capture_output=True, text=True, env={**os.environ, "KAFANA_ENGINE": "python"}, cwd=root,
-    )
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
-    assert " passed" in done.stdout.splitlines()[-1]
+    them too, in a process of their own (beside the run: tests/background.py). Gapa's and Gaps' tests are left
+    out: those games have only the Python engine, which the main run tests already."""
+    done = PYTHON_ENGINES_SUITE.result(timeout=880)
+    assert done.returncode == 0, done.output[-5000:]
+    assert " passed" in done.output.strip().splitlines()[-1]
