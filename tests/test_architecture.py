@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -95,3 +96,14 @@ def test_the_game_modules_import_no_circle_and_the_families_stay_apart():
             assert not any(".cards" in other for other in found), f"{name} imports a card game"
         if ".cards." in name:
             assert not any(".tabla_family" in other for other in found), f"{name} imports the Tabla family"
+
+
+def test_the_proto_is_the_one_schema_of_the_wire_records():
+    """No field number is written by hand: the native core's records are prost's messages generated from
+    proto/kafana/v1/bot.proto by its build (native/build.rs), and the Python encoder of requests reads its numbers
+    from the generated code (the byte-for-byte tests of tests/wire and the native states check what both write)."""
+    for path in (ROOT / "native" / "src").glob("*.rs"):
+        assert "#[prost(" not in path.read_text(), f"{path} declares a protobuf record by hand"
+    encoder = (ROOT / "referee" / "wire" / "_convert.py").read_text()
+    literal = re.search(r"\b(?:int_field|packed_field|field|tag|_text)\(\d", encoder)
+    assert literal is None, f"referee/wire/_convert.py writes a field number by hand: {literal and literal.group()}"

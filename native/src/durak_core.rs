@@ -11,7 +11,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 
 use crate::durak::{Action, Phase, Rules, State, BEAT, DONE, LEAD, PASS, SHOW, TAKE, THROW, TRANSFER};
-use crate::family_core::LEGAL_ACTIONS_FIELD;
+use crate::proto::legal_action::Detail;
+use crate::proto::{legal_actions_field, DurakAction, DurakPair, DurakSeat, DurakView, LegalAction};
 
 /// `current_player` while a chance step is due, and once the deal is over (`referee.games._core`).
 const CHANCE: i32 = -1;
@@ -67,88 +68,6 @@ fn action_at(place: usize) -> Action {
     }
 }
 
-/// `kafana.v1.DurakView`'s fields 1 to 16 (`proto/kafana/v1/bot.proto`): a deal's view as the referee sends it; a
-/// session's fields (17 to 19) follow it on the wire, written by `referee.wire`.
-#[derive(Clone, PartialEq, Message)]
-struct ViewRecord {
-    #[prost(string, tag = "1")]
-    variant: String,
-    #[prost(string, repeated, tag = "2")]
-    hand: Vec<String>,
-    #[prost(message, repeated, tag = "3")]
-    seats: Vec<SeatRecord>,
-    #[prost(string, tag = "4")]
-    trump_suit: String,
-    #[prost(string, tag = "5")]
-    trump_card: String,
-    #[prost(bool, tag = "6")]
-    trump_in_stock: bool,
-    #[prost(int32, tag = "7")]
-    stock: i32,
-    #[prost(message, repeated, tag = "8")]
-    table: Vec<PairRecord>,
-    #[prost(string, repeated, tag = "9")]
-    discard: Vec<String>,
-    #[prost(string, tag = "10")]
-    phase: String,
-    #[prost(int32, tag = "11")]
-    to_act: i32,
-    #[prost(int32, tag = "12")]
-    attacker: i32,
-    #[prost(int32, tag = "13")]
-    defender: i32,
-    #[prost(int32, tag = "14")]
-    throw_room: i32,
-    #[prost(int32, tag = "15")]
-    bout: i32,
-    #[prost(string, repeated, tag = "16")]
-    shown: Vec<String>,
-}
-
-/// `kafana.v1.DurakSeat`.
-#[derive(Clone, PartialEq, Message)]
-struct SeatRecord {
-    #[prost(int32, tag = "1")]
-    hand_size: i32,
-    #[prost(int32, tag = "2")]
-    place: i32,
-    #[prost(string, tag = "3")]
-    role: String,
-    #[prost(string, repeated, tag = "4")]
-    known: Vec<String>,
-    #[prost(int32, tag = "5")]
-    team: i32,
-}
-
-/// `kafana.v1.DurakPair`.
-#[derive(Clone, PartialEq, Message)]
-struct PairRecord {
-    #[prost(string, tag = "1")]
-    attack: String,
-    #[prost(string, tag = "2")]
-    defence: String,
-}
-
-/// `kafana.v1.LegalAction` as the referee sends a Durak action: its id, notation and, with detail, its words.
-#[derive(Clone, PartialEq, Message)]
-struct LegalRecord {
-    #[prost(int32, tag = "1")]
-    id: i32,
-    #[prost(string, tag = "2")]
-    notation: String,
-    #[prost(message, optional, tag = "11")]
-    durak: Option<ActionRecord>,
-}
-
-/// `kafana.v1.DurakAction`.
-#[derive(Clone, PartialEq, Message)]
-struct ActionRecord {
-    #[prost(string, tag = "1")]
-    kind: String,
-    #[prost(string, repeated, tag = "2")]
-    cards: Vec<String>,
-}
-
 /// The words of the kinds of action, by kind (`_KIND_NAMES` of the Python engine).
 const KIND_NAMES: [&str; 8] = ["lead", "beat", "transfer", "show", "take", "throw", "pass", "done"];
 
@@ -174,9 +93,9 @@ impl DurakListing {
             } else {
                 std::iter::once(kind.to_string()).chain(cards.iter().cloned()).collect::<Vec<_>>().join(" ")
             };
-            let durak = detail.then(|| ActionRecord { kind: kind.to_string(), cards });
-            let record = LegalRecord { id: id as i32, notation, durak };
-            prost::encoding::message::encode(LEGAL_ACTIONS_FIELD, &record, &mut records);
+            let durak = detail.then(|| DurakAction { kind: kind.to_string(), cards });
+            let record = LegalAction { id: id as i32, notation, detail: durak.map(Detail::Durak) };
+            prost::encoding::message::encode(legal_actions_field(), &record, &mut records);
         }
         PyBytes::new(py, &records)
     }
@@ -385,11 +304,11 @@ impl DurakCore {
         let throw_room = s.cap().saturating_sub(s.table.len());
         let to_act = s.to_act();
         let texts = |cards: &[u8]| cards.iter().map(|&card| card_text(card)).collect::<Vec<_>>();
-        let record = ViewRecord {
+        let record = DurakView {
             variant: variant.to_string(),
             hand: texts(&hand),
             seats: (0..n)
-                .map(|other| SeatRecord {
+                .map(|other| DurakSeat {
                     hand_size: s.hands[other].count_ones() as i32,
                     place: s.places[other] as i32,
                     role: role(other).to_string(),
@@ -404,7 +323,7 @@ impl DurakCore {
             table: s
                 .table
                 .iter()
-                .map(|&(attack, defence)| PairRecord {
+                .map(|&(attack, defence)| DurakPair {
                     attack: card_text(attack),
                     defence: if defence >= 0 { card_text(defence as u8) } else { String::new() },
                 })
@@ -417,6 +336,7 @@ impl DurakCore {
             throw_room: throw_room as i32,
             bout: s.bout as i32,
             shown: texts(&shown),
+            ..Default::default() // a session's fields (deal, deals, duraks) follow on the wire, written by referee.wire
         };
         let seats = PyTuple::new(
             py,

@@ -11,6 +11,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PySlice, PyTuple};
 
 use crate::family::{Found, Position, Stage};
+use crate::proto::legal_action::Detail;
+use crate::proto::{legal_actions_field, BackgammonPlay, BackgammonPoint, BackgammonStep, BackgammonView, LegalAction, MatchScore};
 use crate::game::{after_play, count, Game, Phase, Sides, State, Variant};
 use crate::value_net::{Scratch, ValueNet};
 use crate::{int_of, notation, plays_dict, position_of};
@@ -59,59 +61,6 @@ type View<'py> = (
     Bound<'py, PyBytes>,
 );
 
-/// `kafana.v1.BackgammonView` (`proto/kafana/v1/bot.proto`): a seat's view as the referee sends it.
-#[derive(Clone, PartialEq, Message)]
-struct BoardRecord {
-    #[prost(string, tag = "1")]
-    variant: String,
-    #[prost(message, repeated, tag = "2")]
-    points: Vec<PointRecord>,
-    #[prost(int32, tag = "3")]
-    my_bar: i32,
-    #[prost(int32, tag = "4")]
-    their_bar: i32,
-    #[prost(int32, tag = "5")]
-    my_off: i32,
-    #[prost(int32, tag = "6")]
-    their_off: i32,
-    #[prost(int32, repeated, tag = "7")]
-    dice: Vec<i32>,
-    #[prost(int32, tag = "8")]
-    turn: i32,
-    #[prost(message, optional, tag = "9")]
-    score: Option<ScoreRecord>,
-    #[prost(int32, repeated, tag = "10")]
-    rolls: Vec<i32>,
-    #[prost(int32, repeated, tag = "11")]
-    later_stages: Vec<i32>,
-    #[prost(bool, tag = "12")]
-    remainder: bool,
-}
-
-/// `kafana.v1.BackgammonPoint`.
-#[derive(Clone, PartialEq, Message)]
-struct PointRecord {
-    #[prost(int32, tag = "1")]
-    mine: i32,
-    #[prost(int32, tag = "2")]
-    theirs: i32,
-    #[prost(int32, tag = "3")]
-    pin: i32,
-}
-
-/// `kafana.v1.MatchScore`.
-#[derive(Clone, PartialEq, Message)]
-struct ScoreRecord {
-    #[prost(int32, repeated, tag = "1")]
-    points: Vec<i32>,
-    #[prost(int32, tag = "2")]
-    target: i32,
-    #[prost(int32, tag = "3")]
-    game_number: i32,
-    #[prost(string, tag = "4")]
-    current_game: String,
-}
-
 /// Pin markers of a view (`referee.games.tabla_family._views`).
 const PIN_MINE: u32 = 1;
 const PIN_THEIRS: u32 = 2;
@@ -136,41 +85,6 @@ pub struct FamilyStage {
     board: Position,
     found: OnceLock<Found>,
 }
-
-/// `kafana.v1.LegalAction` as the referee sends a Tabla-family play (`proto/kafana/v1/bot.proto`): the fields it
-/// writes, with their numbers.
-#[derive(Clone, PartialEq, Message)]
-struct LegalAction {
-    #[prost(int32, tag = "1")]
-    id: i32,
-    #[prost(string, tag = "2")]
-    notation: String,
-    #[prost(message, optional, tag = "10")]
-    backgammon: Option<BackgammonPlay>,
-}
-
-/// `kafana.v1.BackgammonPlay`.
-#[derive(Clone, PartialEq, Message)]
-struct BackgammonPlay {
-    #[prost(message, repeated, tag = "1")]
-    steps: Vec<BackgammonStep>,
-}
-
-/// `kafana.v1.BackgammonStep`.
-#[derive(Clone, PartialEq, Message)]
-struct BackgammonStep {
-    #[prost(int32, tag = "1")]
-    from: i32,
-    #[prost(int32, tag = "2")]
-    to: i32,
-    #[prost(int32, tag = "3")]
-    die: i32,
-    #[prost(bool, tag = "4")]
-    hit: bool,
-}
-
-/// The field number of `legal_actions` in `kafana.v1.ActRequest`.
-pub(crate) const LEGAL_ACTIONS_FIELD: u32 = 21;
 
 impl FamilyStage {
     /// The stage's plays with their steps, listed once (without the GIL).
@@ -239,8 +153,8 @@ impl FamilyStage {
                     .map(|&(from, to, die, hit)| BackgammonStep { from: from as i32, to: to as i32, die: die as i32, hit })
                     .collect(),
             });
-            let action = LegalAction { id: id as i32, notation: text.clone(), backgammon };
-            prost::encoding::message::encode(LEGAL_ACTIONS_FIELD, &action, &mut records);
+            let action = LegalAction { id: id as i32, notation: text.clone(), detail: backgammon.map(Detail::Backgammon) };
+            prost::encoding::message::encode(legal_actions_field(), &action, &mut records);
         }
         PyBytes::new(py, &records)
     }
@@ -386,10 +300,10 @@ impl FamilyCore {
         let markers: Vec<u32> = (1..25u32).map(marker).collect();
         let bars = (count(me, 25), count(opp, 25), count(me, 0), count(opp, 0));
         let (points, target, game_number, current_game) = score;
-        let record = BoardRecord {
+        let record = BackgammonView {
             variant: name.to_string(),
             points: (0..24)
-                .map(|at| PointRecord { mine: mine[at] as i32, theirs: theirs[at] as i32, pin: markers[at] as i32 })
+                .map(|at| BackgammonPoint { mine: mine[at] as i32, theirs: theirs[at] as i32, pin: markers[at] as i32 })
                 .collect(),
             my_bar: bars.0 as i32,
             their_bar: bars.1 as i32,
@@ -397,7 +311,7 @@ impl FamilyCore {
             their_off: bars.3 as i32,
             dice: self.state.dice().iter().map(|&die| die as i32).collect(),
             turn,
-            score: Some(ScoreRecord { points, target, game_number, current_game }),
+            r#match: Some(MatchScore { points, target, game_number, current_game }),
             rolls: self.state.rolls().iter().map(|&rolls| rolls as i32).collect(),
             later_stages: later.iter().map(|&die| die as i32).collect(),
             remainder,

@@ -12,6 +12,7 @@ mod family_core;
 mod gaps;
 mod game;
 mod inputs;
+mod proto;
 mod value_net;
 mod wire;
 

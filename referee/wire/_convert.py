@@ -1,9 +1,9 @@
 """The wire boundary: with :mod:`._session`, the only code of the referee that imports the generated protobuf code
 (which lives in the bot kit's package, :mod:`kafana_kit.v1`, so that a bot and the referee share one copy). The
 hot path does not go through it: an ActRequest's bytes are put together from records made once
-(:func:`act_request_bytes`), and the native core writes a view's and a stage's records itself
-(``native/src/family_core.rs``, ``durak_core.rs``); ``tests/wire/test_encode.py`` and the native state tests check
-both byte for byte against this module's messages.
+(:func:`act_request_bytes`), and the native core writes a view's and a stage's records itself, as prost's messages
+generated from the same proto (``native/src/proto.rs``); ``tests/wire/test_encode.py`` and the native state tests
+check both byte for byte against this module's messages.
 
 Every protocol message has a dataclass twin in :mod:`referee.wire._messages`; ``*_to_proto`` and
 ``*_from_proto`` convert between them, for the referee side and for bots written in Python alike.
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from types import SimpleNamespace
 from typing import Any
 
 import grpc
@@ -467,8 +468,14 @@ def act_request_to_proto(request: ActRequest, detail: bool = True) -> pb.ActRequ
     return message
 
 
-def _number(message: Any, name: str) -> int:
-    return message.DESCRIPTOR.fields_by_name[name].number
+def _numbers(message: Any) -> SimpleNamespace:
+    """``message``'s field numbers by field name, read from the generated code (the proto is the one schema)."""
+    return SimpleNamespace(**{f.name: f.number for f in message.DESCRIPTOR.fields})
+
+
+_REQUEST, _CLOCK, _LEGAL = _numbers(pb.ActRequest), _numbers(pb.Clock), _numbers(pb.LegalAction)
+_BOARD, _DURAK = _numbers(pb.BackgammonView), _numbers(pb.DurakView)
+_SEAT, _PAIR = _numbers(pb.DurakSeat), _numbers(pb.DurakPair)
 
 
 def _text(number: int, text: str) -> bytes:
@@ -476,14 +483,12 @@ def _text(number: int, text: str) -> bytes:
 
 
 _VIEW_FIELDS = {
-    BackgammonView: _number(pb.ActRequest, "backgammon"),
-    DurakView: _number(pb.ActRequest, "durak"),
-    GapaView: _number(pb.ActRequest, "gapa"),
-    GapsView: _number(pb.ActRequest, "gaps"),
+    BackgammonView: _REQUEST.backgammon,
+    DurakView: _REQUEST.durak,
+    GapaView: _REQUEST.gapa,
+    GapsView: _REQUEST.gaps,
 }
-_CLOCK_FIELD = _number(pb.ActRequest, "clock")
-_LEGAL_TAG = tag(_number(pb.ActRequest, "legal_actions"), 2)
-_PLAY_FIELD = _number(pb.LegalAction, "backgammon")
+_LEGAL_TAG = tag(_REQUEST.legal_actions, 2)
 _POINT_RECORDS = {
     (mine, theirs, pin): pb.BackgammonView(
         points=[pb.BackgammonPoint(mine=mine, theirs=theirs, pin=pin)]  # type: ignore[arg-type]
@@ -504,7 +509,7 @@ def _options_record(options: tuple[tuple[str, str], ...]) -> bytes:
 
 @functools.lru_cache(maxsize=256)
 def _match_record(match: MatchScore) -> bytes:
-    return field(_number(pb.BackgammonView, "match"), _match_to_proto(match).SerializeToString())
+    return field(_BOARD.match, _match_to_proto(match).SerializeToString())
 
 
 def _backgammon_view_bytes(view: BackgammonView) -> bytes:
@@ -514,18 +519,18 @@ def _backgammon_view_bytes(view: BackgammonView) -> bytes:
         return record
     return b"".join(
         [
-            _text(1, view.variant),
+            _text(_BOARD.variant, view.variant),
             *[_POINT_RECORDS[point] for point in zip(view.mine, view.theirs, view.pins, strict=True)],
-            int_field(3, view.my_bar),
-            int_field(4, view.their_bar),
-            int_field(5, view.my_off),
-            int_field(6, view.their_off),
-            packed_field(7, view.dice),
-            int_field(8, view.turn),
+            int_field(_BOARD.my_bar, view.my_bar),
+            int_field(_BOARD.their_bar, view.their_bar),
+            int_field(_BOARD.my_off, view.my_off),
+            int_field(_BOARD.their_off, view.their_off),
+            packed_field(_BOARD.dice, view.dice),
+            int_field(_BOARD.turn, view.turn),
             _match_record(view.match),
-            packed_field(10, view.rolls),
-            packed_field(11, view.later_stages),
-            int_field(12, view.remainder),
+            packed_field(_BOARD.rolls, view.rolls),
+            packed_field(_BOARD.later_stages, view.later_stages),
+            int_field(_BOARD.remainder, view.remainder),
         ]
     )
 
@@ -536,31 +541,31 @@ def _card_records(number: int) -> tuple[bytes, ...]:
 
 
 _HAND_RECORDS, _KNOWN_RECORDS, _DISCARD_RECORDS, _SHOWN_RECORDS = (
-    _card_records(_number(message, name))
-    for message, name in ((pb.DurakView, "hand"), (pb.DurakSeat, "known"), (pb.DurakView, "discard"),
-                          (pb.DurakView, "shown"))
+    _card_records(number) for number in (_DURAK.hand, _SEAT.known, _DURAK.discard, _DURAK.shown)
 )
 
 
 @functools.lru_cache(maxsize=4096)
 def _durak_pair_record(attack: int, defence: int) -> bytes:
     """A card pair of the bout as its record in a DurakView's ``table``."""
-    pair = _text(1, _CARD_TEXT[attack]) + (_text(2, _CARD_TEXT[defence]) if defence != NO_CARD else b"")
-    return field(8, pair)
+    pair = _text(_PAIR.attack, _CARD_TEXT[attack])
+    if defence != NO_CARD:
+        pair += _text(_PAIR.defence, _CARD_TEXT[defence])
+    return field(_DURAK.table, pair)
 
 
 def _durak_seat_record(seat: DurakSeat) -> bytes:
     """A seat as its record in a DurakView's ``seats``."""
     known = _KNOWN_RECORDS
     return field(
-        3,
+        _DURAK.seats,
         b"".join(
             [
-                int_field(1, seat.hand_size),
-                int_field(2, seat.place),
-                _text(3, seat.role),
+                int_field(_SEAT.hand_size, seat.hand_size),
+                int_field(_SEAT.place, seat.place),
+                _text(_SEAT.role, seat.role),
                 *[known[card] for card in seat.known],
-                int_field(5, seat.team),
+                int_field(_SEAT.team, seat.team),
             ]
         ),
     )
@@ -570,31 +575,35 @@ def _durak_view_bytes(view: DurakView) -> bytes:
     """The bytes of :func:`_durak_view_to_proto`'s message (the fields' records in turn; those of a deal's view
     from the record the native core made with it, when it carries one)."""
     if (record := record_of(view)) is not None:
-        return b"".join([record, int_field(17, view.deal), int_field(18, view.deals), packed_field(19, view.duraks)])
+        return b"".join([record, _session_fields(view)])
     hand, discard, shown = _HAND_RECORDS, _DISCARD_RECORDS, _SHOWN_RECORDS
     return b"".join(
         [
-            _text(1, view.variant),
+            _text(_DURAK.variant, view.variant),
             *[hand[card] for card in view.hand],
             *[_durak_seat_record(seat) for seat in view.seats],
-            _text(4, SUITS[view.trump_suit] if view.trump_suit >= 0 else ""),
-            _text(5, _CARD_TEXT[view.trump_card] if view.trump_card != NO_CARD else ""),
-            int_field(6, view.trump_in_stock),
-            int_field(7, view.stock),
+            _text(_DURAK.trump_suit, SUITS[view.trump_suit] if view.trump_suit >= 0 else ""),
+            _text(_DURAK.trump_card, _CARD_TEXT[view.trump_card] if view.trump_card != NO_CARD else ""),
+            int_field(_DURAK.trump_in_stock, view.trump_in_stock),
+            int_field(_DURAK.stock, view.stock),
             *[_durak_pair_record(attack, defence) for attack, defence in view.table],
             *[discard[card] for card in view.discard],
-            _text(10, view.phase),
-            int_field(11, view.to_act),
-            int_field(12, view.attacker),
-            int_field(13, view.defender),
-            int_field(14, view.throw_room),
-            int_field(15, view.bout),
+            _text(_DURAK.phase, view.phase),
+            int_field(_DURAK.to_act, view.to_act),
+            int_field(_DURAK.attacker, view.attacker),
+            int_field(_DURAK.defender, view.defender),
+            int_field(_DURAK.throw_room, view.throw_room),
+            int_field(_DURAK.bout, view.bout),
             *[shown[card] for card in view.shown],
-            int_field(17, view.deal),
-            int_field(18, view.deals),
-            packed_field(19, view.duraks),
+            _session_fields(view),
         ]
     )
+
+
+def _session_fields(view: DurakView) -> bytes:
+    """A session's fields of a Durak view (the deal, how many, each seat's duraks), which follow a deal's."""
+    return b"".join([int_field(_DURAK.deal, view.deal), int_field(_DURAK.deals, view.deals),
+                     packed_field(_DURAK.duraks, view.duraks)])
 
 
 def _view_field(view: Any) -> int:
@@ -612,15 +621,15 @@ def _view_bytes(view: Any) -> bytes:
     return _view_to_proto(view)[1].SerializeToString()
 
 
-_ID_RECORDS = [int_field(1, number) for number in range(1024)]
-_NOTATION_TAG = tag(2, 2)
+_ID_RECORDS = [int_field(_LEGAL.id, number) for number in range(1024)]
+_NOTATION_TAG = tag(_LEGAL.notation, 2)
 _ONE_BYTE = [varint(size) for size in range(128)]
 
 
 def _detail_bytes(action: Any) -> bytes:
     """The records of a legal action's structured detail."""
     if isinstance(action, Play):
-        return field(_PLAY_FIELD, b"".join([_STEP_RECORDS[step] for step in action.raw])) if action.raw else b""
+        return field(_LEGAL.backgammon, b"".join([_STEP_RECORDS[step] for step in action.raw])) if action.raw else b""
     return _card_detail_bytes(action)
 
 
@@ -644,7 +653,7 @@ def _legal_records(actions: Sequence[LegalAction], detail: bool) -> list[bytes]:
         number = legal.id
         size = len(notation)
         body = (
-            (_ID_RECORDS[number] if 0 <= number < 1024 else int_field(1, number))
+            (_ID_RECORDS[number] if 0 <= number < 1024 else int_field(_LEGAL.id, number))
             + _NOTATION_TAG
             + (small[size] if size < 128 else varint(size))
             + notation
@@ -670,19 +679,19 @@ def act_request_bytes(request: ActRequest, detail: bool = True) -> bytes:
     clock = request.clock
     return b"".join(
         [
-            _text(1, request.match_id),
-            int_field(2, request.game_number),
-            _text(3, request.game),
-            int_field(4, request.seat),
+            _text(_REQUEST.match_id, request.match_id),
+            int_field(_REQUEST.game_number, request.game_number),
+            _text(_REQUEST.game, request.game),
+            int_field(_REQUEST.seat, request.seat),
             _options_record(tuple(request.options.items())) if request.options else b"",
-            int_field(6, request.decision),
+            int_field(_REQUEST.decision, request.decision),
             field(_view_field(request.view), _view_bytes(request.view)),
             field(
-                _CLOCK_FIELD,
-                int_field(1, clock.bank_ms)
-                + int_field(2, clock.increment_ms)
-                + int_field(3, clock.move_cap_ms)
-                + int_field(4, clock.move_limit_ms),
+                _REQUEST.clock,
+                int_field(_CLOCK.bank_ms, clock.bank_ms)
+                + int_field(_CLOCK.increment_ms, clock.increment_ms)
+                + int_field(_CLOCK.move_cap_ms, clock.move_cap_ms)
+                + int_field(_CLOCK.move_limit_ms, clock.move_limit_ms),
             ),
             *_legal_records(request.legal_actions, detail),
         ]
