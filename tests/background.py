@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-NICENESS = 10
-"""How much lower the checks' priority is than the tests' (a busy test keeps about nine tenths of a shared core)."""
+NICENESS = 19
+"""How much lower the checks' priority is than the tests': the lowest there is (a check's thread gets about one
+part in seventy of a core a busy test wants), so that they take only the time the tests leave idle."""
 
 
 @dataclass

@@ -11,12 +11,15 @@ Every protocol message has a dataclass twin in :mod:`referee.wire._messages`; ``
 
 from __future__ import annotations
 
+import dataclasses
 import functools
-from collections.abc import Sequence
+import operator
+from collections.abc import Callable, Sequence
 from types import SimpleNamespace
 from typing import Any
 
 import grpc
+from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import DecodeError
 from kafana_kit.v1 import bot_pb2 as pb
 from kafana_kit.v1 import bot_pb2_grpc as pb_grpc
@@ -43,20 +46,8 @@ from referee.games.cards.gapa import action_from_words as gapa_action
 from referee.games.cards.gapa import action_words as gapa_words
 from referee.games.cards.gaps import END_ROUND
 
+from . import _messages as msg
 from ._encode import field, int_field, packed_field, remembered, tag, varint
-from ._messages import (
-    PROTOCOL,
-    ActRequest,
-    ActResponse,
-    BotInfo,
-    ClockInfo,
-    GameOver,
-    LegalAction,
-    LegalActions,
-    MatchOver,
-    ReceivedActions,
-    SeatResult,
-)
 from ._strict import wire_problem
 
 COMMENT_LIMIT = 1000
@@ -67,35 +58,44 @@ class WireError(ValueError):
     """A message could not be converted (unknown view or action type, or malformed content)."""
 
 
+@functools.cache
+def _shared_fields(cls: Any, descriptor: Any) -> tuple[tuple[str, bool], ...]:
+    """The fields both the dataclass ``cls`` and the message of ``descriptor`` have, by name, each with whether the
+    message repeats it: a dataclass twin names its fields as its message does, so what needs no conversion is
+    copied by name."""
+    names = {f.name for f in dataclasses.fields(cls)}
+    return tuple((f.name, f.is_repeated) for f in descriptor.fields if f.name in names)
+
+
+def _to_message(message_type: Any, source: Any, **given: Any) -> Any:
+    """A ``message_type`` with ``given`` fields and the others it shares with the dataclass ``source`` copied."""
+    twin: Any = type(source)
+    shared = _shared_fields(twin, message_type.DESCRIPTOR)
+    return message_type(**{name: getattr(source, name) for name, _ in shared if name not in given}, **given)
+
+
+def _from_message(cls: Any, message: Any, **given: Any) -> Any:
+    """A ``cls`` (a dataclass) with ``given`` fields and the others it shares with ``message`` read from it
+    (repeated ones as tuples); the rest keep their defaults."""
+    shared = _shared_fields(cls, message.DESCRIPTOR)
+    read = {name: tuple(getattr(message, name)) if repeated else getattr(message, name)
+            for name, repeated in shared if name not in given}
+    return cls(**read, **given)
+
+
 def hello_request(referee_version: str) -> pb.HelloRequest:
     """The Hello request the referee sends."""
-    return pb.HelloRequest(protocol=PROTOCOL, referee_version=referee_version)
+    return pb.HelloRequest(protocol=msg.PROTOCOL, referee_version=referee_version)
 
 
-def bot_info_to_proto(info: BotInfo) -> pb.HelloResponse:
+def bot_info_to_proto(info: msg.BotInfo) -> pb.HelloResponse:
     """Build a HelloResponse."""
-    return pb.HelloResponse(
-        name=info.name,
-        version=info.version,
-        author=info.author,
-        language=info.language,
-        games=list(info.games),
-        without_action_detail=info.without_action_detail,
-        session=info.session,
-    )
+    return _to_message(pb.HelloResponse, info)
 
 
-def bot_info_from_proto(message: pb.HelloResponse) -> BotInfo:
+def bot_info_from_proto(message: pb.HelloResponse) -> msg.BotInfo:
     """Read a HelloResponse."""
-    return BotInfo(
-        name=message.name,
-        version=message.version,
-        author=message.author,
-        language=message.language,
-        games=tuple(message.games),
-        without_action_detail=message.without_action_detail,
-        session=message.session,
-    )
+    return _from_message(msg.BotInfo, message)
 
 
 def read_strictly(message_type: Any, data: bytes) -> Any:
@@ -110,7 +110,7 @@ def read_strictly(message_type: Any, data: bytes) -> Any:
     return message
 
 
-def bot_info_from_bytes(data: bytes) -> BotInfo:
+def bot_info_from_bytes(data: bytes) -> msg.BotInfo:
     """Read a HelloResponse as the bot sent it.
 
     Raises:
@@ -120,7 +120,7 @@ def bot_info_from_bytes(data: bytes) -> BotInfo:
 
 
 @remembered
-def act_response_from_bytes(data: bytes) -> ActResponse:
+def act_response_from_bytes(data: bytes) -> msg.ActResponse:
     """Read an ActResponse as the bot sent it (the comment cut to :data:`COMMENT_LIMIT` characters).
 
     Raises:
@@ -136,53 +136,23 @@ HELLO, ACT, NOTIFY, SESSION = (f"/{pb.DESCRIPTOR.services_by_name['Bot'].full_na
 the answers' bytes strictly (:func:`bot_info_from_bytes`, :func:`act_response_from_bytes`)."""
 
 
-def _match_to_proto(match: MatchScore) -> pb.MatchScore:
-    return pb.MatchScore(
-        points=list(match.points), target=match.target, game_number=match.game_number, current_game=match.current_game
-    )
-
-
 def _backgammon_view_to_proto(view: BackgammonView) -> pb.BackgammonView:
-    return pb.BackgammonView(
-        variant=view.variant,
+    return _to_message(
+        pb.BackgammonView,
+        view,
         # A pin is the enum's value (0 none, 1 mine, 2 theirs): the stubs ask for the enum's type.
         points=[pb.BackgammonPoint(mine=m, theirs=t, pin=p)  # type: ignore[arg-type]
                 for m, t, p in zip(view.mine, view.theirs, view.pins, strict=True)],
-        my_bar=view.my_bar,
-        their_bar=view.their_bar,
-        my_off=view.my_off,
-        their_off=view.their_off,
-        dice=list(view.dice),
-        turn=view.turn,
-        match=_match_to_proto(view.match),
-        rolls=list(view.rolls),
-        later_stages=list(view.later_stages),
-        remainder=view.remainder,
+        match=_to_message(pb.MatchScore, view.match),
     )
 
 
 def _backgammon_view_from_proto(message: pb.BackgammonView, seat: int) -> BackgammonView:
     if len(message.points) != 24:
         raise WireError(f"a backgammon view has 24 points, not {len(message.points)}")
-    match = message.match
     mine, theirs, pins = zip(*[(point.mine, point.theirs, int(point.pin)) for point in message.points])
-    return BackgammonView(
-        variant=message.variant,
-        seat=seat,
-        mine=mine,
-        theirs=theirs,
-        pins=pins,
-        my_bar=message.my_bar,
-        their_bar=message.their_bar,
-        my_off=message.my_off,
-        their_off=message.their_off,
-        dice=tuple(message.dice),
-        turn=message.turn,
-        match=MatchScore(tuple(match.points), match.target, match.game_number, match.current_game),
-        rolls=tuple(message.rolls),
-        later_stages=tuple(message.later_stages),
-        remainder=message.remainder,
-    )
+    return _from_message(BackgammonView, message, seat=seat, mine=mine, theirs=theirs, pins=pins,
+                         match=_from_message(MatchScore, message.match))
 
 
 _CARD_TEXT = tuple(card_text(c) for c in range(52))
@@ -200,102 +170,43 @@ def _cards_from_proto(texts: Any) -> tuple[int, ...]:
 
 
 def _durak_view_to_proto(view: DurakView) -> pb.DurakView:
-    return pb.DurakView(
-        variant=view.variant,
+    return _to_message(
+        pb.DurakView,
+        view,
         hand=_cards_to_proto(view.hand),
-        seats=[
-            pb.DurakSeat(
-                hand_size=seat.hand_size,
-                place=seat.place,
-                role=seat.role,
-                known=_cards_to_proto(seat.known),
-                team=seat.team,
-            )
-            for seat in view.seats
-        ],
+        seats=[_to_message(pb.DurakSeat, seat, known=_cards_to_proto(seat.known)) for seat in view.seats],
         trump_suit=SUITS[view.trump_suit] if view.trump_suit >= 0 else "",
-        trump_card=_CARD_TEXT[view.trump_card] if view.trump_card != NO_CARD else "",
-        trump_in_stock=view.trump_in_stock,
-        stock=view.stock,
-        table=[
-            pb.DurakPair(attack=_CARD_TEXT[a], defence=_CARD_TEXT[d] if d != NO_CARD else "") for a, d in view.table
-        ],
+        trump_card=_card_or_empty(view.trump_card),
+        table=[pb.DurakPair(attack=_CARD_TEXT[a], defence=_card_or_empty(d)) for a, d in view.table],
         discard=_cards_to_proto(view.discard),
-        phase=view.phase,
-        to_act=view.to_act,
-        attacker=view.attacker,
-        defender=view.defender,
-        throw_room=view.throw_room,
-        bout=view.bout,
         shown=_cards_to_proto(view.shown),
-        deal=view.deal,
-        deals=view.deals,
-        duraks=list(view.duraks),
     )
 
 
 def _durak_view_from_proto(message: pb.DurakView, seat: int) -> DurakView:
-    def one(text: str) -> int:
-        return _cards_from_proto([text])[0] if text else NO_CARD
-
-    return DurakView(
-        variant=message.variant,
+    return _from_message(
+        DurakView,
+        message,
         seat=seat,
         hand=_cards_from_proto(message.hand),
-        seats=tuple(
-            DurakSeat(s.hand_size, s.place, s.role, _cards_from_proto(s.known), s.team) for s in message.seats
-        ),
+        seats=tuple(_from_message(DurakSeat, s, known=_cards_from_proto(s.known)) for s in message.seats),
         trump_suit=SUITS.index(message.trump_suit) if message.trump_suit in tuple(SUITS) else -1,
-        trump_card=one(message.trump_card),
-        trump_in_stock=message.trump_in_stock,
-        stock=message.stock,
-        table=tuple((one(p.attack), one(p.defence)) for p in message.table),
+        trump_card=_one_card(message.trump_card),
+        table=tuple((_one_card(p.attack), _one_card(p.defence)) for p in message.table),
         discard=_cards_from_proto(message.discard),
-        phase=message.phase,
-        to_act=message.to_act,
-        attacker=message.attacker,
-        defender=message.defender,
-        throw_room=message.throw_room,
-        bout=message.bout,
         shown=_cards_from_proto(message.shown),
-        deal=message.deal,
-        deals=message.deals,
-        duraks=tuple(message.duraks),
     )
 
 
 def _gaps_view_to_proto(view: GapsView) -> pb.GapsView:
-    return pb.GapsView(
-        variant=view.variant,
-        rows=view.rows,
-        columns=view.columns,
-        grid=[_CARD_TEXT[c] if c != GAP else "" for c in view.grid],
-        round=view.round,
-        rounds=view.rounds,
-        moves=view.moves,
-        move_cap=view.move_cap,
-        placed=view.placed,
-        row_length=view.row_length,
-        runs=list(view.runs),
-    )
+    return _to_message(pb.GapsView, view, grid=[_CARD_TEXT[c] if c != GAP else "" for c in view.grid])
 
 
 def _gaps_view_from_proto(message: pb.GapsView) -> GapsView:
     if len(message.grid) != message.rows * message.columns:
         raise WireError(f"a {message.rows}x{message.columns} Gaps grid has {message.rows * message.columns} places")
-    return GapsView(
-        variant=message.variant,
-        rows=message.rows,
-        columns=message.columns,
-        grid=tuple(_cards_from_proto([text])[0] if text else GAP for text in message.grid),
-        round=message.round,
-        rounds=message.rounds,
-        moves=message.moves,
-        move_cap=message.move_cap,
-        placed=message.placed,
-        row_length=message.row_length,
-        runs=tuple(message.runs),
-    )
+    return _from_message(GapsView, message,
+                         grid=tuple(_cards_from_proto([text])[0] if text else GAP for text in message.grid))
 
 
 def _card_or_empty(card: int) -> str:
@@ -307,55 +218,36 @@ def _one_card(text: str) -> int:
 
 
 def _gapa_view_to_proto(view: GapaView) -> pb.GapaView:
-    return pb.GapaView(
+    return _to_message(
+        pb.GapaView,
+        view,
         players=[
-            pb.GapaHolding(
-                small=p.small,
-                small_up=_cards_to_proto(p.small_up),
-                big=p.big,
-                big_known=_cards_to_proto(p.big_known),
-                big_up=_cards_to_proto(p.big_up),
-                pending=_card_or_empty(p.pending),
-                pending_from=p.pending_from,
-            )
+            _to_message(pb.GapaHolding, p, small_up=_cards_to_proto(p.small_up), big_known=_cards_to_proto(p.big_known),
+                        big_up=_cards_to_proto(p.big_up), pending=_card_or_empty(p.pending))
             for p in view.players
         ],
         foundations=[_card_or_empty(c) for c in view.foundations],
         side=[pb.GapaPile(cards=_cards_to_proto(pile)) for pile in view.side],
-        turn=view.turn,
-        actions=view.actions,
-        turn_cap=view.turn_cap,
         shifted=_cards_to_proto(view.shifted),
-        priority=view.priority,
-        mode=view.mode,
     )
 
 
 def _gapa_view_from_proto(message: pb.GapaView, seat: int) -> GapaView:
     if len(message.players) != 2 or len(message.foundations) != 8 or len(message.side) != 8:
         raise WireError("a Gapa view has 2 players, 8 foundations and 8 side piles")
-    return GapaView(
+    return _from_message(
+        GapaView,
+        message,
         seat=seat,
-        players=tuple(  # type: ignore[arg-type]
-            GapaHolding(
-                small=p.small,
-                small_up=_cards_from_proto(p.small_up),
-                big=p.big,
-                big_known=_cards_from_proto(p.big_known),
-                big_up=_cards_from_proto(p.big_up),
-                pending=_one_card(p.pending),
-                pending_from=p.pending_from,
-            )
+        players=tuple(
+            _from_message(GapaHolding, p, small_up=_cards_from_proto(p.small_up),
+                          big_known=_cards_from_proto(p.big_known), big_up=_cards_from_proto(p.big_up),
+                          pending=_one_card(p.pending))
             for p in message.players
         ),
         foundations=tuple(_one_card(c) for c in message.foundations),
         side=tuple(_cards_from_proto(pile.cards) for pile in message.side),
-        turn=message.turn,
-        actions=message.actions,
-        turn_cap=message.turn_cap,
         shifted=_cards_from_proto(message.shifted),
-        priority=message.priority,
-        mode=message.mode,
     )
 
 
@@ -372,7 +264,7 @@ _STEP_MESSAGES = {
 """Every possible step as a ready message (read-only): copying one is far cheaper than building it."""
 
 
-def _legal_action_to_proto(legal: LegalAction) -> pb.LegalAction:
+def _legal_action_to_proto(legal: msg.LegalAction) -> pb.LegalAction:
     message = pb.LegalAction(id=legal.id, notation=legal.notation)
     action = legal.action
     if isinstance(action, Play):
@@ -397,7 +289,7 @@ def _legal_action_to_proto(legal: LegalAction) -> pb.LegalAction:
     return message
 
 
-def _legal_action_from_proto(message: pb.LegalAction, columns: int) -> LegalAction:
+def _legal_action_from_proto(message: pb.LegalAction, columns: int) -> msg.LegalAction:
     action: Any = None
     detail = message.WhichOneof("detail")
     if detail == "backgammon":
@@ -419,7 +311,7 @@ def _legal_action_from_proto(message: pb.LegalAction, columns: int) -> LegalActi
             action = GapsMove(END_ROUND, -1, -1, columns)
         else:
             action = GapsMove(_cards_from_proto([gaps.card])[0], getattr(gaps, "from"), gaps.to, columns)
-    return LegalAction(id=message.id, notation=message.notation, action=action)
+    return msg.LegalAction(id=message.id, notation=message.notation, action=action)
 
 
 def _view_to_proto(view: Any) -> tuple[str, Any]:
@@ -435,27 +327,14 @@ def _view_to_proto(view: Any) -> tuple[str, Any]:
     raise WireError(f"no wire form for view {type(view).__name__}")
 
 
-def _request_head(request: ActRequest) -> pb.ActRequest:
+def _request_head(request: msg.ActRequest) -> pb.ActRequest:
     """The ActRequest without its legal actions."""
     kind, view = _view_to_proto(request.view)
-    return pb.ActRequest(
-        match_id=request.match_id,
-        game_number=request.game_number,
-        game=request.game,
-        seat=request.seat,
-        options=request.options,
-        decision=request.decision,
-        clock=pb.Clock(
-            bank_ms=request.clock.bank_ms,
-            increment_ms=request.clock.increment_ms,
-            move_cap_ms=request.clock.move_cap_ms,
-            move_limit_ms=request.clock.move_limit_ms,
-        ),
-        **{kind: view},
-    )
+    return _to_message(pb.ActRequest, request, clock=_to_message(pb.Clock, request.clock), legal_actions=(),
+                       **{kind: view})
 
 
-def act_request_to_proto(request: ActRequest, detail: bool = True) -> pb.ActRequest:
+def act_request_to_proto(request: msg.ActRequest, detail: bool = True) -> pb.ActRequest:
     """Build the ActRequest sent to a bot; without ``detail`` its legal actions carry their id and notation only
     (for a bot whose Hello said ``without_action_detail``). The referee sends :func:`act_request_bytes`, the
     same message serialized faster."""
@@ -509,30 +388,41 @@ def _options_record(options: tuple[tuple[str, str], ...]) -> bytes:
 
 @functools.lru_cache(maxsize=256)
 def _match_record(match: MatchScore) -> bytes:
-    return field(_BOARD.match, _match_to_proto(match).SerializeToString())
+    return field(_BOARD.match, _to_message(pb.MatchScore, match).SerializeToString())
 
 
-def _backgammon_view_bytes(view: BackgammonView) -> bytes:
-    """The bytes of :func:`_backgammon_view_to_proto`'s message (the record the native core made with the view,
-    when it carries one)."""
-    if (record := record_of(view)) is not None:
-        return record
-    return b"".join(
-        [
-            _text(_BOARD.variant, view.variant),
-            *[_POINT_RECORDS[point] for point in zip(view.mine, view.theirs, view.pins, strict=True)],
-            int_field(_BOARD.my_bar, view.my_bar),
-            int_field(_BOARD.their_bar, view.their_bar),
-            int_field(_BOARD.my_off, view.my_off),
-            int_field(_BOARD.their_off, view.their_off),
-            packed_field(_BOARD.dice, view.dice),
-            int_field(_BOARD.turn, view.turn),
-            _match_record(view.match),
-            packed_field(_BOARD.rolls, view.rolls),
-            packed_field(_BOARD.later_stages, view.later_stages),
-            int_field(_BOARD.remainder, view.remainder),
-        ]
-    )
+_Writer = Callable[[Any], bytes]
+"""Writes one field's records of a message from its dataclass twin."""
+
+
+def _plain_writer(write: Callable[[int, Any], bytes], number: int, name: str) -> _Writer:
+    """Writes the twin's field ``name`` as the message's field ``number`` with ``write``."""
+    read = operator.attrgetter(name)
+    return lambda twin: write(number, read(twin))
+
+
+def _encoder(message_type: Any, only: Sequence[str] | None = None, **special: _Writer) -> _Writer:
+    """What writes ``message_type``'s bytes from its dataclass twin (``only`` those fields, when given): the fields'
+    records in number order, as ``SerializeToString()`` writes them; integers, booleans and strings copied from the
+    twin's field of the same name, repeated integers packed, the rest by the ``special`` writers (by field name).
+
+    Raises:
+        TypeError: a field that needs a special writer has none.
+    """
+    plain = (FieldDescriptor.TYPE_INT32, FieldDescriptor.TYPE_INT64, FieldDescriptor.TYPE_BOOL)
+    writers: list[_Writer] = []
+    for f in sorted(message_type.DESCRIPTOR.fields, key=lambda f: f.number):
+        if only is not None and f.name not in only:
+            continue
+        if f.name in special:
+            writers.append(special[f.name])
+        elif f.type in plain:
+            writers.append(_plain_writer(packed_field if f.is_repeated else int_field, f.number, f.name))
+        elif f.type == FieldDescriptor.TYPE_STRING and not f.is_repeated:
+            writers.append(_plain_writer(_text, f.number, f.name))
+        else:
+            raise TypeError(f"{message_type.DESCRIPTOR.name}.{f.name} needs a writer of its own")
+    return lambda twin: b"".join([write(twin) for write in writers])
 
 
 def _card_records(number: int) -> tuple[bytes, ...]:
@@ -545,6 +435,12 @@ _HAND_RECORDS, _KNOWN_RECORDS, _DISCARD_RECORDS, _SHOWN_RECORDS = (
 )
 
 
+def _cards_writer(records: tuple[bytes, ...], name: str) -> _Writer:
+    """Writes the twin's cards ``name`` as a repeated string field whose card records are ``records``."""
+    read = operator.attrgetter(name)
+    return lambda twin: b"".join([records[card] for card in read(twin)])
+
+
 @functools.lru_cache(maxsize=4096)
 def _durak_pair_record(attack: int, defence: int) -> bytes:
     """A card pair of the bout as its record in a DurakView's ``table``."""
@@ -554,56 +450,38 @@ def _durak_pair_record(attack: int, defence: int) -> bytes:
     return field(_DURAK.table, pair)
 
 
-def _durak_seat_record(seat: DurakSeat) -> bytes:
-    """A seat as its record in a DurakView's ``seats``."""
-    known = _KNOWN_RECORDS
-    return field(
-        _DURAK.seats,
-        b"".join(
-            [
-                int_field(_SEAT.hand_size, seat.hand_size),
-                int_field(_SEAT.place, seat.place),
-                _text(_SEAT.role, seat.role),
-                *[known[card] for card in seat.known],
-                int_field(_SEAT.team, seat.team),
-            ]
-        ),
-    )
+_durak_seat_bytes = _encoder(pb.DurakSeat, known=_cards_writer(_KNOWN_RECORDS, "known"))
+_backgammon_bytes = _encoder(
+    pb.BackgammonView,
+    points=lambda view: b"".join([_POINT_RECORDS[point] for point in zip(view.mine, view.theirs, view.pins, strict=True)]),
+    match=lambda view: _match_record(view.match),
+)
+_durak_bytes = _encoder(
+    pb.DurakView,
+    hand=_cards_writer(_HAND_RECORDS, "hand"),
+    seats=lambda view: b"".join([field(_DURAK.seats, _durak_seat_bytes(seat)) for seat in view.seats]),
+    trump_suit=lambda view: _text(_DURAK.trump_suit, SUITS[view.trump_suit] if view.trump_suit >= 0 else ""),
+    trump_card=lambda view: _text(_DURAK.trump_card, _card_or_empty(view.trump_card)),
+    table=lambda view: b"".join([_durak_pair_record(attack, defence) for attack, defence in view.table]),
+    discard=_cards_writer(_DISCARD_RECORDS, "discard"),
+    shown=_cards_writer(_SHOWN_RECORDS, "shown"),
+)
+_durak_session_bytes = _encoder(pb.DurakView, only=("deal", "deals", "duraks"))
+"""A session's fields of a Durak view, which follow those of a deal's view on the wire."""
+
+
+def _backgammon_view_bytes(view: BackgammonView) -> bytes:
+    """The bytes of :func:`_backgammon_view_to_proto`'s message (the record the native core made with the view,
+    when it carries one)."""
+    record = record_of(view)
+    return record if record is not None else _backgammon_bytes(view)
 
 
 def _durak_view_bytes(view: DurakView) -> bytes:
-    """The bytes of :func:`_durak_view_to_proto`'s message (the fields' records in turn; those of a deal's view
-    from the record the native core made with it, when it carries one)."""
-    if (record := record_of(view)) is not None:
-        return b"".join([record, _session_fields(view)])
-    hand, discard, shown = _HAND_RECORDS, _DISCARD_RECORDS, _SHOWN_RECORDS
-    return b"".join(
-        [
-            _text(_DURAK.variant, view.variant),
-            *[hand[card] for card in view.hand],
-            *[_durak_seat_record(seat) for seat in view.seats],
-            _text(_DURAK.trump_suit, SUITS[view.trump_suit] if view.trump_suit >= 0 else ""),
-            _text(_DURAK.trump_card, _CARD_TEXT[view.trump_card] if view.trump_card != NO_CARD else ""),
-            int_field(_DURAK.trump_in_stock, view.trump_in_stock),
-            int_field(_DURAK.stock, view.stock),
-            *[_durak_pair_record(attack, defence) for attack, defence in view.table],
-            *[discard[card] for card in view.discard],
-            _text(_DURAK.phase, view.phase),
-            int_field(_DURAK.to_act, view.to_act),
-            int_field(_DURAK.attacker, view.attacker),
-            int_field(_DURAK.defender, view.defender),
-            int_field(_DURAK.throw_room, view.throw_room),
-            int_field(_DURAK.bout, view.bout),
-            *[shown[card] for card in view.shown],
-            _session_fields(view),
-        ]
-    )
-
-
-def _session_fields(view: DurakView) -> bytes:
-    """A session's fields of a Durak view (the deal, how many, each seat's duraks), which follow a deal's."""
-    return b"".join([int_field(_DURAK.deal, view.deal), int_field(_DURAK.deals, view.deals),
-                     packed_field(_DURAK.duraks, view.duraks)])
+    """The bytes of :func:`_durak_view_to_proto`'s message (those of a deal's view from the record the native core
+    made with it, when it carries one)."""
+    record = record_of(view)
+    return record + _durak_session_bytes(view) if record is not None else _durak_bytes(view)
 
 
 def _view_field(view: Any) -> int:
@@ -637,14 +515,14 @@ def _detail_bytes(action: Any) -> bytes:
 def _card_detail_bytes(action: DurakAction | GapaAction | GapsMove) -> bytes:
     """The detail of a card game's action (a game's actions recur from decision to decision; the actions are
     named tuples, so the cache keys them by type too)."""
-    return _legal_action_to_proto(LegalAction(0, "", action)).SerializeToString()
+    return _legal_action_to_proto(msg.LegalAction(0, "", action)).SerializeToString()
 
 
-def _legal_records(actions: Sequence[LegalAction], detail: bool) -> list[bytes]:
+def _legal_records(actions: Sequence[msg.LegalAction], detail: bool) -> list[bytes]:
     """The records of ``actions`` in an ActRequest's ``legal_actions``: the engine's own (:class:`LegalActions`
     whose list writes them), else made here (the loop of every decision: kept flat, the usual one-byte lengths
     looked up)."""
-    if isinstance(actions, LegalActions) and (written := actions.wire_records(detail)) is not None:
+    if isinstance(actions, msg.LegalActions) and (written := actions.wire_records(detail)) is not None:
         return [written]
     records = []
     small = _ONE_BYTE
@@ -665,12 +543,13 @@ def _legal_records(actions: Sequence[LegalAction], detail: bool) -> list[bytes]:
     return records
 
 
-def act_request_bytes(request: ActRequest, detail: bool = True) -> bytes:
+def act_request_bytes(request: msg.ActRequest, detail: bool = True) -> bytes:
     """The bytes of :func:`act_request_to_proto`'s message, equal to its ``SerializeToString()``, put together from
     the records of its fields: a referee sends every legal action at every decision, and building a message
     object for each costs more than the rest of the decision.
 
     >>> from referee.games import make_game
+    >>> from referee.wire import ActRequest, ClockInfo, LegalAction
     >>> state = make_game("tapa").new_state()
     >>> request = ActRequest("m", 1, "tapa", 0, {}, 0, state.view(0), ClockInfo(1, 0, 1, 1), (LegalAction(0, "x"),))
     >>> act_request_bytes(request) == act_request_to_proto(request).SerializeToString()
@@ -698,7 +577,7 @@ def act_request_bytes(request: ActRequest, detail: bool = True) -> bytes:
     )
 
 
-def act_request_from_proto(message: pb.ActRequest) -> ActRequest:
+def act_request_from_proto(message: pb.ActRequest) -> msg.ActRequest:
     """Read an ActRequest (the bot side); each legal action is read from its record when the bot first uses it
     (:class:`ReceivedActions`)."""
     kind = message.WhichOneof("view")
@@ -712,63 +591,42 @@ def act_request_from_proto(message: pb.ActRequest) -> ActRequest:
         view = _gaps_view_from_proto(message.gaps)
     else:
         raise WireError(f"unknown view kind {kind!r}")
-    clock = message.clock
     read = functools.partial(_legal_action_from_proto, columns=view.columns if kind == "gaps" else 0)
-    return ActRequest(
-        match_id=message.match_id,
-        game_number=message.game_number,
-        game=message.game,
-        seat=message.seat,
-        options=dict(message.options),
-        decision=message.decision,
-        view=view,
-        clock=ClockInfo(clock.bank_ms, clock.increment_ms, clock.move_cap_ms, clock.move_limit_ms),
-        legal_actions=ReceivedActions(message.legal_actions, read),
-    )
+    return _from_message(msg.ActRequest, message, options=dict(message.options), view=view,
+                         clock=_from_message(msg.ClockInfo, message.clock),
+                         legal_actions=msg.ReceivedActions(message.legal_actions, read))
 
 
-def act_response_to_proto(response: ActResponse) -> pb.ActResponse:
+def act_response_to_proto(response: msg.ActResponse) -> pb.ActResponse:
     """Build an ActResponse (the bot side)."""
     return pb.ActResponse(action_id=response.action_id, comment=response.comment)
 
 
-def act_response_from_proto(message: pb.ActResponse) -> ActResponse:
+def act_response_from_proto(message: pb.ActResponse) -> msg.ActResponse:
     """Read a bot's ActResponse; the comment is cut to :data:`COMMENT_LIMIT` characters."""
-    return ActResponse(action_id=message.action_id, comment=message.comment[:COMMENT_LIMIT])
+    return msg.ActResponse(action_id=message.action_id, comment=message.comment[:COMMENT_LIMIT])
 
 
-def _seats_to_proto(seats: tuple[SeatResult, ...]) -> list[pb.SeatResult]:
-    return [pb.SeatResult(seat=s.seat, points=s.points, fault=s.fault, fault_message=s.fault_message) for s in seats]
+def _seats_to_proto(seats: tuple[msg.SeatResult, ...]) -> list[pb.SeatResult]:
+    return [_to_message(pb.SeatResult, s) for s in seats]
 
 
-def _seats_from_proto(seats: Any) -> tuple[SeatResult, ...]:
-    return tuple(SeatResult(s.seat, s.points, s.fault, s.fault_message) for s in seats)
+def _seats_from_proto(seats: Any) -> tuple[msg.SeatResult, ...]:
+    return tuple(_from_message(msg.SeatResult, s) for s in seats)
 
 
-def notification_to_proto(event: GameOver | MatchOver) -> pb.Notification:
+def notification_to_proto(event: msg.GameOver | msg.MatchOver) -> pb.Notification:
     """Build a Notification."""
-    if isinstance(event, GameOver):
-        return pb.Notification(
-            game_over=pb.GameOver(
-                match_id=event.match_id,
-                game_number=event.game_number,
-                game=event.game,
-                termination=event.termination,
-                seats=_seats_to_proto(event.seats),
-            )
-        )
-    return pb.Notification(
-        match_over=pb.MatchOver(match_id=event.match_id, game=event.game, seats=_seats_to_proto(event.seats))
-    )
+    if isinstance(event, msg.GameOver):
+        return pb.Notification(game_over=_to_message(pb.GameOver, event, seats=_seats_to_proto(event.seats)))
+    return pb.Notification(match_over=_to_message(pb.MatchOver, event, seats=_seats_to_proto(event.seats)))
 
 
-def notification_from_proto(message: pb.Notification) -> GameOver | MatchOver:
+def notification_from_proto(message: pb.Notification) -> msg.GameOver | msg.MatchOver:
     """Read a Notification (the bot side)."""
     if message.WhichOneof("event") == "game_over":
-        g = message.game_over
-        return GameOver(g.match_id, g.game_number, g.game, g.termination, _seats_from_proto(g.seats))
-    m = message.match_over
-    return MatchOver(m.match_id, m.game, _seats_from_proto(m.seats))
+        return _from_message(msg.GameOver, message.game_over, seats=_seats_from_proto(message.game_over.seats))
+    return _from_message(msg.MatchOver, message.match_over, seats=_seats_from_proto(message.match_over.seats))
 
 
 def bot_stub(channel: grpc.Channel) -> Any:

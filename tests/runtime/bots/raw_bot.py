@@ -6,8 +6,8 @@ times), ``long-name`` (400 KB with terminal escapes), ``slash-name``, ``escape-v
 says a plain Hello. With ``$KAFANA_TEST_SESSION`` set, the bot serves the Session stream (and says so): each Act
 answer goes framed as a SessionResponse's ``act``; session modes: ``session-notified`` (an act answered with
 ``notified``), ``session-empty`` (an empty SessionResponse), ``session-both`` (``act`` and ``notified`` at once),
-``session-close`` (the stream ended at the first request), ``session-ahead`` (a second, unasked answer after
-the first)."""
+``session-close`` (the stream ended at the first request), ``session-ahead`` (an answer as soon as the stream
+opens, before any request, then valid answers)."""
 
 import os
 import time
@@ -65,6 +65,8 @@ NOTIFIED = b"\x12\x00"
 
 
 def session(requests, context):
+    if MODE == "session-ahead":
+        yield b"\x0a\x00"
     for request in requests:
         message = pb.SessionRequest.FromString(request)
         if message.WhichOneof("message") == "notify":
@@ -77,9 +79,6 @@ def session(requests, context):
             yield b"\x0a\x00" + NOTIFIED
         elif MODE == "session-close":
             return
-        elif MODE == "session-ahead":
-            yield b"\x0a\x00"
-            yield b"\x0a\x00"
         else:
             answer = act(message.act.SerializeToString(), context)
             yield b"\x0a" + varint(len(answer)) + answer
