@@ -185,9 +185,8 @@ def plan(
     groups = pairings(schedule, versions, arena.seats, challenger)
     with db.atomic():
         if arena.seats == 1:
-            dealt = {
-                v: db.table("units").count_where("league = ? and versions = ?", [league, json.dumps([v])]) for v in versions
-            }
+            units = db.table("units")
+            dealt = {v: units.count_where("league = ? and versions = ?", [league, json.dumps([v])]) for v in versions}
             missing = max((rounds - count for count in dealt.values()), default=0)
             if missing > 0:
                 _new_deals(db, league, arena, versions, missing, new_seed)

@@ -453,7 +453,7 @@ def _durak_pair_record(attack: int, defence: int) -> bytes:
 _durak_seat_bytes = _encoder(pb.DurakSeat, known=_cards_writer(_KNOWN_RECORDS, "known"))
 _backgammon_bytes = _encoder(
     pb.BackgammonView,
-    points=lambda view: b"".join([_POINT_RECORDS[point] for point in zip(view.mine, view.theirs, view.pins, strict=True)]),
+    points=lambda view: b"".join([_POINT_RECORDS[p] for p in zip(view.mine, view.theirs, view.pins, strict=True)]),
     match=lambda view: _match_record(view.match),
 )
 _durak_bytes = _encoder(
