@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bots.python.gaps_search_bot import NODES, GapsPlayer  # noqa: E402
-from referee.games import CHANCE, make_game  # noqa: E402
+from referee.games import CHANCE, GapsTermination, make_game  # noqa: E402
 from referee.games.engine import ENGINE  # noqa: E402
 from referee.runtime import Clock  # noqa: E402
 
@@ -55,9 +55,9 @@ def run(variant: str, deals: int, start: int, games: int, seconds: float, nodes:
                 statuses.append(player.found.status)
         times.append(time.perf_counter() - began)
         outcome = state.outcome()
-        wins += outcome.termination == "win"
+        wins += outcome.termination == GapsTermination.WIN
         placed += outcome.points[0]
-        if deals == 1 and outcome.termination != "win" and statuses[:1] == ["exhausted"]:  # the deal's own plan
+        if deals == 1 and outcome.termination != GapsTermination.WIN and statuses[:1] == ["exhausted"]:  # the deal's own plan
             proved += 1
             lost.append(seed)
         done = seed - start + 1

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from referee.games import DurakTermination, GapsTermination
+
 
 def winners(points: Sequence[float]) -> list[int]:
     """The seats with the most points; none when every seat has as many (a draw).
@@ -50,16 +52,18 @@ def summary(game: str, termination: str | None, points: Sequence[float] | None, 
     ranked = sorted(range(len(points)), key=lambda seat: (places(points)[seat], seat))
     order = ", ".join(f"{places(points)[seat]}. {label[seat]}" for seat in ranked)
     if game.startswith("durak") and len(points) > 1:
-        if termination == "session":
+        if termination == DurakTermination.SESSION:
             lost = [len(games) - p for p in points]
             return "deals lost: " + ", ".join(f"{label[s]} {lost[s]:g}" for s in range(len(points))) + f" · {order}"
-        if termination == "durak":
+        if termination == DurakTermination.DURAK:
             fools = [seat for seat, p in enumerate(points) if p == min(points)]
             return f"durak: {' and '.join(label[s] for s in fools)} · {order}"
         return f"{termination}: no durak · {order}" if not winners(points) else f"{termination} · {order}"
     best = winners(points)
     if len(points) == 1:  # a patience: the points are the cards in place
-        return f"solved: {score} cards in place" if termination == "win" else f"{score} cards in place ({termination})"
+        if termination == GapsTermination.WIN:
+            return f"solved: {score} cards in place"
+        return f"{score} cards in place ({termination})"
     if not best:
         return f"draw ({termination}) {score}"
     return f"{' and '.join(label[s] for s in best)} wins ({termination}) {score}"

@@ -17,6 +17,8 @@ from collections.abc import Sequence
 
 from sqlite_utils import Database
 
+from referee.games import GapsTermination
+
 from .ratings import Pairwise, Totals, pairwise
 
 TREND = 10
@@ -133,7 +135,7 @@ def _count_versions(db: Database, arena_id: str, seats: int, matches: Sequence[d
             version = match["seats"][fault["seat"]]
             faults[version] = faults.get(version, 0) + 1
         if seats == 1:  # a patience: the deal won (every card placed) or not
-            marks = ["W" if match["termination"] == "win" else "L"]
+            marks = ["W" if match["termination"] == GapsTermination.WIN else "L"]
         else:
             marks = _letters(match["points"], teams)
         for version, mark in zip(match["seats"], marks, strict=True):

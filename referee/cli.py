@@ -16,7 +16,7 @@ import trio
 
 from referee.checkbot import check_bot
 from referee.choices import ChoiceError, settle
-from referee.games import GAMES, InvalidOptionError, UnknownGameError, make_game
+from referee.games import GAMES, GapsTermination, InvalidOptionError, UnknownGameError, make_game
 from referee.matchspec import MatchSpec, SpecError
 from referee.newbot import LANGUAGES, STARTERS, NewBotError, new_bot
 from referee.render import replay_pages
@@ -475,7 +475,7 @@ def _summary(records: list[GameRecord], labels: list[str]) -> str:
                 if best != worst and place in (best, worst):
                     (wins if place == best else lost)[record.bots[seat]] += 1
         elif len(record.bots) == 1:  # a patience: a win is a win against the cards
-            wins[record.bots[0]] += record.outcome.termination == "win"
+            wins[record.bots[0]] += record.outcome.termination == GapsTermination.WIN
         elif record.outcome.winner is None:
             draws += 1
         else:

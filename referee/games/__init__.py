@@ -12,6 +12,7 @@ from collections.abc import Mapping
 
 from ._core import (
     CHANCE,
+    FAULT,
     LIMIT,
     TERMINAL,
     Game,
@@ -26,20 +27,22 @@ from ._core import (
 from .cards._durak_view import NO_CARD, DurakSeat, DurakView
 from .cards._gapa_view import GapaHolding, GapaView
 from .cards._gaps_view import GAP, GapsView
-from .cards.durak import Durak, DurakAction, DurakChance
+from .cards.durak import Durak, DurakAction, DurakChance, DurakTermination
 from .cards.durak_session import DurakGame
-from .cards.gapa import Gapa, GapaAction, GapaChance
-from .cards.gaps import Gaps, GapsChance, GapsMove
+from .cards.gapa import Gapa, GapaAction, GapaChance, GapaTermination
+from .cards.gaps import Gaps, GapsChance, GapsMove, GapsTermination
 from .tabla_family._dice import OpeningThrow, Roll
+from .tabla_family._family import FamilyTermination
 from .tabla_family._plays import Play, Step
 from .tabla_family._views import PIN_MINE, PIN_NONE, PIN_THEIRS, BackgammonView, MatchScore
 from .tabla_family.gjul_bara import GjulBara
 from .tabla_family.tabla import Tabla
-from .tabla_family.tabla_match import TablaMatch
+from .tabla_family.tabla_match import MatchTermination, TablaMatch
 from .tabla_family.tapa import Tapa
 
 __all__ = [
     "CHANCE",
+    "FAULT",
     "LIMIT",
     "TERMINAL",
     "PIN_MINE",
@@ -51,6 +54,7 @@ __all__ = [
     "DurakGame",
     "DurakChance",
     "DurakSeat",
+    "DurakTermination",
     "DurakView",
     "NO_CARD",
     "GAP",
@@ -58,17 +62,21 @@ __all__ = [
     "GapaAction",
     "GapaChance",
     "GapaHolding",
+    "GapaTermination",
     "GapaView",
     "Gaps",
     "GapsChance",
     "GapsMove",
+    "GapsTermination",
     "GapsView",
+    "FamilyTermination",
     "Game",
     "GameOption",
     "IllegalActionError",
     "InvalidActionError",
     "InvalidOptionError",
     "MatchScore",
+    "MatchTermination",
     "OpeningThrow",
     "Outcome",
     "Play",

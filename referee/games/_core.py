@@ -14,7 +14,8 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, Self
+from enum import StrEnum
+from typing import Any, ClassVar, Protocol, Self
 
 CHANCE = -1
 """``current_player`` while a chance step (dice, shuffle) is due."""
@@ -48,7 +49,8 @@ class Outcome:
     """How a game ended.
 
     Attributes:
-        termination: a short word naming the way it ended, e.g. ``"normal"``, ``"mars"``, ``"mother"``.
+        termination: a short word naming the way it ended: one of its game's :attr:`Game.terminations` (e.g.
+            ``"normal"``, ``"mars"``, ``"mother"``), or :data:`LIMIT` or :data:`FAULT`.
         points: points scored per seat (a draw scores nothing for anybody in the Tabla family).
     """
 
@@ -82,6 +84,8 @@ class GameOption:
 
 LIMIT = "limit"
 """The termination of a game the referee ended at its decision limit (a draw)."""
+FAULT = "fault"
+"""The termination of a game a seat lost by a fault (:meth:`Game.forfeit`)."""
 
 
 def decision_limit_option(default: int) -> GameOption:
@@ -202,6 +206,9 @@ class Game(ABC):
 
     id: str
     options: Mapping[str, str]
+    terminations: ClassVar[type[StrEnum]]
+    """The ways a game of this kind ends by its rules, as replays and the wire spell them (``Outcome.termination``);
+    any game may also end at its decision limit (:data:`LIMIT`) or by a fault (:data:`FAULT`)."""
 
     @abstractmethod
     def __init__(self, options: Mapping[str, str] | None = None) -> None:
@@ -260,7 +267,7 @@ class Game(ABC):
         Outcome(termination='fault', points=(2, 0), games=(), places=())
         """
         bad = set(faulty)
-        return Outcome("fault", tuple(0 if seat in bad else self.max_points for seat in range(self.num_seats)))
+        return Outcome(FAULT, tuple(0 if seat in bad else self.max_points for seat in range(self.num_seats)))
 
     @abstractmethod
     def parse_action(self, text: str, state: State) -> Any:

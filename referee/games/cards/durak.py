@@ -21,10 +21,12 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Iterable, Mapping, Sequence
+from enum import StrEnum
 from typing import NamedTuple
 
 from .._core import (
     CHANCE,
+    FAULT,
     LIMIT,
     TERMINAL,
     Game,
@@ -134,10 +136,22 @@ def _flag(value: str) -> bool:
     return value == "true"
 
 
+class DurakTermination(StrEnum):
+    """How a Durak deal (or a session of deals) ends."""
+
+    DURAK = "durak"
+    """One seat (or team) is left holding cards: the durak."""
+    NO_DURAK = "no_durak"
+    """The last cards went out together: nobody is the durak."""
+    SESSION = "session"
+    """A session's last deal was played (each deal's own termination is kept in the outcome's ``games``)."""
+
+
 class Durak(Game):
     """The Durak game definition (immutable): every option of rules §1.1."""
 
     id = "durak"
+    terminations = DurakTermination
     hidden_information = True
     OPTIONS = (
         GameOption("variant", "podkidnoy", ("podkidnoy", "perevodnoy"), "perevodnoy adds transfers"),
@@ -259,7 +273,7 @@ class Durak(Game):
         """A faulty seat is the durak (last place); every other seat shares first place."""
         bad = set(faulty)
         places = tuple(self.seats if s in bad else 1 for s in range(self.seats))
-        return Outcome("fault", _points(places), places=places)
+        return Outcome(FAULT, _points(places), places=places)
 
     def limit_outcome(self) -> Outcome:
         """A deal (or session) ended at its decision limit: every seat shares first place, nobody is the durak."""
@@ -738,15 +752,15 @@ class DurakState(State):
                 return False
             for s in range(n):
                 self._places[s] = 2 if s % 2 in live_teams else 1
-            self._termination = "durak" if live_teams else "no_durak"
+            self._termination = DurakTermination.DURAK if live_teams else DurakTermination.NO_DURAK
         else:
             if len(active) > 1:
                 return False
             if active:
                 self._places[active[0]] = n
-                self._termination = "durak"
+                self._termination = DurakTermination.DURAK
             else:
-                self._termination = "no_durak"
+                self._termination = DurakTermination.NO_DURAK
         self._phase = "over"
         self._attacker = self._defender = -1
         return True

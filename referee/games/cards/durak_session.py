@@ -19,12 +19,12 @@ from .._record import record_of, with_record
 from ..engine import NATIVE
 from ._durak_native import NativeDurakState
 from ._durak_view import DurakView
-from .durak import Durak, DurakAction, DurakChance, DurakState
+from .durak import Durak, DurakAction, DurakChance, DurakState, DurakTermination
 
 
 def lost(deal: Outcome, seat: int) -> bool:
     """True when ``seat`` was the durak of ``deal`` (or on the losing team)."""
-    return deal.termination == "durak" and deal.places[seat] == max(deal.places)
+    return deal.termination == DurakTermination.DURAK and deal.places[seat] == max(deal.places)
 
 
 class DurakSession(State):
@@ -86,7 +86,7 @@ class DurakSession(State):
         n = self._game.seats
         points = tuple(sum(1 for deal in deals if not lost(deal, seat)) for seat in range(n))
         places = tuple(1 + sum(other > mine for other in points) for mine in points)
-        return Outcome("session", points, games=tuple((self._game.id, deal) for deal in deals), places=places)
+        return Outcome(DurakTermination.SESSION, points, games=tuple((self._game.id, deal) for deal in deals), places=places)
 
     def view(self, seat: int) -> DurakView:
         """The deal's view, with the session so far."""

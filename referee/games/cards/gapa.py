@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from enum import StrEnum
 from typing import NamedTuple
 
 from .._core import (
@@ -139,10 +140,24 @@ class GapaChance(NamedTuple):
 _SIMPLE = {kind: GapaAction(kind) for kind in (PARK, DRAW_SMALL, DRAW_BIG, DISCARD, END_TURN)}
 
 
+class GapaTermination(StrEnum):
+    """How a Gapa game ends (rules §2.5)."""
+
+    OUT = "out"
+    """A player shed every card and wins: 1 point, or the margin."""
+    STALEMATE = "stalemate"
+    """Both players turned their piles over twice without progress: a draw."""
+    IDLE = "idle"
+    """The idle-turns option's turns in a row without progress: a draw."""
+    TURNS = "turns"
+    """The cap on turns was reached: a draw."""
+
+
 class Gapa(Game):
     """The Gapa game definition (immutable): two seats, the options of rules §2."""
 
     id = "gapa"
+    terminations = GapaTermination
     hidden_information = True
     OPTIONS = (
         GameOption("gapa", "strict", ("strict", "penalty"), "priorities enforced, or a penalty for ignoring them"),
@@ -510,7 +525,7 @@ class GapaState(State):
         """A player whose five places are empty wins at once."""
         for seat in (self._turn, 1 - self._turn):
             if not _holds(self._players[seat]):
-                self._finish(seat, "out")
+                self._finish(seat, GapaTermination.OUT)
                 return
 
     def _end_turn(self) -> None:
@@ -527,13 +542,13 @@ class GapaState(State):
         self._actions = 0
         self._shifted = []
         if all(holding["turnovers"] >= 2 for holding in self._players):
-            self._finish(None, "stalemate")
+            self._finish(None, GapaTermination.STALEMATE)
         elif self._idle >= self._game.idle_turns:
-            self._finish(None, "idle")
+            self._finish(None, GapaTermination.IDLE)
         elif self._turns >= MAX_TURNS:
-            self._finish(None, "turns")
+            self._finish(None, GapaTermination.TURNS)
 
-    def _finish(self, winner: int | None, termination: str) -> None:
+    def _finish(self, winner: int | None, termination: GapaTermination) -> None:
         self._phase = "over"
         self._legal = None
         points = [0, 0]

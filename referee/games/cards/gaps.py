@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from enum import StrEnum
 from typing import NamedTuple
 
 from .._core import (
@@ -85,10 +86,20 @@ class GapsChance(NamedTuple):
         return f"deal {card_text(self.value)}" if self.kind == "deal" else f"key {self.value}"
 
 
+class GapsTermination(StrEnum):
+    """How a Gaps deal ends."""
+
+    WIN = "win"
+    """Every row complete: the deal is solved."""
+    ROUNDS = "rounds"
+    """The last round ended with no move left: the cards in place are the score."""
+
+
 class Gaps(Game):
     """The Gaps game definition (immutable): one seat, every variant of rules §3.2."""
 
     id = "gaps"
+    terminations = GapsTermination
     OPTIONS = (
         GameOption("variant", "montana", VARIANTS, "the layout and the redeal (rules §3.2)"),
         GameOption("deals", "default", ("default", *map(str, range(1, 10))), "deals in all (default: the variant's)"),
@@ -308,13 +319,13 @@ class GapsState(State):
         self._prefixes = _prefixes(self._game, self._grid)
         self._gap_moves = self._moves_into_gaps()
         if all(k == self._game.row_length for k in self._prefixes):
-            self._finish("win")
+            self._finish(GapsTermination.WIN)
         elif not self._gap_moves:
             self._end_round()
 
     def _end_round(self) -> None:
         if self._round >= self._game.deals:
-            self._finish("rounds")
+            self._finish(GapsTermination.ROUNDS)
             return
         self._round += 1
         self._moves = 0
@@ -348,7 +359,7 @@ class GapsState(State):
         for place, card in zip(places, gathered, strict=True):
             self._grid[place] = GAP if game.aces_in_redeal and card % 13 == ACE else card
 
-    def _finish(self, termination: str) -> None:
+    def _finish(self, termination: GapsTermination) -> None:
         self._phase = "over"
         self._legal = None
         self._outcome = Outcome(termination, (sum(self._prefixes),))

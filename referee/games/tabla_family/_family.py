@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from abc import abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
+from enum import StrEnum
 from typing import overload
 
 from .._core import (
@@ -37,9 +38,26 @@ DECISION_LIMIT = decision_limit_option(2000)
 """The family's backstop: random play's longest game measured about 370 decisions."""
 
 
+class FamilyTermination(StrEnum):
+    """How a game of the Tabla family ends (the native core's ``Termination`` spells them alike)."""
+
+    NORMAL = "normal"
+    """Borne off while the loser has borne off a checker: 1 point."""
+    MARS = "mars"
+    """Borne off before the loser bore off any: 2 points."""
+    MOTHER = "mother"
+    """Tapa: a lone checker on the loser's starting point (its mother) pinned, the winner's own mother free: 2
+    points."""
+    BOTH_MOTHERS = "both_mothers"
+    """Tapa: both mothers pinned: a draw (1:1 or 0:0, as the option says)."""
+    STUCK = "stuck"
+    """No checker moved for the stuck limit's rolls in a row: a draw."""
+
+
 class FamilyGame(Game):
     """A game of the Tabla family: two seats, an opening throw, whole plays per stage."""
 
+    terminations = FamilyTermination
     variant: str
     OPTIONS: tuple[GameOption, ...] = (STUCK_OPTION, DECISION_LIMIT)
     max_points = 2
@@ -343,7 +361,7 @@ class FamilyState(State):
         self._stuck = 0 if self._moved else self._stuck + 1
         self._to_roll(1 - self._turn)
         if self._stuck >= self._game.stuck_limit:
-            self._finish(Outcome("stuck", (0, 0)))
+            self._finish(Outcome(FamilyTermination.STUCK, (0, 0)))
 
     def _to_roll(self, seat: int) -> None:
         self._turn = seat
@@ -361,12 +379,13 @@ class FamilyState(State):
         self._stages = []
         self._plays = None
 
-    def _win(self, seat: int, termination: str | None = None) -> None:
+    def _win(self, seat: int, termination: FamilyTermination | None = None) -> None:
         """``seat`` bore off its last checker (or won otherwise): 1 point, or 2 (mars) if the loser has none off."""
         loser_off = count(self._boards[1 - seat], 0)
         points = [0, 0]
-        points[seat] = 2 if termination == "mother" or not loser_off else 1
-        self._finish(Outcome(termination or ("normal" if loser_off else "mars"), tuple(points)))
+        points[seat] = 2 if termination == FamilyTermination.MOTHER or not loser_off else 1
+        ended = termination or (FamilyTermination.NORMAL if loser_off else FamilyTermination.MARS)
+        self._finish(Outcome(ended, tuple(points)))
 
     def outcome(self) -> Outcome:
         """The result; raises ValueError before the end."""

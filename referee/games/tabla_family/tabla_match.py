@@ -21,6 +21,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 from collections.abc import Mapping, Sequence
+from enum import StrEnum
 from typing import Any
 
 from .._core import TERMINAL, Game, GameOption, Outcome, State, resolve_options
@@ -43,10 +44,18 @@ def game_of(number: int) -> str:
     return ROTATION[number % 3]
 
 
+class MatchTermination(StrEnum):
+    """How a match ends."""
+
+    MATCH = "match"
+    """A seat reached the target alone (each game's own termination is kept in the outcome's ``games``)."""
+
+
 class TablaMatch(Game):
     """The match definition (immutable)."""
 
     id = "tabla-match"
+    terminations = MatchTermination
     _OWN = (
         GameOption("match.target", "5", ("3", "5", "7"), "points to win the match"),
         GameOption("match.opening", "reroll", ("reroll", "use_opening_dice"), "how games open"),
@@ -179,7 +188,7 @@ class TablaMatchState(State):
         """The final score, termination ``match``, and every game's outcome."""
         if not self._over:
             raise ValueError("the match is not over")
-        return Outcome("match", tuple(self._scores), tuple(self._results))
+        return Outcome(MatchTermination.MATCH, tuple(self._scores), tuple(self._results))
 
     def view(self, seat: int) -> BackgammonView:
         """The current game from ``seat``'s side, with the match score (at the end: the last game's board)."""

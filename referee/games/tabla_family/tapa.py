@@ -32,7 +32,7 @@ from functools import lru_cache
 
 from .._core import GameOption, Outcome
 from ._dice import OpeningThrow, Roll  # noqa: F401 (used by the doctest)
-from ._family import DECISION_LIMIT, STUCK_OPTION, FamilyGame, FamilyState
+from ._family import DECISION_LIMIT, STUCK_OPTION, FamilyGame, FamilyState, FamilyTermination
 from ._movegen import POINTS, Stage, count, mirror, occupied, stacked
 from ._native import native_state
 from ._views import PIN_MINE, PIN_NONE, PIN_THEIRS
@@ -128,10 +128,10 @@ class TapaState(FamilyState):
             self._win(mover)
         elif count(opp, 24) and count(end, 1):
             if not count(end, 24):
-                self._win(mover, "mother")
+                self._win(mover, FamilyTermination.MOTHER)
             elif (my_pins >> 96) & 1:
                 draw = self._game.both_mothers_points
-                self._finish(Outcome("both_mothers", (draw, draw)))
+                self._finish(Outcome(FamilyTermination.BOTH_MOTHERS, (draw, draw)))
 
     def _pin_markers(self, seat: int) -> tuple[int, ...]:
         mine, theirs = self._pins[seat], self._pins[1 - seat]
