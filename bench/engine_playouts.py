@@ -27,8 +27,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from referee.games import CHANCE, draw_chance, make_game  # noqa: E402
+from referee.games.registry import registration_of  # noqa: E402
 from referee.games.tabla_family.tabla_match import TablaMatchState  # noqa: E402
-from referee.playouts import PLAYOUT_GAMES, POLICIES, playouts  # noqa: E402
+from referee.playouts import POLICIES, playout_games, playouts  # noqa: E402
 
 CORE_BATCH = 100
 """Games per call of the core's playouts (the clock is read between calls)."""
@@ -120,7 +121,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if args.core:
-        playable = [game for game in PLAYOUT_GAMES if args.policy == "uniform" or game != "durak"]
+        playable = [game for game in playout_games() if args.policy in registration_of(game).playouts.policies]
         games = args.game or playable
         if any(spec.partition(":")[0] not in playable for spec in games):
             parser.error(f"--core --policy {args.policy} plays {', '.join(playable)}")

@@ -25,6 +25,7 @@ from referee.choices import ChoiceError, settle
 from referee.cli import build_echo, build_timeout_option, sandbox_option, sandboxed_by
 from referee.files import write_atomically
 from referee.games import GAMES
+from referee.games.registry import RegistryError, registrations
 from referee.render import replay_pages
 from referee.replay import read_replay, replay_bytes
 from referee.runtime import parse_clock
@@ -109,6 +110,10 @@ def main(verbose: int) -> None:
         settle()
     except ChoiceError as exc:
         raise click.UsageError(str(exc)) from None
+    try:
+        registrations()  # the games, the installed packages' included: a broken one is named before any work
+    except RegistryError as exc:
+        raise click.ClickException(str(exc)) from None
 
 
 T = TypeVar("T")

@@ -11,16 +11,16 @@ from __future__ import annotations
 
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import grpc
 import trio
 
 from referee import wire
 from referee.games import GAMES, Game, State, make_game
+from referee.games.registry import registration_of
 from referee.playouts import random_decisions
 from referee.runtime import (
     BotError,
@@ -80,47 +80,25 @@ def decision_request(
     )
 
 
-Scan = tuple[str, dict[str, str], Callable[[State, Sequence[Any]], bool]]
-
-EXTRA_SCANS: dict[str, list[Scan]] = {
-    "durak": [
-        ("a 6-seat throw-in poll", {"seats": "6"}, lambda state, legal: state.view(0).phase == "throw_in"),
-        (
-            "a transfer",
-            {"variant": "perevodnoy", "show_trump_transfer": "true"},
-            lambda state, legal: any(a.notation().startswith("transfer") for a in legal),
-        ),
-    ]
-}
-"""Per game id: further requests worth testing, as (label, game options, which decision to take)."""
-
-
 def hard_requests(game_id: str, seed: int = 1) -> Iterator[tuple[str, Game, State]]:
-    """Decisions worth testing a bot on: the one with the most legal actions in seeded random games, and, where
-    the game has them, a ladder stage, a remainder (Gjul Bara), a 6-seat throw-in poll and a transfer (Durak)."""
+    """Decisions worth testing a bot on: the one with the most legal actions in seeded random games, and those its
+    game's registration names (a ladder stage and a remainder in Gjul Bara, a 6-seat throw-in poll and a transfer
+    in Durak), each the first found in seeded random games."""
     game = make_game(game_id)
     largest: tuple[int, State | None] = (0, None)
-    found: dict[str, State] = {}
     for state, legal in random_decisions(game, SCAN_GAMES, seed):
-        if legal is None:
-            continue
-        view = state.view(state.current_player)
-        if len(legal) > largest[0]:
+        if legal is not None and len(legal) > largest[0]:
             largest = (len(legal), state.clone())
-        if getattr(view, "remainder", False):
-            found.setdefault("a remainder of the opponent's ladder", state.clone())
-        elif getattr(view, "later_stages", ()):
-            found.setdefault("a ladder stage", state.clone())
     if largest[1] is not None:
         yield f"the largest request ({largest[0]} legal actions)", game, largest[1]
-    for label, state in found.items():
-        yield label, game, state
-    for label, options, wanted in EXTRA_SCANS.get(game_id, []):
-        special = make_game(game_id, options)
+    for case in registration_of(game_id).check_cases:
+        if case.games and game.id not in case.games:
+            continue
+        special = make_game(game_id, case.options)
         decisions = random_decisions(special, SCAN_GAMES, seed)
-        match = next((state.clone() for state, legal in decisions if legal and wanted(state, legal)), None)
+        match = next((state.clone() for state, legal in decisions if legal and case.wanted(state, legal)), None)
         if match is not None:
-            yield label, special, match
+            yield case.label, special, match
 
 
 async def _ask(player: ProcessPlayer, request: wire.ActRequest) -> tuple[bool, str]:

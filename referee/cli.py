@@ -17,6 +17,7 @@ import trio
 from referee.checkbot import check_bot
 from referee.choices import ChoiceError, settle
 from referee.games import GAMES, GapsTermination, InvalidOptionError, UnknownGameError, make_game
+from referee.games.registry import RegistryError, registrations, resolve, shipped_games
 from referee.matchspec import MatchSpec, SpecError
 from referee.newbot import LANGUAGES, STARTERS, NewBotError, new_bot
 from referee.render import replay_pages
@@ -136,6 +137,10 @@ def main(verbose: int) -> None:
         settle()
     except ChoiceError as exc:
         raise click.UsageError(str(exc)) from None
+    try:
+        registrations()  # the games, the installed packages' included: a broken one is named before any work
+    except RegistryError as exc:
+        raise click.ClickException(str(exc)) from None
 
 
 @main.command(context_settings=CONTEXT)
@@ -191,8 +196,9 @@ def play(
     options = _options(option_pairs)
     shortcuts = {"seats": seats, "variant": variant, "deck": deck, "teams": teams}
     options.update({key: str(value) for key, value in shortcuts.items() if value is not None})
-    if game_id in ("durak", "podkidnoy") and "seats" not in options:
-        options["seats"] = str(len(bots))
+    known = resolve(game_id)
+    if known is not None and "seats" not in options and any(o.name == "seats" for o in GAMES[known].OPTIONS):
+        options["seats"] = str(len(bots))  # a game of several seat counts seats the bots given
     try:
         game = make_game(game_id, options)
         clock = parse_clock(clock_text)
@@ -496,7 +502,8 @@ def _summary(records: list[GameRecord], labels: list[str]) -> str:
 @click.argument("folder", type=click.Path(path_type=Path))
 @click.option("--language", required=True, type=click.Choice(LANGUAGES), help="The starter to begin from.")
 @click.option("--game", "games", multiple=True, metavar="GAME",
-              help=f"A game it plays (repeatable; default every game: {', '.join(sorted(GAMES))}).")
+              help=f"A game it plays (repeatable; default every game: {', '.join(shipped_games())}, and those "
+                   "of installed packages).")
 @click.option("--author", default=lambda: getpass.getuser(), show_default="your user name", help="Its author.")
 def new_bot_command(folder: Path, language: str, games: tuple[str, ...], author: str) -> None:
     """Write a new bot in FOLDER (its name is the bot's) from the starter of a language: a manifest, the kit, a bot

@@ -7,65 +7,34 @@ run of chance steps that places the cards one by one) is one frame, not one per 
 
 from __future__ import annotations
 
-import dataclasses
-import functools
 from typing import Any
 
-from referee.games import GAP, NO_CARD, BackgammonView, DurakView, GapaView, GapsView, State, make_game
-from referee.games.cards._cards import SUITS, card_text
-from referee.games.tabla_family._family import FamilyGame
+from referee.games import State
+from referee.games.registry import registration_for
 from referee.replay import Replay, replay_states
 
 HIDDEN_STEP = "(a chance step this seat does not see)"
 DEALING = ("deck ", "deal ")
 """Notations of the chance steps that place one card of a deal."""
 
-
-@functools.cache
-def their_numbers(variant: str) -> tuple[int, ...]:
-    """For each point 1..24 in one seat's numbering, the opponent's number of it (notation is in the mover's).
-
-    >>> their_numbers("tabla")[:3], their_numbers("gjul-bara")[:3]
-    ((24, 23, 22), (13, 14, 15))
-    """
-    game = make_game(variant)
-    assert isinstance(game, FamilyGame), f"{variant} is not a game of the Tabla family"
-    return tuple(game.theirs_to_mine(point) for point in range(1, 25))
-
-
-def _cards(cards: Any) -> Any:
-    if isinstance(cards, int):
-        return card_text(cards) if cards != NO_CARD else ""
-    return [_cards(c) for c in cards]
+TEXT_VIEWER = "text"
+"""The web viewer's drawing of a game without one of its own: the view's text, as the terminal shows it."""
 
 
 def view_json(view: Any) -> dict[str, Any]:
-    """A view as JSON-ready data: its fields, with cards written as text (``"9C"``, ``""`` for none) and its kind."""
-    data = dataclasses.asdict(view)
-    if isinstance(view, DurakView):
-        for key in ("hand", "discard", "shown", "hands", "trump_card"):
-            data[key] = _cards(data[key])
-        data["table"] = [_cards(pair) for pair in view.table]
-        data["trump_suit"] = SUITS[view.trump_suit] if view.trump_suit >= 0 else ""
-        for seat in data["seats"]:
-            seat["known"] = _cards(seat["known"])
-        data["kind"] = "durak"
-    elif isinstance(view, GapaView):
-        for holding in data["players"]:
-            for key in ("small_up", "big_known", "big_up", "pending"):
-                holding[key] = _cards(holding[key])
-        data["foundations"] = _cards(view.foundations)
-        data["side"] = [_cards(pile) for pile in view.side]
-        data["shifted"] = _cards(view.shifted)
-        data["kind"] = "gapa"
-    elif isinstance(view, GapsView):
-        data["grid"] = [card_text(c) if c != GAP else "" for c in view.grid]
-        data["kind"] = "gaps"
-    elif isinstance(view, BackgammonView):
-        data["their_numbers"] = list(their_numbers(view.variant))
-        data["kind"] = "backgammon"
-    else:
-        raise TypeError(f"no JSON form for {type(view).__name__}")
+    """A view as JSON-ready data, as its game's registration writes it, with ``kind``: the web viewer's drawing of
+    it (and ``text``, the terminal's text, for a game drawn as text).
+
+    Raises:
+        TypeError: no registered game gives views of this class.
+    """
+    try:
+        registration = registration_for(view)
+    except KeyError:
+        raise TypeError(f"no JSON form for {type(view).__name__}") from None
+    data = registration.view_json(view) | {"kind": registration.viewer}
+    if registration.viewer == TEXT_VIEWER:
+        data["text"] = registration.render(view)
     return data
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from referee.games import GAMES
+from referee.games.registry import shipped_games
 from referee.runtime.manifest import folder_files, resolve_bot
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -26,7 +27,6 @@ AUTHOR = re.compile(r"[^\"\\\x00-\x1f\x7f]{1,60}")
 """An author as it can stand between double quotes in every starter's language."""
 GENERATED = ("kafanav1", "types")
 """Top folders of a starter that its own build or checks generate (Go's package, TypeScript's types)."""
-ALL_GAMES = ", ".join(f'"{game}"' for game in sorted(GAMES))
 """How every starter lists the games it claims, in its manifest and its Hello."""
 
 
@@ -109,11 +109,12 @@ def new_bot(target: Path, language: str, games: list[str], author: str) -> Path:
         raise NewBotError(f"the {language} starter is not in this installation ({source}): use a clone of Kafana")
     old_name = str(resolve_bot(source).manifest["name"])
     decision = (source / starter.decision).read_text()
-    if ALL_GAMES not in decision or f'"{old_name}"' not in decision:
+    every_game = ", ".join(f'"{game}"' for game in shipped_games())  # as the starters list them
+    if every_game not in decision or f'"{old_name}"' not in decision:
         raise NewBotError(f"the {language} starter no longer names itself and its games in {starter.decision} as "
                           "referee/newbot.py expects: update it")
     claimed = sorted(set(games)) if games else sorted(GAMES)
-    replacements = [(ALL_GAMES, ", ".join(f'"{game}"' for game in claimed)), ('"Kafana"', f'"{author}"'),
+    replacements = [(every_game, ", ".join(f'"{game}"' for game in claimed)), ('"Kafana"', f'"{author}"'),
                     (old_name, name), (old_name.replace("-", "_"), name.replace("-", "_"))]
     staging = target.parent / f".{name}.new"
     shutil.rmtree(staging, ignore_errors=True)

@@ -9,18 +9,12 @@ that is not the referee's secret chance (:mod:`referee.chance`).
 from __future__ import annotations
 
 import random
-from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple
 
-from referee.games import CHANCE, Durak, Game, State
+from referee.games import CHANCE, Game, State
 from referee.games.engine import NATIVE
-from referee.games.tabla_family._dice import OpeningThrow, Roll
-from referee.games.tabla_family._family import FamilyGame, FamilyState
-from referee.games.tabla_family.gjul_bara import GjulBara
-from referee.games.tabla_family.tabla import Tabla
-from referee.games.tabla_family.tabla_match import TablaMatch, TablaMatchState
-from referee.games.tabla_family.tapa import Tapa
+from referee.games.registry import Playouts, registration_of, registrations
 
 
 def random_decisions(game: Game, count: int, seed: int) -> Iterator[tuple[State, Sequence[Any] | None]]:
@@ -85,8 +79,15 @@ class Playout(NamedTuple):
     decisions: int
 
 
-PLAYOUT_GAMES = ("tabla", "gjul-bara", "tapa", "tabla-match", "durak")
-"""The games :func:`playouts` plays (Durak: single deals, not sessions)."""
+def playout_games() -> tuple[str, ...]:
+    """The games :func:`playouts` plays: those whose registration has :class:`~referee.games.registry.Playouts`
+    (the Tabla family's, and Durak's single deals).
+
+    >>> playout_games()
+    ('tabla', 'gjul-bara', 'tapa', 'tabla-match', 'durak')
+    """
+    return tuple(game_id for r in registrations() if r.playouts is not None for game_id in r.games)
+
 
 POLICIES = ("uniform", "steps")
 """How :func:`playouts` chooses a play: ``uniform`` among the distinct legal plays (every game), or ``steps``
@@ -97,16 +98,18 @@ times faster in the core; its games differ from ``uniform``'s."""
 
 
 def python_playouts(game: Game, count: int, seed: int, policy: str = "uniform") -> list[Playout]:
-    """``count`` games of ``game`` (one of :data:`PLAYOUT_GAMES`) from the start, every decision chosen by
-    ``policy`` (one of :data:`POLICIES`) and all draws from one :class:`SplitMix64` seeded with ``seed`` (two dice
-    from one draw of 36; a card of the shuffle or a seat of Durak's lot uniformly among those listed): the Python
-    engines through the public State API (the Python states, never the native core's), the reference the native
-    core is checked against. A ``steps`` walk's end is checked to be one of the legal plays listed.
+    """``count`` games of ``game`` (one of :func:`playout_games`) from the start, every decision chosen by
+    ``policy`` (one of :data:`POLICIES`) and all draws from one :class:`SplitMix64` seeded with ``seed``, as the
+    game's registration draws (two dice from one draw of 36; a card of the shuffle or a seat of Durak's lot
+    uniformly among those listed): the Python engines through the public State API (the Python states, never the
+    native core's), the reference the native core is checked against.
 
-    >>> python_playouts(Tapa(), 2, seed=3) == python_playouts(Tapa(), 2, seed=3)
+    >>> from referee.games import make_game
+    >>> tapa = make_game("tapa")
+    >>> python_playouts(tapa, 2, seed=3) == python_playouts(tapa, 2, seed=3)
     True
     """
-    _check(game, policy)
+    draws = _checked(game, policy)
     game = game.reference()
     rng = SplitMix64(seed)
     played = []
@@ -114,68 +117,43 @@ def python_playouts(game: Game, count: int, seed: int, policy: str = "uniform") 
         state = game.new_state()
         decisions = 0
         while not state.is_terminal():
-            if state.current_player != CHANCE:
-                legal = state.legal_actions()
-                index = _walked(state, legal, rng) if policy == "steps" else None
-                state.apply(legal[rng.below(len(legal)) if index is None else index])
-                decisions += 1
+            if state.current_player == CHANCE:
+                state.apply(draws.chance(state, rng))
                 continue
-            if isinstance(game, Durak):
-                outcomes = state.chance_outcomes()
-                state.apply(outcomes[rng.below(len(outcomes))][0])
-                continue
-            first, second = rng.dice()
-            if isinstance(state.chance_outcomes()[0][0], OpeningThrow):
-                state.apply(OpeningThrow((first, second)))
-            else:
-                state.apply(Roll(max(first, second), min(first, second)))
+            legal = state.legal_actions()
+            index = draws.walk(state, legal, policy, rng) if policy != "uniform" else None
+            state.apply(legal[rng.below(len(legal)) if index is None else index])
+            decisions += 1
         outcome = state.outcome()
         played.append(Playout(outcome.termination, tuple(outcome.points), decisions))
     return played
 
 
-def _walked(state: State, legal: Any, rng: SplitMix64) -> int | None:
-    """The index among ``legal`` (a Tabla-family stage's plays) of a ``steps`` walk's end, or None if it missed."""
-    family = state.game_state if isinstance(state, TablaMatchState) else state
-    assert isinstance(family, FamilyState)
-    stage, board = family.current_stage()
-    end = stage.random_play(board, rng.below)
-    if end is None:
-        return None
-    ends = legal.ends
-    index = bisect_left(ends, end)
-    if index == len(ends) or ends[index] != end:
-        raise RuntimeError(f"a walk of single steps ended at {end:#x}, not at a legal play of {stage.dice}")
-    return index
-
-
 def native_playouts(game: Game, count: int, seed: int, policy: str = "uniform") -> list[Playout]:
     """:func:`python_playouts` played inside the native core (the same games, plays and outcomes)."""
-    _check(game, policy)
+    draws = _checked(game, policy)
     if NATIVE is None:
         raise RuntimeError("the native core is not installed (pip install ./native)")
-    if isinstance(game, Durak):
-        return [Playout(word, tuple(points), decisions)
-                for word, points, decisions in NATIVE.durak_playouts(game.core_rules(), count, seed)]
-    games = list(game.games.values()) if isinstance(game, TablaMatch) else [game]
-    options: dict[str, Any] = {}
-    for one in games:
-        assert isinstance(one, FamilyGame)  # by _check
-        options.update(one.core_options())  # a match passes one stuck_limit to its three games
-    if isinstance(game, TablaMatch):
-        options.update(target=game.target, every_game_opens=game.every_game_opens)
-    return [Playout(*one) for one in NATIVE.playouts(game.id, count, seed, policy=policy, **options)]
+    return [Playout(word, tuple(points), decisions) for word, points, decisions in
+            draws.native(game, count, seed, policy)]
 
 
-def _check(game: Game, policy: str) -> None:
-    if not isinstance(game, (Tabla, GjulBara, Tapa, TablaMatch, Durak)):
-        raise ValueError(f"playouts are for {', '.join(PLAYOUT_GAMES)}, not {game.id}")
+def _checked(game: Game, policy: str) -> Playouts:
+    """The playouts of ``game``'s registration.
+
+    Raises:
+        ValueError: the game has none, or none with these options, or not with ``policy``.
+    """
+    draws = registration_of(game.id).playouts
+    if draws is None:
+        raise ValueError(f"playouts are for {', '.join(playout_games())}, not {game.id}")
     if policy not in POLICIES:
         raise ValueError(f"no playout policy {policy!r}: {' or '.join(POLICIES)}")
-    if policy == "steps" and isinstance(game, Durak):
-        raise ValueError("the steps policy is for the Tabla family's games, not Durak")
-    if isinstance(game, Durak) and game.options["deals"] != "1":
-        raise ValueError("Durak playouts are single deals: deals=1, not a session")
+    if policy not in draws.policies:
+        raise ValueError(f"the {policy} policy is not one of {game.id}'s: {', '.join(draws.policies)}")
+    if (problem := draws.problem(game)) is not None:
+        raise ValueError(problem)
+    return draws
 
 
 playouts = native_playouts if NATIVE is not None else python_playouts

@@ -107,3 +107,25 @@ def test_the_proto_is_the_one_schema_of_the_wire_records():
     encoder = (ROOT / "referee" / "wire" / "_convert.py").read_text()
     literal = re.search(r"\b(?:int_field|packed_field|field|tag|_text)\(\d", encoder)
     assert literal is None, f"referee/wire/_convert.py writes a field number by hand: {literal and literal.group()}"
+
+
+def _game_classes() -> set[str]:
+    """The classes the engines define (games, states, views, actions), by name."""
+    return {node.name for path in (ROOT / "referee" / "games").rglob("*.py")
+            for node in ast.walk(ast.parse(path.read_text())) if isinstance(node, ast.ClassDef)}
+
+
+def test_the_shared_modules_look_games_up_in_the_registry():
+    """The runtime, wire, renderer, frames, playouts, environments, check-bot and the ladder never test what class
+    a game, a state, a view or an action is: what differs between games is in the games' registrations
+    (referee/games/registry.py), each in its game's folder."""
+    engine_classes = _game_classes()
+    own = ("backgammon.py", "durak.py", "gapa.py", "gaps.py")  # each game's training encoding, one module each
+    shared = [path for folder in ("referee", "ladder") for path in (ROOT / folder).rglob("*.py")
+              if "games" not in path.relative_to(ROOT).parts and not (path.parent.name == "envs" and path.name in own)]
+    for path in shared:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "isinstance" and len(node.args) == 2:
+                kinds = node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]]
+                names = {getattr(kind, "id", getattr(kind, "attr", None)) for kind in kinds}
+                assert not names & engine_classes, f"{path.relative_to(ROOT)}:{node.lineno} tests {names & engine_classes}"

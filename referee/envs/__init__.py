@@ -18,7 +18,7 @@ from referee.games import make_game
 from ._aec import KafanaEnv
 from ._choices import Choices
 from ._encoding import Encoding
-from ._families import encoding_for
+from ._encodings import encoding_for
 from .policy import Policy, decide_with
 
 

@@ -22,7 +22,7 @@ from referee.render import render_view
 
 from ._choices import Choices
 from ._encoding import Encoding
-from ._families import encoding_for
+from ._encodings import encoding_for
 
 
 class KafanaEnv(AECEnv):

@@ -19,7 +19,7 @@ from referee.wire import ActRequest, ActResponse
 
 from ._choices import Choices
 from ._encoding import Encoding
-from ._families import encoding_for
+from ._encodings import encoding_for
 
 log = logging.getLogger(__name__)
 

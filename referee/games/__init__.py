@@ -1,5 +1,6 @@
 """Game engines: pure state machines, one module per game, reached through a read-only registry. The Tabla family
-is in ``tabla_family``, the card games in ``cards``; ``engine`` says which core runs.
+is in ``tabla_family``, the card games in ``cards``; ``engine`` says which core runs; ``registry`` holds each
+game's registration.
 
 >>> game = make_game("plakoto")
 >>> game.id, game.num_seats
@@ -8,8 +9,9 @@ is in ``tabla_family``, the card games in ``cards``; ``engine`` says which core 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
+from . import registry
 from ._core import (
     CHANCE,
     FAULT,
@@ -22,7 +24,9 @@ from ._core import (
     InvalidOptionError,
     Outcome,
     State,
+    decision_limit_option,
     draw_chance,
+    resolve_options,
 )
 from .cards._durak_view import NO_CARD, DurakSeat, DurakView
 from .cards._gapa_view import GapaHolding, GapaView
@@ -89,32 +93,27 @@ __all__ = [
     "Tapa",
     "UnknownGameError",
     "GAMES",
+    "decision_limit_option",
     "draw_chance",
     "make_game",
+    "resolve_options",
 ]
 
-GAMES: Mapping[str, type[Game]] = {
-    "tabla": Tabla,
-    "gjul-bara": GjulBara,
-    "tapa": Tapa,
-    "tabla-match": TablaMatch,
-    "durak": DurakGame,
-    "gaps": Gaps,
-    "gapa": Gapa,
-}
-"""Game id → game class. Read-only."""
+class _Games(Mapping[str, type[Game]]):
+    """Game id → game class, for every registered game (read-only; read from :mod:`.registry` when first used)."""
 
-_ALIASES: Mapping[str, str] = {
-    "plakoto": "tapa",
-    "mahbusa": "tapa",
-    "prava": "tabla",
-    "match": "tabla-match",
-    "gul-bara": "gjul-bara",
-    "gjulbara": "gjul-bara",
-    "gyulbara": "gjul-bara",
-    "podkidnoy": "durak",
-    "montana": "gaps",
-}
+    def __getitem__(self, game_id: str) -> type[Game]:
+        return registry.game_classes()[game_id]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(registry.game_classes())
+
+    def __len__(self) -> int:
+        return len(registry.game_classes())
+
+
+GAMES: Mapping[str, type[Game]] = _Games()
+"""Game id → game class, for every registered game. Read-only."""
 
 
 class UnknownGameError(ValueError):
@@ -123,8 +122,7 @@ class UnknownGameError(ValueError):
 
 def make_game(game_id: str, options: Mapping[str, str] | None = None) -> Game:
     """The game ``game_id`` (or an alias) with ``options`` resolved against its defaults."""
-    name = _ALIASES.get(game_id, game_id)
-    cls = GAMES.get(name)
-    if cls is None:
+    name = registry.resolve(game_id)
+    if name is None:
         raise UnknownGameError(f"unknown game {game_id!r} (known: {', '.join(sorted(GAMES))})")
-    return cls(options)
+    return GAMES[name](options)

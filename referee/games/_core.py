@@ -206,6 +206,8 @@ class Game(ABC):
 
     id: str
     options: Mapping[str, str]
+    OPTIONS: ClassVar[tuple[GameOption, ...]] = ()
+    """The options the game takes, each with its default (``options`` holds them resolved)."""
     terminations: ClassVar[type[StrEnum]]
     """The ways a game of this kind ends by its rules, as replays and the wire spell them (``Outcome.termination``);
     any game may also end at its decision limit (:data:`LIMIT`) or by a fault (:data:`FAULT`)."""

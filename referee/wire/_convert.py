@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import json
 import operator
 from collections.abc import Callable, Sequence
 from types import SimpleNamespace
@@ -45,6 +46,7 @@ from referee.games.cards.durak import action_from_words, action_words
 from referee.games.cards.gapa import action_from_words as gapa_action
 from referee.games.cards.gapa import action_words as gapa_words
 from referee.games.cards.gaps import END_ROUND
+from referee.games.registry import JSON_WIRE, Registration, registration_for
 
 from . import _messages as msg
 from ._encode import field, int_field, packed_field, remembered, tag, varint
@@ -264,86 +266,70 @@ _STEP_MESSAGES = {
 """Every possible step as a ready message (read-only): copying one is far cheaper than building it."""
 
 
-def _legal_action_to_proto(legal: msg.LegalAction) -> pb.LegalAction:
-    message = pb.LegalAction(id=legal.id, notation=legal.notation)
-    action = legal.action
-    if isinstance(action, Play):
-        message.backgammon.steps.extend([_STEP_MESSAGES[step] for step in action.raw])
-    elif isinstance(action, DurakAction):
-        kind, cards = action_words(action)
-        message.durak.kind = kind
-        message.durak.cards.extend(_cards_to_proto(cards))
-    elif isinstance(action, GapaAction):
-        kind, card, src, dst = gapa_words(action)
-        message.gapa.kind = kind
-        message.gapa.card = _card_or_empty(card)
-        setattr(message.gapa, "from", src)
-        message.gapa.to = dst
-    elif isinstance(action, GapsMove):
-        if action.ends_round:
-            message.gaps.end_round = True
-        else:
-            message.gaps.card = _CARD_TEXT[action.card]
-            setattr(message.gaps, "from", action.src)
-            message.gaps.to = action.dst
-    return message
+def _backgammon_detail(action: Play, message: pb.LegalAction) -> None:
+    message.backgammon.steps.extend([_STEP_MESSAGES[step] for step in action.raw])
 
 
-def _legal_action_from_proto(message: pb.LegalAction, columns: int) -> msg.LegalAction:
-    action: Any = None
-    detail = message.WhichOneof("detail")
-    if detail == "backgammon":
-        action = Play(tuple((getattr(s, "from"), s.to, s.die, s.hit) for s in message.backgammon.steps))
-    elif detail == "durak":
-        try:
-            action = action_from_words(message.durak.kind, _cards_from_proto(message.durak.cards))
-        except ValueError as exc:
-            raise WireError(str(exc)) from None
-    elif detail == "gapa":
-        gapa = message.gapa
-        try:
-            action = gapa_action(gapa.kind, _one_card(gapa.card), getattr(gapa, "from"), gapa.to)
-        except ValueError as exc:
-            raise WireError(str(exc)) from None
-    elif detail == "gaps":
-        gaps = message.gaps
-        if gaps.end_round:
-            action = GapsMove(END_ROUND, -1, -1, columns)
-        else:
-            action = GapsMove(_cards_from_proto([gaps.card])[0], getattr(gaps, "from"), gaps.to, columns)
-    return msg.LegalAction(id=message.id, notation=message.notation, action=action)
+def _durak_detail(action: DurakAction, message: pb.LegalAction) -> None:
+    kind, cards = action_words(action)
+    message.durak.kind = kind
+    message.durak.cards.extend(_cards_to_proto(cards))
 
 
-def _view_to_proto(view: Any) -> tuple[str, Any]:
-    """The view's oneof field name in ActRequest and its message."""
-    if isinstance(view, BackgammonView):
-        return "backgammon", _backgammon_view_to_proto(view)
-    if isinstance(view, DurakView):
-        return "durak", _durak_view_to_proto(view)
-    if isinstance(view, GapaView):
-        return "gapa", _gapa_view_to_proto(view)
-    if isinstance(view, GapsView):
-        return "gaps", _gaps_view_to_proto(view)
-    raise WireError(f"no wire form for view {type(view).__name__}")
+def _gapa_detail(action: GapaAction, message: pb.LegalAction) -> None:
+    kind, card, src, dst = gapa_words(action)
+    message.gapa.kind = kind
+    message.gapa.card = _card_or_empty(card)
+    setattr(message.gapa, "from", src)
+    message.gapa.to = dst
 
 
-def _request_head(request: msg.ActRequest) -> pb.ActRequest:
-    """The ActRequest without its legal actions."""
-    kind, view = _view_to_proto(request.view)
-    return _to_message(pb.ActRequest, request, clock=_to_message(pb.Clock, request.clock), legal_actions=(),
-                       **{kind: view})
+def _gaps_detail(action: GapsMove, message: pb.LegalAction) -> None:
+    if action.ends_round:
+        message.gaps.end_round = True
+    else:
+        message.gaps.card = _CARD_TEXT[action.card]
+        setattr(message.gaps, "from", action.src)
+        message.gaps.to = action.dst
+
+
+def _backgammon_action(message: pb.LegalAction, view: Any) -> Play:
+    return Play(tuple((getattr(s, "from"), s.to, s.die, s.hit) for s in message.backgammon.steps))
+
+
+def _durak_action(message: pb.LegalAction, view: Any) -> DurakAction:
+    try:
+        return action_from_words(message.durak.kind, _cards_from_proto(message.durak.cards))
+    except ValueError as exc:
+        raise WireError(str(exc)) from None
+
+
+def _gapa_action(message: pb.LegalAction, view: Any) -> GapaAction:
+    gapa = message.gapa
+    try:
+        return gapa_action(gapa.kind, _one_card(gapa.card), getattr(gapa, "from"), gapa.to)
+    except ValueError as exc:
+        raise WireError(str(exc)) from None
+
+
+def _gaps_action(message: pb.LegalAction, view: GapsView) -> GapsMove:
+    gaps = message.gaps
+    if gaps.end_round:
+        return GapsMove(END_ROUND, -1, -1, view.columns)
+    return GapsMove(_cards_from_proto([gaps.card])[0], getattr(gaps, "from"), gaps.to, view.columns)
 
 
 def act_request_to_proto(request: msg.ActRequest, detail: bool = True) -> pb.ActRequest:
     """Build the ActRequest sent to a bot; without ``detail`` its legal actions carry their id and notation only
     (for a bot whose Hello said ``without_action_detail``). The referee sends :func:`act_request_bytes`, the
     same message serialized faster."""
-    message = _request_head(request)
-    message.legal_actions.extend(
-        [_legal_action_to_proto(legal) for legal in request.legal_actions]
-        if detail
-        else [pb.LegalAction(id=legal.id, notation=legal.notation) for legal in request.legal_actions]
-    )
+    _, codec = _codec_for(request.view)
+    message = _to_message(pb.ActRequest, request, clock=_to_message(pb.Clock, request.clock), legal_actions=(),
+                          **{codec.field: codec.view_message(request.view)})
+    for legal in request.legal_actions:
+        one = message.legal_actions.add(id=legal.id, notation=legal.notation)
+        if detail and legal.action is not None:
+            codec.detail(legal.action, one)
     return message
 
 
@@ -361,12 +347,6 @@ def _text(number: int, text: str) -> bytes:
     return field(number, text.encode()) if text else b""
 
 
-_VIEW_FIELDS = {
-    BackgammonView: _REQUEST.backgammon,
-    DurakView: _REQUEST.durak,
-    GapaView: _REQUEST.gapa,
-    GapsView: _REQUEST.gaps,
-}
 _LEGAL_TAG = tag(_REQUEST.legal_actions, 2)
 _POINT_RECORDS = {
     (mine, theirs, pin): pb.BackgammonView(
@@ -484,44 +464,132 @@ def _durak_view_bytes(view: DurakView) -> bytes:
     return record + _durak_session_bytes(view) if record is not None else _durak_bytes(view)
 
 
-def _view_field(view: Any) -> int:
-    number = _VIEW_FIELDS.get(type(view))
-    if number is None:
-        raise WireError(f"no wire form for view {type(view).__name__}")
-    return number
-
-
-def _view_bytes(view: Any) -> bytes:
-    if isinstance(view, BackgammonView):
-        return _backgammon_view_bytes(view)
-    if isinstance(view, DurakView):
-        return _durak_view_bytes(view)
-    return _view_to_proto(view)[1].SerializeToString()
-
-
 _ID_RECORDS = [int_field(_LEGAL.id, number) for number in range(1024)]
 _NOTATION_TAG = tag(_LEGAL.notation, 2)
 _ONE_BYTE = [varint(size) for size in range(128)]
 
 
-def _detail_bytes(action: Any) -> bytes:
-    """The records of a legal action's structured detail."""
-    if isinstance(action, Play):
-        return field(_LEGAL.backgammon, b"".join([_STEP_RECORDS[step] for step in action.raw])) if action.raw else b""
-    return _card_detail_bytes(action)
+def _steps_bytes(action: Play) -> bytes:
+    """A play's detail: its steps' records."""
+    return field(_LEGAL.backgammon, b"".join([_STEP_RECORDS[step] for step in action.raw])) if action.raw else b""
 
 
-@functools.lru_cache(maxsize=4096, typed=True)
-def _card_detail_bytes(action: DurakAction | GapaAction | GapsMove) -> bytes:
-    """The detail of a card game's action (a game's actions recur from decision to decision; the actions are
-    named tuples, so the cache keys them by type too)."""
-    return _legal_action_to_proto(msg.LegalAction(0, "", action)).SerializeToString()
+def _cached_detail_bytes(set_detail: Callable[[Any, pb.LegalAction], None]) -> Callable[[Any], bytes]:
+    """The records of the detail ``set_detail`` writes on a LegalAction, kept for the actions seen most (a card
+    game's actions recur from decision to decision; the actions are named tuples, so the cache keys them by type
+    too)."""
+
+    @functools.lru_cache(maxsize=4096, typed=True)
+    def detail_bytes(action: Any) -> bytes:
+        message = pb.LegalAction()
+        set_detail(action, message)
+        return message.SerializeToString()
+
+    return detail_bytes
 
 
-def _legal_records(actions: Sequence[msg.LegalAction], detail: bool) -> list[bytes]:
-    """The records of ``actions`` in an ActRequest's ``legal_actions``: the engine's own (:class:`LegalActions`
-    whose list writes them), else made here (the loop of every decision: kept flat, the usual one-byte lengths
-    looked up)."""
+@dataclasses.dataclass(frozen=True)
+class _Codec:
+    """A kind of view on the wire: its field of ActRequest's ``view`` and LegalAction's ``detail`` (one name in
+    both), and how its views and actions are written and read."""
+
+    field: str
+    view_message: Callable[[Any], Any]
+    """A view as the field's value (a message, or text)."""
+    view_bytes: Callable[[Any], bytes]
+    """A view's bytes as the field's content (those of :attr:`view_message`)."""
+    read_view: Callable[[Any, int], Any]
+    """The field's value sent to ``seat``, read back as a view."""
+    detail: Callable[[Any, pb.LegalAction], None]
+    """Sets an action's detail on a LegalAction."""
+    detail_bytes: Callable[[Any], bytes]
+    """An action's detail as its records in a LegalAction (those :attr:`detail` sets)."""
+    read_detail: Callable[[pb.LegalAction, Any], Any]
+    """A LegalAction's detail read back as an action, given the view it came with."""
+
+
+def _serialized(to_proto: Callable[[Any], Any]) -> Callable[[Any], bytes]:
+    return lambda view: to_proto(view).SerializeToString()
+
+
+_CODECS = {
+    codec.field: codec
+    for codec in (
+        _Codec("backgammon", _backgammon_view_to_proto, _backgammon_view_bytes, _backgammon_view_from_proto,
+               _backgammon_detail, _steps_bytes, _backgammon_action),
+        _Codec("durak", _durak_view_to_proto, _durak_view_bytes, _durak_view_from_proto, _durak_detail,
+               _cached_detail_bytes(_durak_detail), _durak_action),
+        _Codec("gapa", _gapa_view_to_proto, _serialized(_gapa_view_to_proto), _gapa_view_from_proto, _gapa_detail,
+               _cached_detail_bytes(_gapa_detail), _gapa_action),
+        _Codec("gaps", _gaps_view_to_proto, _serialized(_gaps_view_to_proto), lambda message, seat:
+               _gaps_view_from_proto(message), _gaps_detail, _cached_detail_bytes(_gaps_detail), _gaps_action),
+    )
+}
+"""The views bot.proto has a message for, by their field."""
+
+
+def _read_json(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise WireError(f"JSON expected on the wire, not {text[:40]!r} ({exc})") from None
+
+
+def _json_codec(registration: Registration | None) -> _Codec:
+    """The wire of a game bot.proto has no message for: its views (and its actions' detail, when the registration
+    writes them) as JSON text, read back as the data the JSON holds (which needs no registration: a bot of such a
+    game reads it with ``registration`` None)."""
+
+    def view_text(view: Any) -> str:
+        if registration is None:
+            raise WireError("a JSON view is written by its game's registration")
+        return json.dumps(registration.view_json(view), separators=(",", ":"))
+
+    def detail(action: Any, message: pb.LegalAction) -> None:
+        if registration is not None and registration.action_json is not None:
+            message.json = json.dumps(registration.action_json(action), separators=(",", ":"))
+
+    return _Codec(JSON_WIRE, view_text, lambda view: view_text(view).encode(), lambda text, seat: _read_json(text),
+                  detail, _cached_detail_bytes(detail), lambda message, view: _read_json(message.json))
+
+
+_JSON_READER = _json_codec(None)
+"""Reads the JSON wire (a bot's side)."""
+
+_BY_VIEW: dict[type, tuple[int, _Codec]] = {}
+"""A view class's field number in ActRequest and its codec, as its game's registration says (filled when used)."""
+
+
+def _codec_for(view: Any) -> tuple[int, _Codec]:
+    """The field number and the codec of ``view``'s kind.
+
+    Raises:
+        WireError: no registered game gives this kind of view, or its registration names a wire bot.proto lacks.
+    """
+    found = _BY_VIEW.get(type(view))
+    if found is None:
+        try:
+            registration = registration_for(view)
+        except KeyError:
+            raise WireError(f"no wire form for view {type(view).__name__}") from None
+        codec = _json_codec(registration) if registration.wire == JSON_WIRE else _CODECS.get(registration.wire)
+        if codec is None:
+            raise WireError(f"bot.proto has no view {registration.wire!r}")
+        found = _BY_VIEW[type(view)] = getattr(_REQUEST, codec.field), codec
+    return found
+
+
+def _view_to_proto(view: Any) -> tuple[str, Any]:
+    """The view's field in ActRequest's ``view`` and its value."""
+    _, codec = _codec_for(view)
+    return codec.field, codec.view_message(view)
+
+
+def _legal_records(actions: Sequence[msg.LegalAction], detail_bytes: Callable[[Any], bytes] | None) -> list[bytes]:
+    """The records of ``actions`` in an ActRequest's ``legal_actions``, each action's detail by ``detail_bytes``
+    (None: without detail): the engine's own (:class:`LegalActions` whose list writes them), else made here (the
+    loop of every decision: kept flat, the usual one-byte lengths looked up)."""
+    detail = detail_bytes is not None
     if isinstance(actions, msg.LegalActions) and (written := actions.wire_records(detail)) is not None:
         return [written]
     records = []
@@ -536,8 +604,8 @@ def _legal_records(actions: Sequence[msg.LegalAction], detail: bool) -> list[byt
             + (small[size] if size < 128 else varint(size))
             + notation
         )
-        if detail and legal.action is not None:
-            body += _detail_bytes(legal.action)
+        if detail_bytes is not None and legal.action is not None:
+            body += detail_bytes(legal.action)
         size = len(body)
         records.append(_LEGAL_TAG + (small[size] if size < 128 else varint(size)) + body)
     return records
@@ -556,6 +624,7 @@ def act_request_bytes(request: msg.ActRequest, detail: bool = True) -> bytes:
     True
     """
     clock = request.clock
+    number, codec = _codec_for(request.view)
     return b"".join(
         [
             _text(_REQUEST.match_id, request.match_id),
@@ -564,7 +633,7 @@ def act_request_bytes(request: msg.ActRequest, detail: bool = True) -> bytes:
             int_field(_REQUEST.seat, request.seat),
             _options_record(tuple(request.options.items())) if request.options else b"",
             int_field(_REQUEST.decision, request.decision),
-            field(_view_field(request.view), _view_bytes(request.view)),
+            field(number, codec.view_bytes(request.view)),
             field(
                 _REQUEST.clock,
                 int_field(_CLOCK.bank_ms, clock.bank_ms)
@@ -572,7 +641,7 @@ def act_request_bytes(request: msg.ActRequest, detail: bool = True) -> bytes:
                 + int_field(_CLOCK.move_cap_ms, clock.move_cap_ms)
                 + int_field(_CLOCK.move_limit_ms, clock.move_limit_ms),
             ),
-            *_legal_records(request.legal_actions, detail),
+            *_legal_records(request.legal_actions, codec.detail_bytes if detail else None),
         ]
     )
 
@@ -581,17 +650,15 @@ def act_request_from_proto(message: pb.ActRequest) -> msg.ActRequest:
     """Read an ActRequest (the bot side); each legal action is read from its record when the bot first uses it
     (:class:`ReceivedActions`)."""
     kind = message.WhichOneof("view")
-    if kind == "backgammon":
-        view: Any = _backgammon_view_from_proto(message.backgammon, message.seat)
-    elif kind == "durak":
-        view = _durak_view_from_proto(message.durak, message.seat)
-    elif kind == "gapa":
-        view = _gapa_view_from_proto(message.gapa, message.seat)
-    elif kind == "gaps":
-        view = _gaps_view_from_proto(message.gaps)
-    else:
-        raise WireError(f"unknown view kind {kind!r}")
-    read = functools.partial(_legal_action_from_proto, columns=view.columns if kind == "gaps" else 0)
+    if kind is None:
+        raise WireError("an ActRequest without a view")
+    codec = _JSON_READER if kind == JSON_WIRE else _CODECS[kind]
+    view = codec.read_view(getattr(message, kind), message.seat)
+
+    def read(legal: pb.LegalAction) -> msg.LegalAction:
+        action = codec.read_detail(legal, view) if legal.HasField(kind) else None
+        return msg.LegalAction(id=legal.id, notation=legal.notation, action=action)
+
     return _from_message(msg.ActRequest, message, options=dict(message.options), view=view,
                          clock=_from_message(msg.ClockInfo, message.clock),
                          legal_actions=msg.ReceivedActions(message.legal_actions, read))

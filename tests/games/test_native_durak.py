@@ -15,7 +15,7 @@ from referee.games.cards._durak_native import NativeDurakState
 from referee.games.cards.durak import BEAT, LEAD, DurakAction, DurakChance
 from referee.games.engine import NATIVE
 from referee.wire import LegalAction
-from referee.wire._convert import _durak_view_bytes, _durak_view_to_proto, _legal_records
+from referee.wire._convert import _codec_for, _durak_view_bytes, _durak_view_to_proto, _legal_records
 
 from ._differential import play_along
 from .test_playouts import OPTION_SETS
@@ -46,8 +46,9 @@ def _same_step(native, python) -> None:
     assert mine == theirs
     # the records the core writes for its list are the wire's own encoding of the reference's actions
     written = tuple(LegalAction(number, action.notation(), action) for number, action in enumerate(theirs))
+    _, codec = _codec_for(reference)
     for detail in (True, False):
-        assert mine.wire_records(detail) == b"".join(_legal_records(written, detail))
+        assert mine.wire_records(detail) == b"".join(_legal_records(written, codec.detail_bytes if detail else None))
     assert [a.notation() for a in mine] == [a.notation() for a in theirs]
 
 

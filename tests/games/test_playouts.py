@@ -146,5 +146,5 @@ def test_other_games_and_sessions_are_refused_in_one_line():
         playouts(make_game("durak", {"deals": "3"}), 1, seed=1)
     with pytest.raises(ValueError, match="^no playout policy 'greedy': uniform or steps$"):
         playouts(make_game("tabla"), 1, seed=1, policy="greedy")
-    with pytest.raises(ValueError, match="^the steps policy is for the Tabla family's games, not Durak$"):
+    with pytest.raises(ValueError, match="^the steps policy is not one of durak's: uniform$"):
         playouts(make_game("durak"), 1, seed=1, policy="steps")

@@ -55,7 +55,7 @@ class Clock(_message.Message):
     def __init__(self, bank_ms: _Optional[int] = ..., increment_ms: _Optional[int] = ..., move_cap_ms: _Optional[int] = ..., move_limit_ms: _Optional[int] = ...) -> None: ...
 
 class ActRequest(_message.Message):
-    __slots__ = ("match_id", "game_number", "game", "seat", "options", "decision", "backgammon", "durak", "gaps", "gapa", "clock", "legal_actions")
+    __slots__ = ("match_id", "game_number", "game", "seat", "options", "decision", "backgammon", "durak", "gaps", "gapa", "json", "clock", "legal_actions")
     class OptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -73,6 +73,7 @@ class ActRequest(_message.Message):
     DURAK_FIELD_NUMBER: _ClassVar[int]
     GAPS_FIELD_NUMBER: _ClassVar[int]
     GAPA_FIELD_NUMBER: _ClassVar[int]
+    JSON_FIELD_NUMBER: _ClassVar[int]
     CLOCK_FIELD_NUMBER: _ClassVar[int]
     LEGAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
     match_id: str
@@ -85,25 +86,28 @@ class ActRequest(_message.Message):
     durak: DurakView
     gaps: GapsView
     gapa: GapaView
+    json: str
     clock: Clock
     legal_actions: _containers.RepeatedCompositeFieldContainer[LegalAction]
-    def __init__(self, match_id: _Optional[str] = ..., game_number: _Optional[int] = ..., game: _Optional[str] = ..., seat: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., decision: _Optional[int] = ..., backgammon: _Optional[_Union[BackgammonView, _Mapping]] = ..., durak: _Optional[_Union[DurakView, _Mapping]] = ..., gaps: _Optional[_Union[GapsView, _Mapping]] = ..., gapa: _Optional[_Union[GapaView, _Mapping]] = ..., clock: _Optional[_Union[Clock, _Mapping]] = ..., legal_actions: _Optional[_Iterable[_Union[LegalAction, _Mapping]]] = ...) -> None: ...
+    def __init__(self, match_id: _Optional[str] = ..., game_number: _Optional[int] = ..., game: _Optional[str] = ..., seat: _Optional[int] = ..., options: _Optional[_Mapping[str, str]] = ..., decision: _Optional[int] = ..., backgammon: _Optional[_Union[BackgammonView, _Mapping]] = ..., durak: _Optional[_Union[DurakView, _Mapping]] = ..., gaps: _Optional[_Union[GapsView, _Mapping]] = ..., gapa: _Optional[_Union[GapaView, _Mapping]] = ..., json: _Optional[str] = ..., clock: _Optional[_Union[Clock, _Mapping]] = ..., legal_actions: _Optional[_Iterable[_Union[LegalAction, _Mapping]]] = ...) -> None: ...
 
 class LegalAction(_message.Message):
-    __slots__ = ("id", "notation", "backgammon", "durak", "gaps", "gapa")
+    __slots__ = ("id", "notation", "backgammon", "durak", "gaps", "gapa", "json")
     ID_FIELD_NUMBER: _ClassVar[int]
     NOTATION_FIELD_NUMBER: _ClassVar[int]
     BACKGAMMON_FIELD_NUMBER: _ClassVar[int]
     DURAK_FIELD_NUMBER: _ClassVar[int]
     GAPS_FIELD_NUMBER: _ClassVar[int]
     GAPA_FIELD_NUMBER: _ClassVar[int]
+    JSON_FIELD_NUMBER: _ClassVar[int]
     id: int
     notation: str
     backgammon: BackgammonPlay
     durak: DurakAction
     gaps: GapsMove
     gapa: GapaAction
-    def __init__(self, id: _Optional[int] = ..., notation: _Optional[str] = ..., backgammon: _Optional[_Union[BackgammonPlay, _Mapping]] = ..., durak: _Optional[_Union[DurakAction, _Mapping]] = ..., gaps: _Optional[_Union[GapsMove, _Mapping]] = ..., gapa: _Optional[_Union[GapaAction, _Mapping]] = ...) -> None: ...
+    json: str
+    def __init__(self, id: _Optional[int] = ..., notation: _Optional[str] = ..., backgammon: _Optional[_Union[BackgammonPlay, _Mapping]] = ..., durak: _Optional[_Union[DurakAction, _Mapping]] = ..., gaps: _Optional[_Union[GapsMove, _Mapping]] = ..., gapa: _Optional[_Union[GapaAction, _Mapping]] = ..., json: _Optional[str] = ...) -> None: ...
 
 class ActResponse(_message.Message):
     __slots__ = ("action_id", "comment")

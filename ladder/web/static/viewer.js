@@ -255,11 +255,19 @@ const Viewer = (() => {
     return box;
   }
 
+  // A game drawn by none of the drawings above (its registration's viewer is "text"): the terminal's text of it.
+  function drawText(view) {
+    const text = document.createElement("pre");
+    text.className = "view-text";
+    text.textContent = view.text ?? JSON.stringify(view, null, 2);
+    return text;
+  }
+
+  // Each view names its drawing (`kind`, the viewer its game's registration names).
+  const DRAWINGS = { backgammon: drawBackgammon, durak: drawDurak, gapa: drawGapa, gaps: drawGaps, text: drawText };
+
   function draw(view, names) {
-    if (view.kind === "durak") return drawDurak(view, names);
-    if (view.kind === "gapa") return drawGapa(view, names);
-    if (view.kind === "gaps") return drawGaps(view);
-    return drawBackgammon(view, names);
+    return (DRAWINGS[view.kind] || drawText)(view, names);
   }
 
   function seatName(names, seat) {

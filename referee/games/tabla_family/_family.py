@@ -11,7 +11,7 @@ import random
 from abc import abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from enum import StrEnum
-from typing import overload
+from typing import ClassVar, overload
 
 from .._core import (
     CHANCE,
@@ -59,7 +59,7 @@ class FamilyGame(Game):
 
     terminations = FamilyTermination
     variant: str
-    OPTIONS: tuple[GameOption, ...] = (STUCK_OPTION, DECISION_LIMIT)
+    OPTIONS: ClassVar[tuple[GameOption, ...]] = (STUCK_OPTION, DECISION_LIMIT)
     max_points = 2
 
     reference_state: type[FamilyState]

@@ -1,0 +1,62 @@
+"""The Tabla family's registration: Tabla, Gjul Bara, Tapa and the Tabla match, their board for the terminal and
+the web viewer, their BackgammonView on the wire and their training encoding."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from referee.games._core import Game, State
+from referee.games.registry import CheckCase, Registration
+
+from ._views import BackgammonView
+from .gjul_bara import GjulBara
+from .playouts import FamilyPlayouts
+from .tabla import Tabla
+from .tabla_match import TablaMatch
+from .tapa import Tapa
+from .text import render_backgammon, their_numbers
+
+
+def board_json(view: BackgammonView) -> dict[str, Any]:
+    """A board as JSON-ready data: its fields and the other seat's number of each point."""
+    return dataclasses.asdict(view) | {"their_numbers": list(their_numbers(view.variant))}
+
+
+def _on_view(wanted: Callable[[BackgammonView], bool]) -> Callable[[State, Sequence[Any]], bool]:
+    return lambda state, legal: wanted(state.view(state.current_player))
+
+
+_LADDERS = ("gjul-bara", "tabla-match")
+"""The games with Gjul Bara's ladder."""
+
+CHECK_CASES = (
+    CheckCase("a remainder of the opponent's ladder", {}, _on_view(lambda view: view.remainder), _LADDERS),
+    CheckCase("a ladder stage", {}, _on_view(lambda view: bool(view.later_stages) and not view.remainder), _LADDERS),
+)
+"""Gjul Bara's ladder, where a game has one: a later stage of it, and the opponent's remainder."""
+
+
+def _encoding(game: Game) -> Any:
+    from referee.envs.backgammon import BackgammonEncoding
+
+    return BackgammonEncoding()
+
+
+REGISTRATIONS = (
+    Registration(
+        games={"tabla": Tabla, "gjul-bara": GjulBara, "tapa": Tapa, "tabla-match": TablaMatch},
+        views=(BackgammonView,),
+        render=render_backgammon,
+        aliases={"plakoto": "tapa", "mahbusa": "tapa", "prava": "tabla", "match": "tabla-match",
+                 "gul-bara": "gjul-bara", "gjulbara": "gjul-bara", "gyulbara": "gjul-bara"},
+        view_json=board_json,
+        viewer="backgammon",
+        wire="backgammon",
+        encoding=_encoding,
+        check_cases=CHECK_CASES,
+        playouts=FamilyPlayouts(),
+    ),
+)
+"""The family as one registration (their views are one kind)."""
