@@ -22,14 +22,13 @@ from sqlite_utils import Database
 
 from referee.chance import new_secret_seed
 from referee.choices import ChoiceError, settle
-from referee.cli import build_echo, build_timeout_option, sandbox_option, sandboxed_by
+from referee.cli import CLOCK, build_echo, build_timeout_option, sandbox_option, sandboxed_by
 from referee.files import write_atomically
 from referee.games import GAMES
 from referee.games.registry import RegistryError, registrations
 from referee.render import replay_pages
 from referee.replay import read_replay, replay_bytes
-from referee.runtime import parse_clock
-from referee.runtime.clock import DEFAULT_CLOCK
+from referee.runtime.clock import DEFAULT_CLOCK, Clock
 
 from .arenas import arena_ids, arenas_for_game, load_arena, set_deals, set_decision_limit, set_paused
 from .authors import AuthorError, add_author, list_authors, revoke_token, rotate_token, set_banned
@@ -146,14 +145,6 @@ def _check_arena(db: Database, db_path: str, arena: str) -> None:
     if arena in known:
         raise UserError(f"no bot in {db_path} plays {arena} yet: ladder submit one that does")
     raise UserError(f"no arena {arena!r} (the arenas are {', '.join(known)})")
-
-
-def _check_clock(clock: str) -> None:
-    """A usage error unless ``clock`` is a clock the referee understands (BANK+INC/CAP)."""
-    try:
-        parse_clock(clock)
-    except ValueError as exc:
-        raise UserError(f"--clock: {exc}") from None
 
 
 async def _until_interrupted(work: Callable[[], Awaitable[T]]) -> T:
@@ -419,7 +410,7 @@ async def _in_session(executor: Executor, concurrency: int, work: Callable[[], A
 @click.option("--concurrency", default=2, show_default=True, type=click.IntRange(1), help="Matches at a time.")
 @click.option("--challenger", help="Gauntlet: the bot that plays everybody.")
 @click.option("--league", "league_name", help="League name (default ARENA-SCHEDULE); rerun it to resume.")
-@click.option("--clock", default=DEFAULT_CLOCK, show_default=True, help="BANK+INC/CAP in seconds.")
+@click.option("--clock", type=CLOCK, default=str(DEFAULT_CLOCK), show_default=True, help="BANK+INC/CAP in seconds.")
 @db_option
 @sandbox_option("on")
 @click.option("--pause-off-turn/--no-pause-off-turn", default=None,
@@ -438,7 +429,6 @@ def league_command(
     """
     if (executor_kind == "dask") != (scheduler is not None):
         raise click.UsageError("--executor dask and --scheduler go together")
-    _check_clock(clock)
     db = _open(db_path)
     _check_arena(db, db_path, arena)
     league = league_name or f"{arena}-{schedule}"
@@ -560,7 +550,7 @@ def duel_command(bot_a, bot_b, arena, elo0, elo1, alpha, beta, max_units, concur
 @click.option("--rounds", default=5, show_default=True, type=click.IntRange(1), help="Swiss, gauntlet, tables.")
 @click.option("--challenger", help="Gauntlet: the bot that plays the field.")
 @click.option("--concurrency", default=2, show_default=True, type=click.IntRange(1), help="Matches at a time.")
-@click.option("--clock", default=DEFAULT_CLOCK, show_default=True, help="BANK+INC/CAP in seconds.")
+@click.option("--clock", type=CLOCK, default=str(DEFAULT_CLOCK), show_default=True, help="BANK+INC/CAP in seconds.")
 @db_option
 @sandbox_option("on")
 @click.pass_context
@@ -576,7 +566,6 @@ def tournament_command(
         return
     if not format_name or not arena:
         raise click.UsageError("give --format and --arena (or a subcommand: show, list)")
-    _check_clock(clock)
     db = _open(db_path)
     _check_arena(db, db_path, arena)
     spec_arena = load_arena(db, arena)
@@ -729,7 +718,8 @@ def replay_command(match_id: str, db_path: str, game_number: int | None, as_seat
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
 @click.option("--play", is_flag=True, help="Run the club ladder too: authors upload, the scheduler plays for ever.")
 @click.option("--concurrency", default=2, show_default=True, type=click.IntRange(1), help="With --play: matches at a time.")
-@click.option("--clock", default=DEFAULT_CLOCK, show_default=True, help="With --play: BANK+INC/CAP in seconds.")
+@click.option("--clock", type=CLOCK, default=str(DEFAULT_CLOCK), show_default=True,
+              help="With --play: BANK+INC/CAP in seconds.")
 @sandbox_option("on")
 @click.option("--scheduler", help="With --play: play the matches on the Dask cluster of this scheduler (tcp://HOST:8786).")
 @click.option("--tournament", "scheduled", multiple=True, metavar="FORMAT:ARENA",
@@ -746,7 +736,7 @@ def replay_command(match_id: str, db_path: str, game_number: int | None, as_seat
 @click.option("--user", "user_name", metavar="NAME",
               help="With --play, started as root: the user the web process runs as (default: uid and gid 60999).")
 def serve(
-    db_path: str, host: str, port: int, play: bool, concurrency: int, clock: str, sandbox_mode: str,
+    db_path: str, host: str, port: int, play: bool, concurrency: int, clock: Clock, sandbox_mode: str,
     scheduler: str | None, scheduled: tuple[str, ...], every_hours: float, cache_seconds: float,
     keep_days: float | None, behind_tls: bool, user_name: str | None,
 ) -> None:
@@ -781,8 +771,6 @@ def serve(
     except ValueError as exc:
         raise UserError(str(exc)) from None
     db = _open(db_path, create=play)
-    if play:
-        _check_clock(clock)
     try:
         listener = socket.create_server((host, port))  # a busy or forbidden address: one line, not a traceback
     except OSError as exc:

@@ -14,15 +14,15 @@ import sys
 import tempfile
 import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 import trio
 
 from referee.matchspec import MatchSpec
 from referee.runtime.affinity import usable_cores
-from referee.runtime.clock import DEFAULT_CLOCK
+from referee.runtime.clock import DEFAULT_CLOCK, Clock
 from referee.runtime.hello import Entrant
 from referee.runtime.sandbox import SANDBOX_ENV
 
@@ -48,7 +48,7 @@ class MatchJob:
     seed: str
     """The unit's secret chance seed: the referee keeps it out of the replay until the match is over."""
     replay: str
-    clock: str = DEFAULT_CLOCK
+    clock: Clock = DEFAULT_CLOCK
     unit: str = ""
     """The duplicate unit the match belongs to: no bot process plays two matches of one unit."""
     open_units: tuple[str, ...] = ()
@@ -89,7 +89,48 @@ class MatchResult:
     bots: tuple[str, ...] = ()
     seconds: float = 0.0
     error: ExecutorError | None = None
-    raw: dict = field(default_factory=dict)
+
+    @classmethod
+    def from_json(cls, data: object, seconds: float) -> MatchResult:
+        """The result ``referee run-match`` printed (parsed JSON), read strictly.
+
+        Raises:
+            ValueError: not an object, a key missing or unknown, or a value of the wrong type (the message names
+                it).
+        """
+        if not isinstance(data, dict):
+            raise ValueError(f"a result is a JSON object, not {type(data).__name__}")
+        if (unknown := sorted(set(data) - set(_RESULT_KEYS))):
+            raise ValueError(f"unknown key {unknown[0]!r} in the result")
+        if (missing := [key for key in _RESULT_KEYS if key not in data]):
+            raise ValueError(f"the result has no {missing[0]!r}")
+        for key, (kind, items) in _RESULT_KEYS.items():
+            value = data[key]
+            if not _typed(value, kind) or (items is not None and not all(_typed(item, items) for item in value)):
+                raise ValueError(f"the result's {key!r} is {value!r}"[:200])
+        return cls(termination=data["termination"], points=tuple(data["points"]), games=tuple(data["games"]),
+                   faults=tuple(data["faults"]), decisions=data["decisions"], bots=tuple(data["bots"]),
+                   seconds=seconds)
+
+
+def _typed(value: Any, kind: type) -> bool:
+    """Whether ``value`` is a ``kind`` (a boolean is no number here)."""
+    return isinstance(value, kind) and not isinstance(value, bool)
+
+
+_RESULT_KEYS: dict[str, tuple[type, type | None]] = {
+    "match_id": (str, None),
+    "game": (str, None),
+    "seed": (str, None),
+    "bots": (list, str),
+    "termination": (str, None),
+    "points": (list, int),
+    "games": (list, dict),
+    "faults": (list, dict),
+    "decisions": (int, None),
+    "replay": (str, None),
+}
+"""What a result printed by the referee holds: each key's type, and its items' type for a list."""
 
 
 def failed(kind: FailureKind, detail: str) -> MatchResult:
@@ -238,16 +279,8 @@ def referee_result(returncode: int, stdout: str, stderr: str, seconds: float) ->
         tail = stderr.strip()[-1500:]
         return failed("referee", f"referee exited with {returncode}: {last}\n{tail}")
     try:
-        raw = json.loads(lines[-1])
+        return MatchResult.from_json(json.loads(lines[-1]), seconds)
     except json.JSONDecodeError:
         return failed("referee", f"unreadable referee output {lines[-1][:200]!r}")
-    return MatchResult(
-        termination=raw["termination"],
-        points=tuple(raw["points"]),
-        games=tuple(raw.get("games", ())),
-        faults=tuple(raw.get("faults", ())),
-        decisions=raw.get("decisions", 0),
-        bots=tuple(raw.get("bots", ())),
-        seconds=seconds,
-        raw=raw,
-    )
+    except ValueError as exc:
+        return failed("referee", f"a result the ladder cannot read: {exc}")

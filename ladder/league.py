@@ -31,7 +31,7 @@ from sqlite_utils import Database
 import referee
 from referee.chance import new_secret_seed
 from referee.replay import compress_replay
-from referee.runtime.clock import DEFAULT_CLOCK
+from referee.runtime.clock import DEFAULT_CLOCK, Clock
 from referee.runtime.hello import Entrant
 
 from . import fits
@@ -336,7 +336,7 @@ async def run_units(
     *,
     concurrency: int = 1,
     on_progress: Callable[[Progress], None] | None = None,
-    clock: str = DEFAULT_CLOCK,
+    clock: Clock = DEFAULT_CLOCK,
     only: Sequence[str] | None = None,
     limiter: trio.CapacityLimiter | None = None,
     open_units: set[str] | None = None,
@@ -526,7 +526,7 @@ async def play_league(
     challenger: int | None = None,
     concurrency: int = 1,
     on_progress: Callable[[Progress], None] | None = None,
-    clock: str = DEFAULT_CLOCK,
+    clock: Clock = DEFAULT_CLOCK,
 ) -> Progress:
     """Plan the league (:data:`SCHEDULES`: ``rounds`` rounds, or as many steps of a continuous schedule) and play
     it; return the progress of everything played, summed over a continuous schedule's steps."""

@@ -18,7 +18,7 @@ import trio
 from sqlite_utils import Database
 
 from referee.chance import new_secret_seed
-from referee.runtime.clock import DEFAULT_CLOCK
+from referee.runtime.clock import DEFAULT_CLOCK, Clock
 
 from . import fits
 from .arenas import deals_of, load_arena
@@ -71,7 +71,7 @@ class Service:
         db: Database,
         executor: Executor,
         concurrency: int = 2,
-        clock: str = DEFAULT_CLOCK,
+        clock: Clock = DEFAULT_CLOCK,
         tournaments: tuple[tuple[str, str], ...] = (),
         every_hours: float = 24.0,
         keep_replays_days: float | None = None,

@@ -32,7 +32,6 @@ from referee.runtime import (
     ManifestError,
     SeatOptions,
     default_store,
-    parse_clock,
     prepare_bot,
     probe_hello,
     resolve_bot,
@@ -40,7 +39,7 @@ from referee.runtime import (
 )
 from referee.runtime.affinity import parse_cores, pin
 from referee.runtime.build import BUILD_TIMEOUT
-from referee.runtime.clock import DEFAULT_CLOCK
+from referee.runtime.clock import DEFAULT_CLOCK, Clock
 from referee.runtime.lifetime import Orphaned, exit_when_orphaned
 from referee.runtime.process import STARTUP_TIMEOUT
 from referee.runtime.sandbox import (
@@ -87,6 +86,25 @@ def sandbox_option(default: str) -> Callable:
         show_envvar=True,
         help="Run bots in the sandbox: on (refuse without it), auto (when it works here), off (trusted bots only).",
     )
+
+
+class ClockType(click.ParamType):
+    """A ``--clock`` value, BANK+INC[/CAP] in seconds, read as a :class:`Clock` (a usage error otherwise)."""
+
+    name = "BANK+INC/CAP"
+
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> Clock:
+        """``value`` as a :class:`Clock`."""
+        if isinstance(value, Clock):
+            return value
+        try:
+            return Clock.parse(str(value))
+        except ValueError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+CLOCK = ClockType()
+"""The type of every command's ``--clock``."""
 
 
 def build_timeout_option() -> Callable:
@@ -150,7 +168,7 @@ def main(verbose: int) -> None:
 @click.option(
     "--seed", default=1, show_default=True, type=int, help="Public seed of all chance (dice, deals) in the run."
 )
-@click.option("--clock", "clock_text", default=DEFAULT_CLOCK, show_default=True, help="BANK+INC[/CAP] in seconds.")
+@click.option("--clock", type=CLOCK, default=str(DEFAULT_CLOCK), show_default=True, help="BANK+INC[/CAP] in seconds.")
 @click.option("--out", default="replays", show_default=True, type=click.Path(file_okay=False), help="Replay folder.")
 @click.option("--option", "option_pairs", multiple=True, metavar="KEY=VALUE", help="A game option (repeatable).")
 @click.option("--seats", type=int, help="Durak: seats (default: one per bot given).")
@@ -169,7 +187,7 @@ def play(
     bots: tuple[str, ...],
     count: int,
     seed: int,
-    clock_text: str,
+    clock: Clock,
     out: str,
     option_pairs: tuple[str, ...],
     seats: int | None,
@@ -201,7 +219,6 @@ def play(
         options["seats"] = str(len(bots))  # a game of several seat counts seats the bots given
     try:
         game = make_game(game_id, options)
-        clock = parse_clock(clock_text)
     except (UnknownGameError, InvalidOptionError, ValueError) as exc:
         raise click.UsageError(str(exc)) from None
     if len(bots) != game.num_seats:
@@ -277,7 +294,6 @@ def match_from_spec(
     try:
         game = make_game(spec.game, spec.options)
         bots = [(known.resolve if known else resolve_bot)(path) for path in spec.bots]
-        clock = parse_clock(spec.clock)
         sandboxed = resolve_mode(spec.sandbox)
         limits = limits_from_json(spec.limits)
         entrants = [Entrant.from_json(entrant) for entrant in spec.entrants] if spec.entrants is not None else None
@@ -294,7 +310,7 @@ def match_from_spec(
         match_id=spec.match_id,
         seed=spec.seed,
         seed_public=not spec.seed_secret,
-        clock=clock,
+        clock=spec.clock,
         replay_path=Path(spec.replay) if spec.replay else None,
         overwrite_replay=True,  # the ladder names its replays, and plays a match again after an interruption
         transport=spec.transport,

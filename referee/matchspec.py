@@ -11,7 +11,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.runtime.clock import DEFAULT_CLOCK
+from referee.runtime.clock import DEFAULT_CLOCK, Clock
 from referee.runtime.process import STARTUP_TIMEOUT
 
 
@@ -32,8 +32,8 @@ class MatchSpec:
     """Whether the replay shows only the seed's commitment until the match is over (a ladder's seeds are)."""
     match_id: str = "match"
     options: dict[str, str] = field(default_factory=dict)
-    clock: str = DEFAULT_CLOCK
-    """BANK+INC/CAP in seconds."""
+    clock: Clock = DEFAULT_CLOCK
+    """The clock (in JSON: BANK+INC/CAP in seconds)."""
     replay: str | None = None
     """Where to write the replay (none when missing)."""
     sandbox: str = "on"
@@ -88,7 +88,7 @@ class MatchSpec:
             value = getattr(self, f.name)
             default = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
             if _required(f) or value != default:
-                out[f.name] = list(value) if isinstance(value, tuple) else value
+                out[f.name] = list(value) if isinstance(value, tuple) else str(value) if isinstance(value, Clock) else value
         return out
 
 
@@ -96,7 +96,7 @@ def _required(f: dataclasses.Field) -> bool:
     return f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
 
 
-_STRINGS = ("game", "seed", "match_id", "clock", "sandbox", "unit", "transport")
+_STRINGS = ("game", "seed", "match_id", "sandbox", "unit", "transport")
 _STRING_LISTS = ("bots", "open_units", "recorded_paths")
 
 
@@ -119,6 +119,13 @@ def _checked(name: str, value: Any) -> Any:
         if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
             raise wrong("a list of strings")
         return tuple(value)
+    if name == "clock":
+        if not isinstance(value, str):
+            raise wrong("a string")
+        try:
+            return Clock.parse(value)
+        except ValueError as exc:
+            raise SpecError(f"the match spec's 'clock': {exc}") from None
     if name in ("seed_secret", "pause_off_turn"):
         if not isinstance(value, bool) and not (value is None and name == "pause_off_turn"):
             raise wrong("true or false")

@@ -10,7 +10,7 @@ import trio
 from sqlite_utils import Database
 
 from referee.chance import new_secret_seed
-from referee.runtime.clock import DEFAULT_CLOCK
+from referee.runtime.clock import DEFAULT_CLOCK, Clock
 
 from ..executor import Executor
 from ..league import Progress, SeedSource, arena_ratings, clear_leftovers, plan_unit, run_units
@@ -62,7 +62,7 @@ async def play(
     executor: Executor,
     *,
     concurrency: int = 2,
-    clock: str = DEFAULT_CLOCK,
+    clock: Clock = DEFAULT_CLOCK,
     new_seed: SeedSource = new_secret_seed,
     on_progress: Callable[[Progress], None] | None = None,
     on_round: Callable[[int], None] | None = None,

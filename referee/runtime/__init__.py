@@ -1,7 +1,7 @@
 """The runtime: seats bots (processes over gRPC or in-process functions), drives games, enforces clocks."""
 
 from .build import BuildError, build_bot
-from .clock import Clock, parse_clock
+from .clock import DEFAULT_CLOCK, Clock
 from .driver import GameRecord, play_game
 from .faults import (
     FAULT_KINDS,
@@ -23,6 +23,7 @@ from .runner import probe_hello, run_game
 from .seating import BotPool, SeatOptions
 
 __all__ = [
+    "DEFAULT_CLOCK",
     "FAULT_KINDS",
     "BotPool",
     "BotCrashed",
@@ -49,7 +50,6 @@ __all__ = [
     "build_record",
     "default_store",
     "is_prepared",
-    "parse_clock",
     "place_copy",
     "play_game",
     "prepare_bot",

@@ -18,6 +18,7 @@ from ladder.league import plan, run_units
 from ladder.registry import submit
 from ladder.store import open_store
 from referee.runtime.cgroups import GROUP, ROOT, BotCgroup
+from referee.runtime.clock import Clock
 from referee.runtime.sandbox import FIRST_UID, UID_SPAN, sandbox_problem
 
 from ..runtime.hostile import hostile_folder
@@ -101,7 +102,7 @@ async def test_hostile_bots_cannot_spoil_a_league(tmp_path):
         calm = next(db.query("select v.id from versions v join bots b on b.id = v.bot_id where b.name = 'calm'"))["id"]
         plan(db, "hostile", "tapa", "gauntlet", 1, challenger=calm)
         async with executor.session(2):  # as a ladder plays: kept bots, each worker on its share of the cores
-            progress = await run_units(db, "hostile", executor, concurrency=2, clock="60+0/3")
+            progress = await run_units(db, "hostile", executor, concurrency=2, clock=Clock(60, 0, 3))
         with pytest.raises(BlockingIOError):
             listener.accept()
     assert progress.done == progress.total == 2 * (len(EXPECTED) + 1) and progress.errors == 0

@@ -139,7 +139,6 @@ def test_a_lock_held_too_long_is_one_line_and_changes_nothing(tmp_path, monkeypa
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["league", "--arena", "tapa", "--clock", "banana"], "--clock: bad clock 'banana': expected BANK+INC"),
         (["league", "--arena", "chess"], "no arena 'chess' (the arenas are "),
         (["league", "--arena", "durak-4"], "plays durak-4 yet: ladder submit one that does"),
         (["standings", "--arena", "nosuch"], "no arena 'nosuch'"),
@@ -151,6 +150,17 @@ def test_inputs_are_checked_before_any_match(tmp_path, args, words):
     db = str(tmp_path / "l.db")
     assert runner.invoke(main, ["submit", str(random_bot_folder(tmp_path, "a")), "--db", db]).exit_code == 0
     assert words in one_line_error(runner.invoke(main, [*args, "--db", db]), 2)
+    assert open_store(db)["matches"].count == 0
+
+
+def test_a_bad_clock_is_a_usage_error_before_any_match(tmp_path):
+    runner = CliRunner()
+    db = str(tmp_path / "l.db")
+    assert runner.invoke(main, ["submit", str(random_bot_folder(tmp_path, "a")), "--db", db]).exit_code == 0
+    done = runner.invoke(main, ["league", "--arena", "tapa", "--clock", "banana", "--db", db])
+    assert done.exit_code == 2 and "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines()[-1] == ("Error: Invalid value for '--clock': bad clock 'banana': expected "
+                                                    "BANK+INC or BANK+INC/CAP in seconds, e.g. 120+3/30")
     assert open_store(db)["matches"].count == 0
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from referee.matchspec import MatchSpec, SpecError
+from referee.runtime.clock import Clock
 
 ROOT = Path(__file__).resolve().parents[2]
 BOT = str(ROOT / "bots" / "python" / "random_bot.py")
@@ -19,7 +20,9 @@ GOOD = {"game": "tapa", "bots": [BOT, BOT], "seed": "7", "seed_secret": True}
 
 def test_a_spec_reads_back_what_it_writes():
     spec = MatchSpec(game="durak", bots=("a", "b", "c"), seed="s", seed_secret=True, options={"seats": "3"},
-                     open_units=("u1",), pause_off_turn=False, entrants=({"name": "a"},) * 3, startup_timeout=5)
+                     open_units=("u1",), pause_off_turn=False, entrants=({"name": "a"},) * 3, startup_timeout=5,
+                     clock=Clock(10, 0.5, 2))
+    assert spec.to_json()["clock"] == "10+0.5/2"
     assert MatchSpec.from_json(json.loads(json.dumps(spec.to_json()))) == spec
     assert MatchSpec(game="tapa", bots=("a", "b"), seed="1", seed_secret=False).to_json() == {
         "game": "tapa", "bots": ["a", "b"], "seed": "1", "seed_secret": False}
@@ -33,6 +36,8 @@ def test_a_spec_reads_back_what_it_writes():
     ({"options": {"seats": 4}}, "'options' must be an object of strings"),
     ({"startup_timeout": -1}, "'startup_timeout' must be a positive number"),
     ({"pause_off_turn": "yes"}, "'pause_off_turn' must be true or false"),
+    ({"clock": 120}, "'clock' must be a string, not 120"),
+    ({"clock": "0"}, "'clock': bad clock '0': bank and cap must be positive"),
 ])
 def test_each_mistake_is_named(change, error):
     with pytest.raises(SpecError, match=error.replace("(", r"\(").replace(")", r"\)")):
