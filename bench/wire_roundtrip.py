@@ -16,7 +16,7 @@ first in the other. Per decision, wall time (``time.perf_counter``):
 - **raw unary**: the same requests, as the exact bytes the referee sent in that round's game, sent to the bots
   that take calls by blocking grpcio unary calls from one thread with nothing around them (answers not parsed);
 - **referee's client**: the same bytes sent to the bots that take calls by the referee's own client
-  (``open_caller``: the native core's, or grpcio's with ``KAFANA_WIRE=grpcio``), one call after the other from
+  (``calls.CALLER``: the native core's, or grpcio's with ``KAFANA_WIRE=grpcio``), one call after the other from
   trio with nothing around them: the client against grpcio's blocking call, and the referee's loop alone (the
   first row less this one);
 - **raw stream**: the same bytes, framed as SessionRequests, on one bidirectional stream per bot from one thread
@@ -48,7 +48,7 @@ from referee import wire  # noqa: E402
 from referee.games import make_game  # noqa: E402
 from referee.replay import ReplayWriter  # noqa: E402
 from referee.runtime import Clock, play_game, resolve_bot  # noqa: E402
-from referee.runtime.calls import WIRE, open_caller  # noqa: E402
+from referee.runtime.calls import CALLER, WIRE  # noqa: E402
 from referee.runtime.process import MAX_REQUEST_BYTES, MAX_RESPONSE_BYTES, ProcessPlayer, bot_address  # noqa: E402
 
 CALLS_BOT = """import sys
@@ -142,8 +142,8 @@ async def main(game_id: str, rounds: int, bot: str) -> None:
             assert not any(p.info.session for p in by_calls) and all(p.info.session for p in by_session)
             channels = [grpc.insecure_channel(player.address) for player in by_calls + by_session]
             methods = [channel.unary_unary("/kafana.v1.Bot/Act") for channel in channels[:2]]
-            callers = [open_caller(player.address, max_response=MAX_RESPONSE_BYTES, max_request=MAX_REQUEST_BYTES)
-                       for player in by_calls]
+            callers = [CALLER(player.address, max_response=MAX_RESPONSE_BYTES, max_request=MAX_REQUEST_BYTES,
+                              name="kafana-bench") for player in by_calls]
             streams = []
             for channel in channels[2:]:
                 sink: queue.SimpleQueue = queue.SimpleQueue()

@@ -1,7 +1,9 @@
 """Which client the referee speaks to bots with: the native core's (:mod:`.native_bridge`) or grpcio's
-(:mod:`.bridge`, the reference), read once at import from ``KAFANA_WIRE=native|grpcio`` (default: native when the
-native core is installed); a command settles the choice before it works (:func:`referee.choices.settle`), which
-refuses a mistyped value in one line. Both keep the same contract, and the bridge and fault tests run on both.
+(:mod:`.bridge`, the reference). The default, :data:`CALLER`, is chosen here once, from
+``KAFANA_WIRE=native|grpcio`` (native when the native core is installed); a command settles the choice before it
+works (:func:`referee.choices.settle`), which refuses a mistyped value in one line. Whoever seats bots may pass
+another (``client=`` of :func:`.runner.run_game`, :class:`.seating.SeatOptions`, :class:`.process.ProcessPlayer`):
+both keep the same contract, and the bridge and fault tests run on both by passing each.
 """
 
 from __future__ import annotations
@@ -40,11 +42,19 @@ class BotClient(Protocol):
         ...
 
 
+class ClientKind(Protocol):
+    """What opens a bot's client: :class:`.bridge.Caller` or :class:`.native_bridge.NativeCaller`."""
+
+    def __call__(self, address: str, *, max_response: int, max_request: int, name: str) -> BotClient:
+        """A client of the bot at ``address`` (``unix:PATH`` or ``HOST:PORT``)."""
+        ...
+
+
 class WireChoiceError(RuntimeError):
     """``KAFANA_WIRE`` names a client that is not there."""
 
 
-def _native_caller() -> type | None:
+def _native_caller() -> ClientKind | None:
     try:
         from .native_bridge import NativeCaller
     except ImportError:
@@ -52,7 +62,7 @@ def _native_caller() -> type | None:
     return NativeCaller
 
 
-def choose(wanted: str | None) -> tuple[str, type]:
+def choose(wanted: str | None) -> tuple[str, ClientKind]:
     """The client for ``wanted`` (the variable's value, None when unset): its name and its caller class.
 
     Raises:
@@ -66,7 +76,7 @@ def choose(wanted: str | None) -> tuple[str, type]:
     return ("native", native) if native is not None else ("grpcio", Caller)
 
 
-def _chosen() -> tuple[str, type, str | None]:
+def _chosen() -> tuple[str, ClientKind, str | None]:
     """The client the environment asks for, its caller class, and what is wrong with the variable (then grpcio's
     client, which every machine has)."""
     try:
@@ -76,9 +86,4 @@ def _chosen() -> tuple[str, type, str | None]:
 
 
 WIRE, CALLER, PROBLEM = _chosen()
-"""The client in use, its caller class (``Caller`` or ``NativeCaller``), and what is wrong with ``KAFANA_WIRE``."""
-
-
-def open_caller(address: str, *, max_response: int, max_request: int, name: str = "kafana-caller") -> BotClient:
-    """A client of the bot at ``address`` (``unix:PATH`` or ``HOST:PORT``) of the chosen kind."""
-    return CALLER(address, max_response=max_response, max_request=max_request, name=name)
+"""The default client's name, its kind (``Caller`` or ``NativeCaller``), and what is wrong with ``KAFANA_WIRE``."""

@@ -26,7 +26,7 @@ from referee.games import GAMES
 
 from .affinity import usable_cores
 from .bridge import StreamClosed, StreamTimeout
-from .calls import BotClient, BotStream, open_caller
+from .calls import CALLER, BotClient, BotStream, ClientKind
 from .cgroups import BotCgroup, enter_command
 from .clock import TRANSPORT_GRACE
 from .faults import BotCrashed, BotError, BotNoHello, BotProtocolError, BotResourceLimit, BotTimeout
@@ -143,6 +143,7 @@ class ProcessPlayer:
     entered as; with neither any answer to Hello is accepted. An unsandboxed bot listens at ``address``; a
     sandboxed one listens inside its sandbox (``address`` must be None) and the referee reaches it through the
     sandbox's root. A ``holdable`` bot can be stopped whole between its games (:meth:`hold`, :meth:`release`).
+    ``client`` is the kind of client the referee speaks to it with (:mod:`.calls`).
     """
 
     def __init__(
@@ -158,12 +159,14 @@ class ProcessPlayer:
         pause_off_turn: bool = False,
         holdable: bool = False,
         entrant: Entrant | None = None,
+        client: ClientKind = CALLER,
     ) -> None:
         if sandboxed != (address is None):
             raise ValueError("a sandboxed bot listens inside its sandbox: give an address exactly when unsandboxed")
         self.seat = seat
         self.spec = spec
         self.address = address
+        self.client = client
         self.sandboxed = sandboxed
         self.limits = limits
         self._tmp: PrivateTmp | None = None
@@ -287,7 +290,7 @@ class ProcessPlayer:
                     self._tmp = PrivateTmp(os.dup(self._socket.tmp_fd))
                     self.address = self._socket.address
                 assert self.address is not None  # given when unsandboxed
-                self._caller = open_caller(
+                self._caller = self.client(
                     self.address,
                     max_response=MAX_RESPONSE_BYTES,
                     max_request=MAX_REQUEST_BYTES,

@@ -14,6 +14,7 @@ from referee import wire
 from referee.games import Game
 from referee.replay import ReplayWriter
 
+from .calls import CALLER, ClientKind
 from .clock import Clock
 from .driver import GameRecord, play_game
 from .faults import BotError, Fault
@@ -44,6 +45,7 @@ async def run_game(
     unit: str = "",
     open_units: Sequence[str] = (),
     entrants: Sequence[Entrant] | None = None,
+    client: ClientKind = CALLER,
 ) -> GameRecord:
     """Seat one bot per seat, play the game, write the replay. Without a ``pool`` every bot is a fresh process
     stopped when the game ends, whatever happens; with one, bots come from it and go back to it (the game's
@@ -52,7 +54,7 @@ async def run_game(
     (one per seat, as the ladder registered them) each bot's Hello must say who it was entered as.
     ``sandboxed`` runs every bot in the sandbox (:mod:`referee.runtime.sandbox`) under ``limits``;
     ``pause_off_turn`` stops each bot while it is not its move (:mod:`referee.runtime.pause`; default: no, or the
-    pool's options); ``recorded_paths``
+    pool's options); ``client`` is the kind of client the bots are spoken to with (:mod:`.calls`); ``recorded_paths``
     are the bots' paths to write in the replay (where the bots came from, when they run from a copy);
     ``seed_public`` False keeps the seed out of the replay until the game is over (see :func:`play_game`); an
     existing replay at ``replay_path`` is replaced only with ``overwrite_replay`` (else the replay takes the next
@@ -61,7 +63,7 @@ async def run_game(
         raise ValueError(f"{game.id} needs {game.num_seats} bots, got {len(specs)}")
     if sandboxed and transport != "unix":
         raise ValueError("a sandboxed bot has no network: use the unix transport")
-    options = SeatOptions(transport, startup_timeout, sandboxed, limits, bool(pause_off_turn))
+    options = SeatOptions(transport, startup_timeout, sandboxed, limits, bool(pause_off_turn), client)
     if entrants is not None and len(entrants) != len(specs):
         raise ValueError(f"{len(specs)} bots but {len(entrants)} entrants")
     seated = (pool.seating(game.id, specs, unit, open_units, entrants, pause_off_turn) if pool is not None
@@ -96,12 +98,14 @@ async def run_game(
 
 
 async def probe_hello(
-    spec: BotSpec, *, transport: str = "unix", startup_timeout: float = STARTUP_TIMEOUT, sandboxed: bool = False
+    spec: BotSpec, *, transport: str = "unix", startup_timeout: float = STARTUP_TIMEOUT, sandboxed: bool = False,
+    client: ClientKind = CALLER,
 ) -> tuple[wire.BotInfo | None, Fault | None, dict[str, str]]:
     """Start a bot, take its Hello, stop it: (info, None, output) or (None, fault, output)."""
     with tempfile.TemporaryDirectory(prefix="kafana-") as folder:
         address = None if sandboxed else bot_address(transport, Path(folder), 0)
-        player = ProcessPlayer(0, spec, address, None, startup_timeout=startup_timeout, sandboxed=sandboxed)
+        player = ProcessPlayer(0, spec, address, None, startup_timeout=startup_timeout, sandboxed=sandboxed,
+                               client=client)
         fault: Fault | None = None
         async with trio.open_nursery() as nursery:
             try:

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import trio
 
+from .calls import CALLER, ClientKind
 from .faults import BotError, BotNoHello, Fault
 from .hello import Entrant
 from .manifest import BotSpec
@@ -48,6 +49,8 @@ class SeatOptions:
     sandboxed: bool = False
     limits: Limits = DEFAULT_LIMITS
     pause_off_turn: bool = False
+    client: ClientKind = CALLER
+    """The kind of client the referee speaks to the bots with (:mod:`.calls`)."""
 
 
 def _player(seat: int, spec: BotSpec, game_id: str | None, folder: Path, options: SeatOptions,
@@ -63,6 +66,7 @@ def _player(seat: int, spec: BotSpec, game_id: str | None, folder: Path, options
         pause_off_turn=options.pause_off_turn,
         holdable=holdable,
         entrant=entrant,
+        client=options.client,
     )
 
 

@@ -1,5 +1,5 @@
 """The runtime's wire tests run on each client the referee can speak to bots with (:mod:`referee.runtime.calls`):
-grpcio's, the reference, and the native core's when it is installed."""
+grpcio's, the reference, and the native core's when it is installed; each test passes the one it is given."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ CLIENTS = {"grpcio": Caller} | ({"native": calls.CALLER} if calls.WIRE == "nativ
 
 
 @pytest.fixture(params=sorted(CLIENTS))
-def wire_client(request, monkeypatch) -> str:
-    """Each available client in turn, as the one the referee opens (this process only)."""
-    monkeypatch.setattr(calls, "CALLER", CLIENTS[request.param])
-    return request.param
+def wire_client(request) -> calls.ClientKind:
+    """Each available client in turn, for the test to seat its bots with (``client=``)."""
+    return CLIENTS[request.param]

@@ -51,13 +51,12 @@ BY_CALLS = [
 """The faults of an answer again, for bots that ask for one call per request (garbage_bot serves calls only)."""
 
 
-@pytest.mark.usefixtures("wire_client")
 @pytest.mark.parametrize(
     ("bot", "kind", "words", "calls"),
     [(*case, False) for case in CASES] + [(*case, True) for case in BY_CALLS],
     ids=[case[0] for case in CASES] + [f"{case[0]}-calls" for case in BY_CALLS],
 )
-async def test_fault_is_a_recorded_loss(tmp_path, bot, kind, words, calls):
+async def test_fault_is_a_recorded_loss(tmp_path, bot, kind, words, calls, wire_client):
     pids = tmp_path / "pids"
     env = (("KAFANA_TEST_PIDS", str(pids)),) + ((("KAFANA_TEST_CALLS", "1"),) if calls else ())
     faulty = dataclasses.replace(resolve_bot(HERE / bot), env=env)
@@ -71,6 +70,7 @@ async def test_fault_is_a_recorded_loss(tmp_path, bot, kind, words, calls):
         clock=FAST_CLOCK,
         replay_path=replay,
         startup_timeout=3.0,
+        client=wire_client,
     )
     assert [f.kind for f in record.faults] == [kind]
     assert record.faults[0].seat == 0 and words in record.faults[0].message
@@ -83,13 +83,13 @@ async def test_fault_is_a_recorded_loss(tmp_path, bot, kind, words, calls):
         assert not alive(pid), f"{bot} left process {pid} behind"
     # The next game runs normally.
     again = await run_game(
-        game, [RANDOM, RANDOM], match_id="after", seed=5, clock=FAST_CLOCK, replay_path=tmp_path / "after.jsonl"
+        game, [RANDOM, RANDOM], match_id="after", seed=5, clock=FAST_CLOCK, replay_path=tmp_path / "after.jsonl",
+        client=wire_client,
     )
     assert again.faults == () and again.outcome.termination != "fault"
 
 
-@pytest.mark.usefixtures("wire_client")
-async def test_tcp_transport_plays_a_game(tmp_path):
+async def test_tcp_transport_plays_a_game(tmp_path, wire_client):
     record = await run_game(
         make_game("tapa"),
         [RANDOM, RANDOM],
@@ -98,6 +98,7 @@ async def test_tcp_transport_plays_a_game(tmp_path):
         clock=Clock(),
         replay_path=tmp_path / "tcp.jsonl",
         transport="tcp",
+        client=wire_client,
     )
     assert record.faults == () and record.decisions > 0
     assert verify(read_replay(tmp_path / "tcp.jsonl")) == []

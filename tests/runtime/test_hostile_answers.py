@@ -26,17 +26,16 @@ async def duel(tmp_path, misdeed, opponent="dawdle", **options):
     )
 
 
-@pytest.mark.usefixtures("wire_client")
-async def test_a_100_mb_answer_is_a_protocol_error(tmp_path):
-    record = await duel(tmp_path, "huge-answer", opponent="nothing")
+async def test_a_100_mb_answer_is_a_protocol_error(tmp_path, wire_client):
+    record = await duel(tmp_path, "huge-answer", opponent="nothing", client=wire_client)
     assert [(f.seat, f.kind) for f in record.faults] == [(0, "protocol_error")]
     assert "answer too large" in record.faults[0].message
     assert record.outcome.points == (0, 2)
 
 
-@pytest.mark.usefixtures("wire_client")
-async def test_an_endless_trickle_is_a_timeout(tmp_path):
-    record = await duel(tmp_path, "trickle", opponent="nothing", clock=Clock(bank=10, increment=0, cap=1))
+async def test_an_endless_trickle_is_a_timeout(tmp_path, wire_client):
+    record = await duel(tmp_path, "trickle", opponent="nothing", clock=Clock(bank=10, increment=0, cap=1),
+                        client=wire_client)
     assert [(f.seat, f.kind) for f in record.faults] == [(0, "timeout")]
     assert "1.000s" in record.faults[0].message
 

@@ -19,8 +19,6 @@ from referee.runtime import Clock, probe_hello, resolve_bot, run_game
 HERE = Path(__file__).parent / "bots"
 ROOT = Path(__file__).resolve().parents[2]
 RANDOM = resolve_bot(ROOT / "bots" / "python" / "random_bot.py")
-pytestmark = pytest.mark.usefixtures("wire_client")
-"""Every case on each client the referee can speak with (:mod:`tests.runtime.conftest`)."""
 
 
 def raw(mode: str, session: bool = False):
@@ -40,10 +38,10 @@ def raw(mode: str, session: bool = False):
     ],
 )
 @pytest.mark.parametrize("session", [False, True], ids=["calls", "session"])
-async def test_an_answer_that_is_not_an_act_response_is_a_protocol_error(tmp_path, mode, words, session):
+async def test_an_answer_that_is_not_an_act_response_is_a_protocol_error(tmp_path, mode, words, session, wire_client):
     record = await run_game(
         make_game("tapa"), [raw(mode, session), RANDOM], match_id=f"raw-{mode}", seed=1, clock=Clock(),
-        replay_path=tmp_path / "raw.jsonl",
+        replay_path=tmp_path / "raw.jsonl", client=wire_client,
     )
     assert [(f.seat, f.kind) for f in record.faults] == [(0, "protocol_error")], record.faults
     assert words in record.faults[0].message
@@ -60,13 +58,13 @@ async def test_an_answer_that_is_not_an_act_response_is_a_protocol_error(tmp_pat
         ("session-ahead", "answered on its Session stream before it was asked"),
     ],
 )
-async def test_a_session_answer_out_of_turn_is_a_protocol_error(tmp_path, mode, words):
+async def test_a_session_answer_out_of_turn_is_a_protocol_error(tmp_path, mode, words, wire_client):
     """No answer of the bot stands. The ahead bot answers as soon as the stream opens, before any request (an extra
     answer later in a game is the same fault when it comes before the next request; nothing on the wire tells it
     from that request's answer when it comes after)."""
     record = await run_game(
         make_game("tapa"), [raw(mode, session=True), RANDOM], match_id=f"raw-{mode}", seed=1, clock=Clock(),
-        replay_path=tmp_path / "raw.jsonl",
+        replay_path=tmp_path / "raw.jsonl", client=wire_client,
     )
     assert [(f.seat, f.kind) for f in record.faults] == [(0, "protocol_error")], record.faults
     assert words in record.faults[0].message
@@ -76,9 +74,9 @@ async def test_a_session_answer_out_of_turn_is_a_protocol_error(tmp_path, mode, 
 
 
 @pytest.mark.parametrize("session", [False, True], ids=["calls", "session"])
-async def test_a_plain_answer_is_played(session):
+async def test_a_plain_answer_is_played(session, wire_client):
     record = await run_game(make_game("tapa"), [raw("plain", session), RANDOM], match_id="raw", seed=1,
-                            clock=Clock(), replay_path=None)
+                            clock=Clock(), replay_path=None, client=wire_client)
     assert record.faults == () and record.decisions > 10
 
 
@@ -91,8 +89,8 @@ async def test_a_plain_answer_is_played(session):
         ("no-name", "name '' must be 1-64 characters"),
     ],
 )
-async def test_a_hello_out_of_bounds_is_no_hello(mode, words):
-    info, fault, _ = await probe_hello(raw(mode))
+async def test_a_hello_out_of_bounds_is_no_hello(mode, words, wire_client):
+    info, fault, _ = await probe_hello(raw(mode), client=wire_client)
     assert info is None and fault.kind == "no_hello" and words in fault.message, fault
     assert fault.message.isprintable() and len(fault.message) < 400
 
