@@ -10,7 +10,8 @@
 use rustc_hash::FxHashMap as HashMap;
 
 const HOME_SHIFT: u32 = 28;
-const BOARD_BITS: u32 = 104;
+/// The bits of a position that hold its board (26 nibbles); the points hit are above them.
+pub const BOARD_BITS: u32 = 104;
 /// Bit `HIT_BASE + p` of a position says the blot on point p was hit.
 const HIT_BASE: u32 = BOARD_BITS - 1;
 const BAR_SHIFT: u32 = 100;

@@ -17,41 +17,30 @@ mod value_net;
 mod wire;
 
 use pyo3::exceptions::PyValueError;
-use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyInt, PyTuple};
 
-use family::{hit_points, position, Position, Stage, Terminal, BOARD_MASK};
+use family::{hit_points, position, Position, Stage, Terminal, BOARD_BITS, BOARD_MASK};
 
-const BOARD_BYTES: usize = 13;
-
-/// A Python int (a packed board, perhaps with hit bits above bit 104) as a position.
+/// A Python int (a packed board, perhaps with hit bits above bit 104) as a position: at once when it fits 128
+/// bits (no hit beyond point 5), else its board and its hits apart.
 pub(crate) fn position_of(value: &Bound<PyAny>) -> PyResult<Position> {
-    let mut bytes = [0u8; 2 * BOARD_BYTES + 6];
-    let long = value.downcast::<pyo3::types::PyInt>()?;
-    let status = unsafe {
-        ffi::_PyLong_AsByteArray(long.as_ptr() as *mut ffi::PyLongObject, bytes.as_mut_ptr(), bytes.len(), 1, 0)
-    };
-    if status != 0 {
-        return Err(PyErr::fetch(value.py()));
+    let int = value.downcast::<PyInt>()?;
+    if let Ok(small) = int.extract::<u128>() {
+        return Ok(position(small & BOARD_MASK, small >> BOARD_BITS));
     }
-    let mut board = [0u8; 16];
-    let mut hits = [0u8; 16];
-    board[..BOARD_BYTES].copy_from_slice(&bytes[..BOARD_BYTES]);
-    hits[..BOARD_BYTES].copy_from_slice(&bytes[BOARD_BYTES..2 * BOARD_BYTES]);
-    Ok(position(u128::from_le_bytes(board), u128::from_le_bytes(hits)))
+    let board: u128 = int.bitand(BOARD_MASK)?.extract()?;
+    let hits: u128 = int.rshift(BOARD_BITS)?.extract()?;
+    Ok(position(board, hits))
 }
 
 /// A position as the Python int the engines key plays by: the board, hits above bit 104.
 pub(crate) fn int_of(py: Python<'_>, end: Position) -> PyResult<PyObject> {
     let (board, hits) = (end & BOARD_MASK, hit_points(end));
-    let mut bytes = [0u8; 2 * BOARD_BYTES];
-    bytes[..BOARD_BYTES].copy_from_slice(&board.to_le_bytes()[..BOARD_BYTES]);
-    bytes[BOARD_BYTES..].copy_from_slice(&hits.to_le_bytes()[..BOARD_BYTES]);
-    unsafe {
-        let long = ffi::_PyLong_FromByteArray(bytes.as_ptr(), bytes.len(), 1, 0);
-        Ok(Bound::from_owned_ptr_or_err(py, long)?.unbind())
+    if hits >> (128 - BOARD_BITS) == 0 {
+        return Ok((hits << BOARD_BITS | board).into_pyobject(py)?.into_any().unbind());
     }
+    Ok(hits.into_pyobject(py)?.lshift(BOARD_BITS)?.bitor(board)?.unbind())
 }
 
 /// A stage from the fields of a Python `Stage`, checked.
