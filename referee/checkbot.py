@@ -67,6 +67,7 @@ def decision_request(
     seat = state.current_player if seat is None else seat
     legal = state.legal_actions()
     clock = wire.ClockInfo(limit_ms, 0, limit_ms, limit_ms)
+    view, record = state.view_and_record(seat)
     return wire.ActRequest(
         match_id=f"check-{game.id}",
         game_number=state.game_number,
@@ -74,9 +75,10 @@ def decision_request(
         seat=seat,
         options=dict(game.options),
         decision=decision,
-        view=state.view(seat),
+        view=view,
         clock=clock,
         legal_actions=wire.LegalActions(legal),
+        view_record=record,
     )
 
 

@@ -196,6 +196,12 @@ class State(ABC):
         show seat 0's view."""
         return self.view(0)
 
+    def view_and_record(self, seat: int) -> tuple[Any, bytes | None]:
+        """``seat``'s :meth:`view` and its wire record when the engine made one with it (the native core does): the
+        bytes of the view as its protocol message, which the referee sends instead of encoding the view's fields
+        (what a record covers is its view kind's, :mod:`referee.wire`); None without one."""
+        return self.view(seat), None
+
     @abstractmethod
     def clone(self) -> State:
         """An independent copy of this state."""

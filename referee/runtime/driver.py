@@ -133,6 +133,7 @@ async def play_game(
             assert player is not None
             legal = state.legal_actions()
             limit = clock.move_limit(banks[seat])
+            view, record = state.view_and_record(seat)
             request = ActRequest(
                 match_id=match_id,
                 game_number=state.game_number,
@@ -140,7 +141,7 @@ async def play_game(
                 seat=seat,
                 options=dict(game.options),
                 decision=decisions,
-                view=state.view(seat),
+                view=view,
                 clock=ClockInfo(
                     bank_ms=int(banks[seat] * 1000),
                     increment_ms=int(clock.increment * 1000),
@@ -148,6 +149,7 @@ async def play_game(
                     move_limit_ms=int(limit * 1000),
                 ),
                 legal_actions=LegalActions(legal),
+                view_record=record,
             )
             if replay is not None:
                 replay.flush()  # the game so far, for a spectator while the bot thinks

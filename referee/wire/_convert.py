@@ -40,7 +40,6 @@ from referee.games import (
     MatchScore,
     Play,
 )
-from referee.games._record import record_of
 from referee.games.cards._cards import SUITS, card_text, parse_card
 from referee.games.cards.durak import action_from_words, action_words
 from referee.games.cards.gapa import action_from_words as gapa_action
@@ -450,17 +449,15 @@ _durak_session_bytes = _encoder(pb.DurakView, only=("deal", "deals", "duraks"))
 """A session's fields of a Durak view, which follow those of a deal's view on the wire."""
 
 
-def _backgammon_view_bytes(view: BackgammonView) -> bytes:
-    """The bytes of :func:`_backgammon_view_to_proto`'s message (the record the native core made with the view,
-    when it carries one)."""
-    record = record_of(view)
+def _backgammon_view_bytes(view: BackgammonView, record: bytes | None) -> bytes:
+    """The bytes of :func:`_backgammon_view_to_proto`'s message: the record the native core made with the view (its
+    whole message), else the view's fields encoded."""
     return record if record is not None else _backgammon_bytes(view)
 
 
-def _durak_view_bytes(view: DurakView) -> bytes:
-    """The bytes of :func:`_durak_view_to_proto`'s message (those of a deal's view from the record the native core
-    made with it, when it carries one)."""
-    record = record_of(view)
+def _durak_view_bytes(view: DurakView, record: bytes | None) -> bytes:
+    """The bytes of :func:`_durak_view_to_proto`'s message: the record the native core made with the view (a deal's
+    fields) and the session's fields, else the view's fields encoded."""
     return record + _durak_session_bytes(view) if record is not None else _durak_bytes(view)
 
 
@@ -496,8 +493,9 @@ class _Codec:
     field: str
     view_message: Callable[[Any], Any]
     """A view as the field's value (a message, or text)."""
-    view_bytes: Callable[[Any], bytes]
-    """A view's bytes as the field's content (those of :attr:`view_message`)."""
+    view_bytes: Callable[[Any, bytes | None], bytes]
+    """A view's bytes as the field's content (those of :attr:`view_message`), from the view and the record the
+    engine made with it (None: none)."""
     read_view: Callable[[Any, int], Any]
     """The field's value sent to ``seat``, read back as a view."""
     detail: Callable[[Any, pb.LegalAction], None]
@@ -508,8 +506,9 @@ class _Codec:
     """A LegalAction's detail read back as an action, given the view it came with."""
 
 
-def _serialized(to_proto: Callable[[Any], Any]) -> Callable[[Any], bytes]:
-    return lambda view: to_proto(view).SerializeToString()
+def _serialized(to_proto: Callable[[Any], Any]) -> Callable[[Any, bytes | None], bytes]:
+    """A view's bytes by its message (these views come without records)."""
+    return lambda view, record: to_proto(view).SerializeToString()
 
 
 _CODECS = {
@@ -549,8 +548,9 @@ def _json_codec(registration: Registration | None) -> _Codec:
         if registration is not None and registration.action_json is not None:
             message.json = json.dumps(registration.action_json(action), separators=(",", ":"))
 
-    return _Codec(JSON_WIRE, view_text, lambda view: view_text(view).encode(), lambda text, seat: _read_json(text),
-                  detail, _cached_detail_bytes(detail), lambda message, view: _read_json(message.json))
+    return _Codec(JSON_WIRE, view_text, lambda view, record: view_text(view).encode(),
+                  lambda text, seat: _read_json(text), detail, _cached_detail_bytes(detail),
+                  lambda message, view: _read_json(message.json))
 
 
 _JSON_READER = _json_codec(None)
@@ -633,7 +633,7 @@ def act_request_bytes(request: msg.ActRequest, detail: bool = True) -> bytes:
             int_field(_REQUEST.seat, request.seat),
             _options_record(tuple(request.options.items())) if request.options else b"",
             int_field(_REQUEST.decision, request.decision),
-            field(number, codec.view_bytes(request.view)),
+            field(number, codec.view_bytes(request.view, request.view_record)),
             field(
                 _REQUEST.clock,
                 int_field(_CLOCK.bank_ms, clock.bank_ms)

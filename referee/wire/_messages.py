@@ -142,6 +142,9 @@ class ActRequest:
     legal_actions: Sequence[LegalAction]
     """A tuple, :class:`LegalActions` made from the engine's list (the referee's), or :class:`ReceivedActions`
     read from the request's records (a bot's)."""
+    view_record: bytes | None = None
+    """The view's wire record, when the engine made one with it (:meth:`referee.games.State.view_and_record`):
+    sent instead of encoding the view's fields (the referee's side only)."""
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,6 @@ import random
 import pytest
 
 from referee.games import CHANCE, IllegalActionError, make_game
-from referee.games._record import record_of
 from referee.games.cards._durak_native import NativeDurakState
 from referee.games.cards.durak import BEAT, LEAD, DurakAction, DurakChance
 from referee.games.engine import NATIVE
@@ -35,11 +34,11 @@ def _same_step(native, python) -> None:
     assert native.current_player == python.current_player
     assert native.is_terminal() == python.is_terminal()
     for seat in range(len(python.view(0).seats)):
-        view, reference = native.view(seat), python.view(seat)
-        assert view == reference
+        (view, record), reference = native.view_and_record(seat), python.view(seat)
+        assert view == reference == native.view(seat)
         # the wire record the core made with the view is the library's encoding of the reference's view
-        assert (record_of(view) is not None) == (view.phase in BOUT_PHASES)
-        assert _durak_view_bytes(view) == _durak_view_to_proto(reference).SerializeToString()
+        assert (record is not None) == (view.phase in BOUT_PHASES)
+        assert _durak_view_bytes(view, record) == _durak_view_to_proto(reference).SerializeToString()
     assert native.spectator_view() == python.spectator_view()
     assert native.chance_outcomes() == python.chance_outcomes()
     mine, theirs = native.legal_actions(), python.legal_actions()

@@ -10,7 +10,6 @@ import random
 import pytest
 
 from referee.games import CHANCE, IllegalActionError, make_game
-from referee.games._record import record_of
 from referee.games.engine import NATIVE
 from referee.games.tabla_family._dice import OpeningThrow, Roll
 from referee.games.tabla_family._native import NativeState
@@ -29,11 +28,10 @@ def _same_step(native, python) -> None:
     assert native.current_player == python.current_player
     assert native.is_terminal() == python.is_terminal()
     for seat in (0, 1):
-        view, reference = native.view(seat), python.view(seat)
-        assert view == reference
+        (view, record), reference = native.view_and_record(seat), python.view(seat)
+        assert view == reference == native.view(seat)
         # the wire record the core made with the view is the library's encoding of the reference's view (a match's
         # view at its end, its score changed, has none)
-        record = record_of(view)
         assert record is not None or native.is_terminal()
         assert record in (None, _backgammon_view_to_proto(reference).SerializeToString())
     assert native.chance_outcomes() == python.chance_outcomes()

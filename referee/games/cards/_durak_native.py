@@ -15,7 +15,6 @@ from functools import cache
 from typing import Any
 
 from .._core import CHANCE, TERMINAL, IllegalActionError
-from .._record import with_record
 from ..engine import NATIVE
 from ._durak_view import DurakSeat, DurakView
 from .durak import DEALS, Durak, DurakAction, DurakChance, DurakState
@@ -112,22 +111,24 @@ class NativeDurakState(DurakState):
         self._position = None
 
     def view(self, seat: int) -> DurakView:
-        """What ``seat`` sees (rules §1.8): at a decision of a bout made by the core in one call, with its wire
-        record (:func:`with_record`); elsewhere (the shuffle, the lot, the end) the reference's."""
+        """What ``seat`` sees (rules §1.8)."""
+        return self.view_and_record(seat)[0]
+
+    def view_and_record(self, seat: int) -> tuple[DurakView, bytes | None]:
+        """What ``seat`` sees: at a decision of a bout made by the core in one call with its DurakView's bytes (a
+        deal's fields); elsewhere (the shuffle, the lot, the end) the reference's, without."""
         if not 0 <= seat < self._game.seats:
             raise ValueError(f"durak has seats 0 to {self._game.seats - 1} here, not {seat}")
         made = self._core.view(seat)
         if made is None:
-            return super().view(seat)
+            return super().view(seat), None
         variant, hand, seats, trump, table, discard, phase, bout, shown, record = made
         trump_suit, trump_card, trump_in_stock, stock = trump
         to_act, attacker, defender, throw_room, number = bout
-        return with_record(
-            DurakView(variant, seat, hand, tuple(DurakSeat(*each) for each in seats), trump_suit, trump_card,
-                      trump_in_stock, stock, table, discard, phase, to_act, attacker, defender, throw_room, number,
-                      shown),
-            record,
-        )
+        view = DurakView(variant, seat, hand, tuple(DurakSeat(*each) for each in seats), trump_suit, trump_card,
+                         trump_in_stock, stock, table, discard, phase, to_act, attacker, defender, throw_room, number,
+                         shown)
+        return view, record
 
     def _snapshot(self) -> dict[str, Any]:
         position = self._position

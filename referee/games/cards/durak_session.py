@@ -15,7 +15,6 @@ import random
 from collections.abc import Mapping
 
 from .._core import Outcome, State
-from .._record import record_of, with_record
 from ..engine import NATIVE
 from ._durak_native import NativeDurakState
 from ._durak_view import DurakView
@@ -92,15 +91,19 @@ class DurakSession(State):
         """The deal's view, with the session so far."""
         return self._with_session(self._deal.view(seat))
 
+    def view_and_record(self, seat: int) -> tuple[DurakView, bytes | None]:
+        """The deal's view with the session so far, and the deal's record (the fields of a deal, which the session
+        leaves unchanged)."""
+        view, record = self._deal.view_and_record(seat)
+        return self._with_session(view), record
+
     def spectator_view(self) -> DurakView:
         """The deal's spectator view, with the session so far."""
         return self._with_session(self._deal.spectator_view())
 
     def _with_session(self, view: DurakView) -> DurakView:
         duraks = tuple(sum(1 for deal in self._finished if lost(deal, s)) for s in range(self._game.seats))
-        session = dataclasses.replace(view, deal=self.game_number, deals=self._deals, duraks=duraks)
-        record = record_of(view)  # the deal's fields, unchanged
-        return session if record is None else with_record(session, record)
+        return dataclasses.replace(view, deal=self.game_number, deals=self._deals, duraks=duraks)
 
     def clone(self) -> DurakSession:
         """An independent copy."""

@@ -16,7 +16,6 @@ from functools import cache
 from typing import Any
 
 from .._core import CHANCE, TERMINAL, IllegalActionError, Outcome
-from .._record import with_record
 from ..engine import NATIVE
 from ._dice import OpeningThrow, Roll, draw_roll
 from ._family import FamilyGame, FamilyState, Plays
@@ -104,8 +103,11 @@ class NativeState(FamilyState):
         return Outcome(*ended)
 
     def view(self, seat: int) -> BackgammonView:
-        """The board from ``seat``'s side (``FamilyState.view``, read from the core in one call, with its wire
-        record: :func:`with_record`)."""
+        """The board from ``seat``'s side (``FamilyState.view``)."""
+        return self.view_and_record(seat)[0]
+
+    def view_and_record(self, seat: int) -> tuple[BackgammonView, bytes]:
+        """The board from ``seat``'s side and its BackgammonView's bytes, read from the core in one call."""
         if seat not in (0, 1):
             raise ValueError(f"{self._game.id} has seats 0 and 1, not {seat}")
         match = self._match
@@ -130,7 +132,7 @@ class NativeState(FamilyState):
             later_stages=later,
             remainder=remainder,
         )
-        return with_record(view, record)
+        return view, record
 
     def _place(self, boards: list[int], pins: list[int], rolls: list[int]) -> None:
         self._core.place(tuple(boards), tuple(pins), tuple(rolls))

@@ -192,11 +192,15 @@ class TablaMatchState(State):
 
     def view(self, seat: int) -> BackgammonView:
         """The current game from ``seat``'s side, with the match score (at the end: the last game's board)."""
-        view = self._sub.view(seat)
+        return self.view_and_record(seat)[0]
+
+    def view_and_record(self, seat: int) -> tuple[BackgammonView, bytes | None]:
+        """The current game's view and record; at the end the last game's board with the final score, without."""
+        view, record = self._sub.view_and_record(seat)
         if self._over:
             score = MatchScore(tuple(self._scores), self._match.target, self._number, self.current_game)
-            return dataclasses.replace(view, match=score)
-        return view
+            return dataclasses.replace(view, match=score), None
+        return view, record
 
     def __repr__(self) -> str:
         return f"<TablaMatchState game {self._number} ({self.current_game}) score {self._scores} {self._sub!r}>"
