@@ -10,19 +10,14 @@ decision, so equal requests get equal answers. Without the native core it plays 
 from __future__ import annotations
 
 import random
-import sys
 import time
-from pathlib import Path
 
-if __package__ in (None, ""):  # run as a script: make the repository importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
-from bots.python import durak_search_bot  # noqa: E402
-from bots.python.kit import serve  # noqa: E402
-from referee.games import NO_CARD, DurakView, make_game  # noqa: E402
-from referee.games.cards._cards import mask_of  # noqa: E402
-from referee.games.engine import NATIVE  # noqa: E402
-from referee.wire import ActRequest, ActResponse  # noqa: E402
+from bots.python import durak_search_bot
+from bots.python.kit import serve
+from referee.games import NO_CARD, DurakView, make_game
+from referee.games.cards._cards import mask_of
+from referee.games.engine import NATIVE
+from referee.wire import ActRequest, ActResponse
 
 WORLDS = 64
 """Guesses per decision (fewer only when the clock runs short)."""

@@ -9,18 +9,13 @@ hands and the stock; :meth:`referee.games.cards.durak.Durak.from_view` turns eac
 from __future__ import annotations
 
 import random
-import sys
 import time
 from collections import Counter
-from pathlib import Path
 
-if __package__ in (None, ""):  # run as a script: make the repository importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
-from bots.python.kit import serve  # noqa: E402
-from referee.games import DurakAction, DurakView, State, make_game  # noqa: E402
-from referee.games.cards.durak import BEAT, LEAD, SHOW, TAKE, THROW, TRANSFER  # noqa: E402
-from referee.wire import ActRequest, ActResponse  # noqa: E402
+from bots.python.kit import serve
+from referee.games import DurakAction, DurakView, State, make_game
+from referee.games.cards.durak import BEAT, LEAD, SHOW, TAKE, THROW, TRANSFER
+from referee.wire import ActRequest, ActResponse
 
 WORLDS = 12
 """Guesses per decision (fewer only when the clock runs short, so that answers are reproducible)."""

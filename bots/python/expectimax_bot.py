@@ -11,19 +11,14 @@ small budget (four guesses, one playout per action in each), a quicker and weake
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
-if __package__ in (None, ""):  # run as a script: make the repository importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
-from bots.python.durak_search_bot import search as durak_search  # noqa: E402
-from bots.python.evaluation import WIN, after, board_of, evaluate  # noqa: E402
-from bots.python.heuristic_bot import ranked  # noqa: E402
-from bots.python.kit import serve  # noqa: E402
-from bots.python.positions import state_of  # noqa: E402
-from referee.games import CHANCE, DurakView  # noqa: E402
-from referee.wire import ActRequest, ActResponse  # noqa: E402
+from bots.python.durak_search_bot import search as durak_search
+from bots.python.evaluation import WIN, after, board_of, evaluate
+from bots.python.heuristic_bot import ranked
+from bots.python.kit import serve
+from bots.python.positions import state_of
+from referee.games import CHANCE, DurakView
+from referee.wire import ActRequest, ActResponse
 
 GAMES = ["tabla", "gjul-bara", "tapa", "tabla-match", "durak"]
 DURAK_GUESSES = 4

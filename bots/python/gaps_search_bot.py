@@ -9,16 +9,10 @@ the native core when it is installed, else in Python (the same moves, about twen
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-if __package__ in (None, ""):  # run as a script: make the repository importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
-from bots.python.gaps_solver import Found, Layout, Move, plan  # noqa: E402
-from bots.python.kit import serve  # noqa: E402
-from referee.games import GAP, GapsMove, GapsView  # noqa: E402
-from referee.wire import ActRequest, ActResponse  # noqa: E402
+from bots.python.gaps_solver import Found, Layout, Move, plan
+from bots.python.kit import serve
+from referee.games import GAP, GapsMove, GapsView
+from referee.wire import ActRequest, ActResponse
 
 PLAN_SECONDS = 20.0
 """The longest a round's plan may take."""

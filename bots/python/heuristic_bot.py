@@ -9,17 +9,11 @@ the best; ties go to the lowest id, so it is deterministic.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-if __package__ in (None, ""):  # run as a script: make the repository importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
-from bots.python import durak_heuristic, gapa_greedy  # noqa: E402
-from bots.python.evaluation import after, evaluate  # noqa: E402
-from bots.python.gaps_search_bot import GapsPlayer  # noqa: E402
-from bots.python.kit import serve  # noqa: E402
-from referee.wire import ActRequest, ActResponse  # noqa: E402
+from bots.python import durak_heuristic, gapa_greedy
+from bots.python.evaluation import after, evaluate
+from bots.python.gaps_search_bot import GapsPlayer
+from bots.python.kit import serve
+from referee.wire import ActRequest, ActResponse
 
 GAMES = ["tabla", "gjul-bara", "tapa", "tabla-match", "durak", "gaps", "gapa"]
 GAPS = GapsPlayer(nodes=2_000)

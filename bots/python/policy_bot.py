@@ -13,17 +13,13 @@ A bot folder for it (``ladder submit`` and ``referee check-bot`` take it)::
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # small matrices: more threads only cost
 
-if __package__ in (None, ""):  # run as a script: make the repository importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
-from bots.python.kit import serve  # noqa: E402
-from bots.python.policy_train import LinearPolicy  # noqa: E402
-from referee.envs import decide_with  # noqa: E402
+from bots.python.kit import serve
+from bots.python.policy_train import LinearPolicy
+from referee.envs import decide_with
 
 POLICY_ENV = "KAFANA_POLICY"
 """The variable naming the policy's file."""

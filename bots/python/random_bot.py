@@ -3,15 +3,10 @@
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
-if __package__ in (None, ""):  # run as a script: make the repository importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
-from bots.python.kit import serve  # noqa: E402
-from referee.games import GAMES as ENGINES  # noqa: E402
-from referee.wire import ActRequest  # noqa: E402
+from bots.python.kit import serve
+from referee.games import GAMES as ENGINES
+from referee.wire import ActRequest
 
 GAMES = sorted(ENGINES)
 

@@ -11,21 +11,15 @@ wherever the rebuilt position does not list the request's plays, and when the mo
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
+import numpy as np
 
-if __package__ in (None, ""):  # run as a script: make the repository importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
-import numpy as np  # noqa: E402
-
-from bots.python import td_bot  # noqa: E402
-from bots.python.kit import serve  # noqa: E402
-from bots.python.positions import rebuilt  # noqa: E402
-from bots.python.td_bot import Values  # noqa: E402
-from referee.games import CHANCE, State  # noqa: E402
-from referee.games.tabla_family.features import after_features, encode  # noqa: E402
-from referee.wire import ActRequest, ActResponse  # noqa: E402
+from bots.python import td_bot
+from bots.python.kit import serve
+from bots.python.positions import rebuilt
+from bots.python.td_bot import Values
+from referee.games import CHANCE, State
+from referee.games.tabla_family.features import after_features, encode
+from referee.wire import ActRequest, ActResponse
 
 WIDTH = 6
 """How many of the 0-ply best plays are searched one roll deeper."""

@@ -12,24 +12,19 @@ search would take seconds) it plays as td1_bot.
 
 from __future__ import annotations
 
-import sys
 from functools import cache
-from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-if __package__ in (None, ""):  # run as a script: make the repository importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+import numpy as np
 
-import numpy as np  # noqa: E402
-
-from bots.python import td1_bot, td_bot  # noqa: E402
-from bots.python.kit import serve  # noqa: E402
-from bots.python.positions import rebuilt  # noqa: E402
-from bots.python.td_bot import Values  # noqa: E402
-from referee.games.engine import NATIVE  # noqa: E402
-from referee.games.tabla_family._family import FamilyState  # noqa: E402
-from referee.games.tabla_family.features import ROLLS, Sides, after_features, roll_replies  # noqa: E402
-from referee.wire import ActRequest, ActResponse  # noqa: E402
+from bots.python import td1_bot, td_bot
+from bots.python.kit import serve
+from bots.python.positions import rebuilt
+from bots.python.td_bot import Values
+from referee.games.engine import NATIVE
+from referee.games.tabla_family._family import FamilyState
+from referee.games.tabla_family.features import ROLLS, Sides, after_features, roll_replies
+from referee.wire import ActRequest, ActResponse
 
 if TYPE_CHECKING:
     from kafana_native import ValueNet

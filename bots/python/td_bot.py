@@ -9,22 +9,17 @@ request's plays make on the view's board.
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 
-if __package__ in (None, ""):  # run as a script: make the repository importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+import numpy as np
 
-import numpy as np  # noqa: E402
-
-from bots.python.kit import serve  # noqa: E402
-from bots.python.match_equity import equity, outcome_equity  # noqa: E402
-from bots.python.positions import played_features, state_of  # noqa: E402
-from bots.python.td_network import WEIGHTS, Network, OutcomeNetwork  # noqa: E402
-from referee.games.tabla_family.features import after_features  # noqa: E402
-from referee.wire import ActRequest, ActResponse  # noqa: E402
+from bots.python.kit import serve
+from bots.python.match_equity import equity, outcome_equity
+from bots.python.positions import played_features, state_of
+from bots.python.td_network import WEIGHTS, Network, OutcomeNetwork
+from referee.games.tabla_family.features import after_features
+from referee.wire import ActRequest, ActResponse
 
 GAMES = ["tabla", "gjul-bara", "tapa", "tabla-match"]
 

@@ -27,15 +27,12 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-if __package__ in (None, ""):  # run as a script: make the repository importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
-from bots.python import td_inputs  # noqa: E402
-from bots.python.td_network import WEIGHTS, Network, OutcomeNetwork, outcome_target  # noqa: E402
-from referee.games import CHANCE, make_game  # noqa: E402
-from referee.games.tabla_family.features import after_features  # noqa: E402
+from bots.python import td_inputs
+from bots.python.td_network import WEIGHTS, Network, OutcomeNetwork, outcome_target
+from referee.games import CHANCE, make_game
+from referee.games.tabla_family.features import after_features
 
 GAMES = ("tabla", "gjul-bara", "tapa")
 DEFAULT_HIDDEN = 40

@@ -3,16 +3,11 @@ and plays the nim-sum strategy (a winning move when there is one, else the first
 
 from __future__ import annotations
 
-import sys
 from functools import reduce
 from operator import xor
-from pathlib import Path
 
-if __package__ in (None, ""):  # run as a script: make the repository importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
-from bots.python.kit import serve  # noqa: E402
-from referee.wire import ActRequest  # noqa: E402
+from bots.python.kit import serve
+from referee.wire import ActRequest
 
 
 def choose(request: ActRequest) -> int:
