@@ -20,16 +20,12 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from referee.games import CHANCE, draw_chance, make_game  # noqa: E402
-from referee.games.registry import registration_of  # noqa: E402
-from referee.games.tabla_family.tabla_match import TablaMatchState  # noqa: E402
-from referee.playouts import POLICIES, playout_games, playouts  # noqa: E402
+from referee.games import CHANCE, draw_chance, make_game
+from referee.games.registry import registration_of
+from referee.games.tabla_family.tabla_match import TablaMatchState
+from referee.playouts import POLICIES, playout_games, playouts
 
 CORE_BATCH = 100
 """Games per call of the core's playouts (the clock is read between calls)."""

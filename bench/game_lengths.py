@@ -14,13 +14,8 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from referee.games import CHANCE, make_game  # noqa: E402
+from referee.games import CHANCE, make_game
 
 CASES = [
     ("tabla", {}), ("gjul-bara", {}), ("tapa", {}), ("tabla-match", {}),

@@ -22,14 +22,11 @@ import random
 import statistics
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bots.python.gaps_search_bot import NODES, GapsPlayer  # noqa: E402
-from referee.games import CHANCE, GapsTermination, make_game  # noqa: E402
-from referee.games.engine import ENGINE  # noqa: E402
-from referee.runtime import Clock  # noqa: E402
+from bots.python.gaps_search_bot import NODES, GapsPlayer
+from referee.games import CHANCE, GapsTermination, make_game
+from referee.games.engine import ENGINE
+from referee.runtime import Clock
 
 
 def run(variant: str, deals: int, start: int, games: int, seconds: float, nodes: int, progress: bool = False) -> dict:

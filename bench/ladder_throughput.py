@@ -36,7 +36,6 @@ import multiprocessing
 import os
 import shutil
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -44,18 +43,17 @@ from pathlib import Path
 import trio
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
-from ladder.executor import LocalExecutor  # noqa: E402
-from ladder.league import plan, run_units  # noqa: E402
-from ladder.registry import submit  # noqa: E402
-from ladder.store import open_store  # noqa: E402
-from ladder.workers import core_shares  # noqa: E402
-from referee.games import make_game  # noqa: E402
-from referee.runtime import BotPool, Clock, SeatOptions, default_store, prepare_bot, resolve_bot, run_game  # noqa: E402
-from referee.runtime.affinity import format_cores, usable_cores  # noqa: E402
-from referee.runtime.build import BuildError  # noqa: E402
-from referee.runtime.sandbox import resolve_mode  # noqa: E402
+from ladder.executor import LocalExecutor
+from ladder.league import plan, run_units
+from ladder.registry import submit
+from ladder.store import open_store
+from ladder.workers import core_shares
+from referee.games import make_game
+from referee.runtime import BotPool, Clock, SeatOptions, default_store, prepare_bot, resolve_bot, run_game
+from referee.runtime.affinity import format_cores, usable_cores
+from referee.runtime.build import BuildError
+from referee.runtime.sandbox import resolve_mode
 
 BOT = """from bots.python.kit import serve
 from bots.python.random_bot import GAMES, choose

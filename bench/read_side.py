@@ -35,17 +35,14 @@ from pathlib import Path
 import httpx
 import trio
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from ladder import tallies  # noqa: E402
-from ladder.arenas import arena_for_game, ensure_arena  # noqa: E402
-from ladder.executor import MatchJob, MatchResult  # noqa: E402
-from ladder.league import plan, run_units  # noqa: E402
-from ladder.ratings import win_probability  # noqa: E402
-from ladder.registry import bot_folder, copies_folder  # noqa: E402
-from ladder.store import connect, now, open_store  # noqa: E402
-from ladder.web import api  # noqa: E402
+from ladder import tallies
+from ladder.arenas import arena_for_game, ensure_arena
+from ladder.executor import MatchJob, MatchResult
+from ladder.league import plan, run_units
+from ladder.ratings import win_probability
+from ladder.registry import bot_folder, copies_folder
+from ladder.store import connect, now, open_store
+from ladder.web import api
 
 PAGES = [
     "/api/arenas/tapa/standings", "/api/arenas/tapa/crosstable", "/api/arenas/tapa/history", "/api/matches?limit=50",

@@ -28,19 +28,14 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import sys
 import time
 from collections import Counter
 from collections.abc import Callable
-from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from ladder.ratings import Fit, Pairwise, add_results, fit_totals, win_probability  # noqa: E402
-from ladder.scheduler import next_group  # noqa: E402
+from ladder.ratings import Fit, Pairwise, add_results, fit_totals, win_probability
+from ladder.scheduler import next_group
 
 SPREAD = 1250.0
 """The hidden ratings' standard deviation."""

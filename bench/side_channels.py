@@ -32,7 +32,6 @@ import dataclasses
 import hashlib
 import math
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -40,12 +39,11 @@ from pathlib import Path
 import trio
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
-from referee.games import make_game  # noqa: E402
-from referee.runtime import Clock, resolve_bot, run_game  # noqa: E402
-from referee.runtime.affinity import parse_cores, pin  # noqa: E402
-from referee.runtime.sandbox import resolve_mode  # noqa: E402
+from referee.games import make_game
+from referee.runtime import Clock, resolve_bot, run_game
+from referee.runtime.affinity import parse_cores, pin
+from referee.runtime.sandbox import resolve_mode
 
 CHANNEL_BOT = resolve_bot(ROOT / "bench" / "channel_bot.py")
 RANDOM = resolve_bot(ROOT / "bots" / "python" / "random_bot.py")

@@ -27,10 +27,8 @@ from pathlib import Path
 
 import trio
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from referee.games import make_game  # noqa: E402
-from referee.runtime import Clock, LocalPlayer, play_game  # noqa: E402
+from referee.games import make_game
+from referee.runtime import Clock, LocalPlayer, play_game
 
 UNLIMITED = Clock(bank=1e9, increment=0, cap=1e9)
 

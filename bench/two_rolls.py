@@ -15,17 +15,13 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bots.python import td2_bot  # noqa: E402
-from bots.python.td_bot import Values  # noqa: E402
-from referee.games import make_game  # noqa: E402
-from referee.games.engine import NATIVE  # noqa: E402
-from referee.playouts import random_decisions  # noqa: E402
+from bots.python import td2_bot
+from bots.python.td_bot import Values
+from referee.games import make_game
+from referee.games.engine import NATIVE
+from referee.playouts import random_decisions
 
 
 def decisions(game_id: str, count: int, seed: int = 3) -> list:

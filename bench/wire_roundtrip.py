@@ -42,14 +42,13 @@ import grpc
 import trio
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
-from referee import wire  # noqa: E402
-from referee.games import make_game  # noqa: E402
-from referee.replay import ReplayWriter  # noqa: E402
-from referee.runtime import Clock, play_game, resolve_bot  # noqa: E402
-from referee.runtime.calls import CALLER, WIRE  # noqa: E402
-from referee.runtime.process import MAX_REQUEST_BYTES, MAX_RESPONSE_BYTES, ProcessPlayer, bot_address  # noqa: E402
+from referee import wire
+from referee.games import make_game
+from referee.replay import ReplayWriter
+from referee.runtime import Clock, play_game, resolve_bot
+from referee.runtime.calls import CALLER, WIRE
+from referee.runtime.process import MAX_REQUEST_BYTES, MAX_RESPONSE_BYTES, ProcessPlayer, bot_address
 
 CALLS_BOT = """import sys
 sys.path.insert(0, {root!r})
