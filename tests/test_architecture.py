@@ -129,3 +129,17 @@ def test_the_shared_modules_look_games_up_in_the_registry():
                 kinds = node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]]
                 names = {getattr(kind, "id", getattr(kind, "attr", None)) for kind in kinds}
                 assert not names & engine_classes, f"{path.relative_to(ROOT)}:{node.lineno} tests {names & engine_classes}"
+
+
+def test_the_shipped_bots_use_only_public_names():
+    """The shipped bots import no private module of Kafana and read no private attribute of another object (the
+    evaluator API: referee.games.tabla_family's FamilyState.sides and best_replies, pack and features; the cards'
+    helpers from referee.games.cards)."""
+    for path in sorted((ROOT / "bots" / "python").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module != "__future__":
+                private = [part for part in node.module.split(".") if part.startswith("_")]
+                assert not private, f"{path.name}:{node.lineno} imports the private {node.module}"
+            if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
+                own = isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")
+                assert own, f"{path.name}:{node.lineno} reads {ast.unparse(node)}"

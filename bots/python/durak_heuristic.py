@@ -7,7 +7,7 @@ low non-trump is the cheapest card to part with and a high trump the dearest.
 from __future__ import annotations
 
 from referee.games import NO_CARD, DurakView
-from referee.games.cards._cards import beats, rank_of, suit_of
+from referee.games.cards import beats, rank_of, suit_of
 from referee.games.cards.durak import action_words
 from referee.wire import ActRequest, ActResponse
 

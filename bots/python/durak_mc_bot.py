@@ -15,7 +15,7 @@ import time
 from bots.python import durak_search_bot
 from bots.python.kit import serve
 from referee.games import NO_CARD, DurakView, make_game
-from referee.games.cards._cards import mask_of
+from referee.games.cards import mask_of
 from referee.games.engine import NATIVE
 from referee.wire import ActRequest, ActResponse
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from bots.python.evaluation import after
 from referee.games import GAMES, PIN_MINE, PIN_THEIRS, BackgammonView, Game, State, make_game
-from referee.games.tabla_family._movegen import pack
+from referee.games.tabla_family import pack
 from referee.games.tabla_family.features import FEATURES, AfterFeatures, encode
 from referee.wire import ActRequest
 

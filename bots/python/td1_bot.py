@@ -60,9 +60,9 @@ class _Replies:
                 rows, outcomes = after_features(after)
                 self._rows(index, probability, rows, outcomes)
             else:  # the opponent could not play: it is as if it had played and left this position
-                boards = (after._boards[1 - mover], after._boards[mover])
-                pins = (after._pins[1 - mover], after._pins[mover])
-                self._rows(index, probability, np.array([encode(boards, pins)], dtype=np.float32), [None])
+                board, other, pins, other_pins = after.sides(1 - mover)
+                self._rows(index, probability, np.array([encode((board, other), (pins, other_pins))], dtype=np.float32),
+                           [None])
 
     def _known(self, index: int, probability: float, value: float) -> None:
         self.entries.append((index, probability, 0, 0, [], value))

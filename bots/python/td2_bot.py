@@ -22,7 +22,7 @@ from bots.python.kit import serve
 from bots.python.positions import rebuilt
 from bots.python.td_bot import Values
 from referee.games.engine import NATIVE
-from referee.games.tabla_family._family import FamilyState
+from referee.games.tabla_family import FamilyState
 from referee.games.tabla_family.features import ROLLS, Sides, after_features, roll_replies
 from referee.wire import ActRequest, ActResponse
 
@@ -64,9 +64,10 @@ def best_replies(state: FamilyState, judge: Values, positions: list[Sides], mine
     its opponent's) by ``judge``, in ``state``'s game. By points the native core values them (the replies' rows
     stay in it); in a match, or without the core (both of which :func:`choose` leaves to td1_bot), every reply's
     row is valued here: the reference."""
-    net = _native_network(judge.game_id) if judge.away is None and hasattr(state, "_core") else None
-    if net is not None:
-        weights, values, ended, afters = zip(*state._core.best_replies(positions, net))
+    net = _native_network(judge.game_id) if judge.away is None else None
+    found = state.best_replies(positions, net) if net is not None else None
+    if found is not None:
+        weights, values, ended, afters = zip(*found)
         return Best(np.array(weights, dtype=np.float64), np.array(values, dtype=np.float64),
                     [points is not None for points in ended], list(afters))
     replies = roll_replies(state, positions)
@@ -91,8 +92,7 @@ def _positions_after(state: FamilyState, plays: list, seat: int) -> list[Sides]:
     for play in plays:
         after = state.clone()
         after.apply(play)
-        boards, pins = after._boards, after._pins
-        left.append((boards[1 - seat], boards[seat], pins[1 - seat], pins[seat]))
+        left.append(after.sides(1 - seat))
     return left
 
 

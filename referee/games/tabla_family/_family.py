@@ -11,7 +11,7 @@ import random
 from abc import abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from enum import StrEnum
-from typing import ClassVar, overload
+from typing import Any, ClassVar, overload
 
 from .._core import (
     CHANCE,
@@ -251,6 +251,20 @@ class FamilyState(State):
         self._outcome: Outcome | None = None
         self._used = 0  # how many dice the current stage's legal plays use
         self._plays: Plays | None = None  # the current stage's legal plays, by sorted end position
+
+    def sides(self, seat: int) -> tuple[int, int, int, int]:
+        """The position as evaluators read it, ``seat``'s side first: (its board, the other's board, its pins, the
+        other's pins), each board packed (:func:`._movegen.pack`) in its own side's numbering
+        (:data:`.features.Sides`)."""
+        boards, pins = self._boards, self._pins
+        return boards[seat], boards[1 - seat], pins[seat], pins[1 - seat]
+
+    def best_replies(self, positions: list[tuple[int, int, int, int]], net: Any) -> list[tuple] | None:
+        """The native core's search step (:meth:`.features.roll_replies`, each reply valued by ``net``, a
+        ``kafana_native.ValueNet``): for every roll from each of ``positions``, the roll's weight, the best reply's
+        value, its points when it ends the game, and the position it leaves; None on the Python engines, whose
+        callers list the replies (:func:`.features.roll_replies`) and value them themselves."""
+        return None
 
     def clone(self) -> FamilyState:
         """An independent copy."""

@@ -102,6 +102,10 @@ class NativeState(FamilyState):
             raise ValueError("the game is not over")
         return Outcome(*ended)
 
+    def best_replies(self, positions: list[tuple[int, int, int, int]], net: Any) -> list[tuple] | None:
+        """The core's search step (``FamilyState.best_replies``)."""
+        return self._core.best_replies(positions, net)
+
     def view(self, seat: int) -> BackgammonView:
         """The board from ``seat``'s side (``FamilyState.view``)."""
         return self.view_and_record(seat)[0]
