@@ -26,12 +26,9 @@ def view_json(view: Any) -> dict[str, Any]:
     it (and ``text``, the terminal's text, for a game drawn as text).
 
     Raises:
-        TypeError: no registered game gives views of this class.
+        referee.games.registry.UnknownViewError: no registered game gives views of this class.
     """
-    try:
-        registration = registration_for(view)
-    except KeyError:
-        raise TypeError(f"no JSON form for {type(view).__name__}") from None
+    registration = registration_for(view)
     data = registration.view_json(view) | {"kind": registration.viewer}
     if registration.viewer == TEXT_VIEWER:
         data["text"] = registration.render(view)

@@ -14,13 +14,9 @@ def render_view(view: object, names: tuple[str, ...] | None = None) -> str:
     """Render any view of a registered game, as its registration draws it.
 
     Raises:
-        TypeError: no registered game gives views of this class.
+        referee.games.registry.UnknownViewError: no registered game gives views of this class.
     """
-    try:
-        registration = registration_for(view)
-    except KeyError:
-        raise TypeError(f"no renderer for {type(view).__name__}") from None
-    return registration.render(view, names)
+    return registration_for(view).render(view, names)
 
 
 def _compact(notations: list[str]) -> list[str]:

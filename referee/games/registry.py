@@ -135,6 +135,10 @@ class Registration:
     playouts: Playouts | None = None
 
 
+class UnknownViewError(TypeError):
+    """A view of a class no registration declares."""
+
+
 class RegistryError(ValueError):
     """Two registrations claim one game id, alias or view class, or an entry point is not a registration."""
 
@@ -226,6 +230,9 @@ def registration_for(view: Any) -> Registration:
     """The registration whose game gives ``view``.
 
     Raises:
-        KeyError: no registration declares the view's class.
+        UnknownViewError: no registration declares the view's class.
     """
-    return _registry().by_view[type(view)]
+    try:
+        return _registry().by_view[type(view)]
+    except KeyError:
+        raise UnknownViewError(f"no registered game gives views of class {type(view).__name__}") from None

@@ -45,7 +45,7 @@ from referee.games.cards.durak import action_from_words, action_words
 from referee.games.cards.gapa import action_from_words as gapa_action
 from referee.games.cards.gapa import action_words as gapa_words
 from referee.games.cards.gaps import END_ROUND
-from referee.games.registry import JSON_WIRE, Registration, registration_for
+from referee.games.registry import JSON_WIRE, Registration, UnknownViewError, registration_for
 
 from . import _messages as msg
 from ._encode import field, int_field, packed_field, remembered, tag, varint
@@ -570,8 +570,8 @@ def _codec_for(view: Any) -> tuple[int, _Codec]:
     if found is None:
         try:
             registration = registration_for(view)
-        except KeyError:
-            raise WireError(f"no wire form for view {type(view).__name__}") from None
+        except UnknownViewError as exc:
+            raise WireError(str(exc)) from None
         codec = _json_codec(registration) if registration.wire == JSON_WIRE else _CODECS.get(registration.wire)
         if codec is None:
             raise WireError(f"bot.proto has no view {registration.wire!r}")

@@ -171,3 +171,20 @@ def test_a_broken_registration_is_named_in_one_line(tmp_path, entry_point, said)
         done = subprocess.run([sys.executable, "-m", *command], capture_output=True, text=True, cwd=tmp_path,
                               env=dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(HERE)])), timeout=120)
         assert done.returncode == 1 and done.stderr == f"Error: {said}\n", done.stderr
+
+
+def test_a_view_of_no_registered_game_is_named():
+    from referee.frames import view_json
+    from referee.games.registry import UnknownViewError
+    from referee.render import render_view
+    from referee.wire import WireError
+    from referee.wire._convert import _view_to_proto
+
+    class Stray:
+        pass
+
+    for use in (render_view, view_json):
+        with pytest.raises(UnknownViewError, match="^no registered game gives views of class Stray$"):
+            use(Stray())
+    with pytest.raises(WireError, match="^no registered game gives views of class Stray$"):
+        _view_to_proto(Stray())
