@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from sqlite_utils import Database
 
 from referee.games import make_game
+from referee.games.registry import registration_of
 
 
 @dataclass(frozen=True)
@@ -30,26 +31,18 @@ def arena_for_game(game_id: str) -> ArenaSpec:
     return ArenaSpec(game_id, game_id, {}, game.num_seats, length)
 
 
-VARIANT_ARENAS: dict[str, tuple[tuple[str, dict[str, str]], ...]] = {
-    "durak": (
-        ("durak-2", {"seats": "2"}),
-        ("durak-4", {"seats": "4"}),
-        ("durak-2v2", {"seats": "4", "teams": "2v2"}),
-    ),
-}
-"""Games played in several arenas (id, options): Durak heads-up, four players, and 2v2 teams."""
-
-
 def arenas_for_game(game_id: str) -> list[ArenaSpec]:
-    """Every arena a bot that plays ``game_id`` joins: the game's default arena, or its variant arenas.
+    """Every arena a bot that plays ``game_id`` joins: the game's default arena, or the arenas its registration
+    names (Durak for two, four and 2v2).
 
     >>> [(a.id, a.seats) for a in arenas_for_game("durak")]
     [('durak-2', 2), ('durak-4', 4), ('durak-2v2', 4)]
     """
-    variants = VARIANT_ARENAS.get(game_id)
+    variants = registration_of(game_id).arenas.get(game_id)
     if variants is None:
         return [arena_for_game(game_id)]
-    return [ArenaSpec(name, game_id, options, make_game(game_id, options).num_seats, 1) for name, options in variants]
+    return [ArenaSpec(name, game_id, dict(options), make_game(game_id, options).num_seats, 1)
+            for name, options in variants]
 
 
 def ensure_arena(db: Database, spec: ArenaSpec) -> str:

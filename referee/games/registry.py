@@ -119,6 +119,8 @@ class Registration:
         result_line: says a finished game's result in the terminal, when the usual line does not do.
         check_cases: decisions worth testing a bot on besides the one with the most legal actions.
         playouts: the native core's random whole games (None: the game has none).
+        arenas: game id → the ladder's arenas of the game, (arena id, options) each, for a game played in several
+            (Durak for two, four and 2v2); a game not named has one arena, of its default options, named as it.
     """
 
     games: Mapping[str, type[Game]]
@@ -133,6 +135,7 @@ class Registration:
     result_line: ResultLine | None = None
     check_cases: tuple[CheckCase, ...] = ()
     playouts: Playouts | None = None
+    arenas: Mapping[str, tuple[tuple[str, Mapping[str, str]], ...]] = field(default_factory=dict)
 
 
 class UnknownViewError(TypeError):

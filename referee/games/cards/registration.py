@@ -97,6 +97,8 @@ REGISTRATIONS = (
         encoding=_durak_encoding,
         result_line=durak_result,
         playouts=DurakPlayouts(),
+        arenas={"durak": (("durak-2", {"seats": "2"}), ("durak-4", {"seats": "4"}),
+                          ("durak-2v2", {"seats": "4", "teams": "2v2"}))},
         check_cases=(
             CheckCase("a 6-seat throw-in poll", {"seats": "6"}, lambda state, legal: state.view(0).phase == "throw_in"),
             CheckCase("a transfer", {"variant": "perevodnoy", "show_trump_transfer": "true"},
