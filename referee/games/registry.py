@@ -153,15 +153,17 @@ class _Registry:
     aliases: Mapping[str, str]
 
 
-def _claim(table: dict, key: Any, value: Any, what: str) -> None:
-    if key in table and table[key] != value:
-        raise RegistryError(f"{what} {key!r} is registered twice")
-    table[key] = value
+def _claim(table: dict, key: Any, claim: tuple[Registration, str], what: str) -> None:
+    """Enter ``key`` for ``claim`` (a registration and where it came from), unless another registration has it."""
+    held = table.get(key)
+    if held is not None and held[0] is not claim[0]:
+        raise RegistryError(f"{what} {key!r} is registered twice: by {held[1]} and by {claim[1]}")
+    table[key] = claim
 
 
-def _loaded() -> list[tuple[str, Registration]]:
+def _loaded() -> list[tuple[Registration, str]]:
     """Every registration with where it came from: the built-in modules', then the entry points' in name order."""
-    found = [(name, r) for name in BUILT_IN for r in importlib.import_module(name).REGISTRATIONS]
+    found = [(r, name) for name in BUILT_IN for r in importlib.import_module(name).REGISTRATIONS]
     for point in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda p: p.name):
         try:
             loaded = point.load()
@@ -170,26 +172,28 @@ def _loaded() -> list[tuple[str, Registration]]:
         for one in loaded if isinstance(loaded, (list, tuple)) else [loaded]:
             if not isinstance(one, Registration):
                 raise RegistryError(f"entry point {point.name} = {point.value} is not a Registration")
-            found.append((point.value, one))
+            found.append((one, f"entry point {point.name} = {point.value}"))
     return found
 
 
 @functools.cache
 def _registry() -> _Registry:
-    by_game: dict[str, Registration] = {}
-    by_view: dict[type, Registration] = {}
-    aliases: dict[str, str] = {}
-    for _, registration in _loaded():
+    by_game: dict[str, tuple[Registration, str]] = {}
+    by_view: dict[type, tuple[Registration, str]] = {}
+    aliases: dict[str, tuple[Registration, str]] = {}
+    for claim in _loaded():
+        registration = claim[0]
         for game_id in registration.games:
-            _claim(by_game, game_id, registration, "game")
+            _claim(by_game, game_id, claim, "game")
         for view in registration.views:
-            _claim(by_view, view, registration, "view class")
-        for alias, game_id in registration.aliases.items():
-            _claim(aliases, alias, game_id, "alias")
+            _claim(by_view, view, claim, "view class")
+        for alias in registration.aliases:
+            _claim(aliases, alias, claim, "alias")
     clashes = sorted(set(aliases) & set(by_game))
     if clashes:
         raise RegistryError(f"alias {clashes[0]!r} is also a game id")
-    return _Registry(by_game, by_view, aliases)
+    return _Registry({k: r for k, (r, _) in by_game.items()}, {k: r for k, (r, _) in by_view.items()},
+                     {alias: r.aliases[alias] for alias, (r, _) in aliases.items()})
 
 
 @functools.cache

@@ -157,12 +157,22 @@ def test_it_is_a_pettingzoo_environment(registered):
     assert "heap 4: " in environment.render()
 
 
+CLASH = """from nim_game import Nim, NimView, render_nim
+from referee.games.registry import Registration
+REGISTRATION = Registration(games={"tapa": Nim}, views=(NimView,), render=render_nim)
+"""
+"""A package that claims a game id Kafana has already."""
+
+
 @pytest.mark.parametrize(("entry_point", "said"), [
     ("broken = no_such_module:REGISTRATION", "entry point broken = no_such_module:REGISTRATION of kafana.games: "
                                              "No module named 'no_such_module'"),
     ("odd = nim_game:Nim", "entry point odd = nim_game:Nim is not a Registration"),
+    ("clash = clash:REGISTRATION", "game 'tapa' is registered twice: by referee.games.tabla_family.registration "
+                                   "and by entry point clash = clash:REGISTRATION"),
 ])
 def test_a_broken_registration_is_named_in_one_line(tmp_path, entry_point, said):
+    (tmp_path / "clash.py").write_text(CLASH)
     info = tmp_path / "broken-1.0.dist-info"
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: broken\nVersion: 1.0\n")
