@@ -27,7 +27,6 @@ AUTHOR = re.compile(r"[^\"\\\x00-\x1f\x7f]{1,60}")
 """An author as it can stand between double quotes in every starter's language."""
 GENERATED = ("kafanav1", "types")
 """Top folders of a starter that its own build or checks generate (Go's package, TypeScript's types)."""
-"""How every starter lists the games it claims, in its manifest and its Hello."""
 
 
 @dataclass(frozen=True)
