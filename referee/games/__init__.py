@@ -120,9 +120,17 @@ class UnknownGameError(ValueError):
     """No game has this id or alias."""
 
 
-def make_game(game_id: str, options: Mapping[str, str] | None = None) -> Game:
-    """The game ``game_id`` (or an alias) with ``options`` resolved against its defaults."""
+def make_game(game_id: str, options: Mapping[str, str] | None = None, engine: str | None = None) -> Game:
+    """The game ``game_id`` (or an alias) with ``options`` resolved against its defaults, run by ``engine``
+    (``native`` or ``python``, :meth:`Game.on`; default: the one :mod:`.engine` chose).
+
+    Raises:
+        UnknownGameError: no game has this id or alias.
+        InvalidOptionError: an unknown option, or a value it does not take.
+        ValueError: an unknown engine, or ``native`` without the core.
+    """
     name = registry.resolve(game_id)
     if name is None:
         raise UnknownGameError(f"unknown game {game_id!r} (known: {', '.join(sorted(GAMES))})")
-    return GAMES[name](options)
+    game = GAMES[name](options)
+    return game if engine is None else game.on(engine)

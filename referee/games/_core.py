@@ -253,6 +253,21 @@ class Game(ABC):
         other.native = False
         return other
 
+    def on(self, engine: str) -> Self:
+        """This game run by ``engine``: ``native``, the core (as made, when the core is installed), or ``python``,
+        the Python engines throughout (:meth:`reference`, and whatever else a game takes from the core).
+
+        Raises:
+            ValueError: another engine, or ``native`` for a game whose states the core does not run here.
+        """
+        if engine == "native":
+            if not self.native:
+                raise ValueError(f"{self.id} has no native states here (pip install ./native)")
+            return self
+        if engine != "python":
+            raise ValueError(f"no engine {engine!r}: native or python")
+        return self.reference()
+
     @property
     def decision_limit(self) -> int:
         """Decisions one game may have before the referee ends it as a draw (:data:`LIMIT`)."""

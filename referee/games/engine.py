@@ -1,10 +1,11 @@
-"""Which engine core runs: the compiled one (the ``kafana_native`` package, Rust, built from ``native/``) or the
-Python engines, read once at import from ``KAFANA_ENGINE=python|native`` (default: native when it is installed),
-without a word: a command settles the choice before it works (:func:`referee.choices.settle`), which refuses a
-mistyped value in one line and says once when the Python engines play for want of the native core.
+"""Which engine core runs by default: the compiled one (the ``kafana_native`` package, Rust, built from
+``native/``) or the Python engines, chosen here once from ``KAFANA_ENGINE=python|native`` (default: native when it
+is installed), without a word: a command settles the choice before it works (:func:`referee.choices.settle`),
+which refuses a mistyped value in one line and says once when the Python engines play for want of the native core.
+Whoever makes a game may choose otherwise: ``make_game(..., engine="python")``, ``game.on("native")``.
 
-The Python engines are the reference; the native core gives the same results behind the same entry points
-(``stage_ends``), and tests compare the two on every kind of position.
+The Python engines are the reference; the native core gives the same results behind the same entry points, and
+tests compare the two on every kind of position.
 """
 
 from __future__ import annotations

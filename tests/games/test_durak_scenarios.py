@@ -14,8 +14,14 @@ pytestmark = pytest.mark.usefixtures("engine")  # every test on both engines (co
 C = parse_card
 
 
-def durak(**options):
-    return make_game("durak", {k: str(v).lower() for k, v in options.items()})
+@pytest.fixture
+def durak(engine):
+    """Makes a Durak game with options on the engine of the run."""
+
+    def make(**options):
+        return make_game("durak", {k: str(v).lower() for k, v in options.items()}, engine=engine)
+
+    return make
 
 
 def notations(state):
@@ -52,7 +58,7 @@ def test_1_beating():
     assert not beats(C("7H"), C("AS"), hearts) and not beats(C("7H"), C("6H"), hearts)
 
 
-def test_2_the_turned_trump_is_drawn_last():
+def test_2_the_turned_trump_is_drawn_last(durak):
     game = durak(seats=2)
     state = shuffled(game, [])
     view = state.view(0)
@@ -69,7 +75,7 @@ def test_2_the_turned_trump_is_drawn_last():
     assert not state.view(0).trump_in_stock
 
 
-def test_3_six_seats_no_stock():
+def test_3_six_seats_no_stock(durak):
     game = durak(seats=6)
     state = shuffled(game, [])
     last_dealt = game.deck[35]  # the deck follows canonical order: card 35 is dealt last, to seat 5
@@ -79,7 +85,7 @@ def test_3_six_seats_no_stock():
         assert last_dealt in view.seats[5].known
 
 
-def test_4_lowest_trump_leads():
+def test_4_lowest_trump_leads(durak):
     game = durak(seats=4)
     hands = [
         ["9D", "6C", "7C", "8C", "9C", "TC"],
@@ -95,7 +101,7 @@ def test_4_lowest_trump_leads():
         assert view.seats[2].known == (C("7D"),)
 
 
-def test_5_no_trump_dealt_lot():
+def test_5_no_trump_dealt_lot(durak):
     game = durak(seats=2)
     hands = [["6C", "7C", "8C", "9C", "TC", "JC"], ["6S", "7S", "8S", "9S", "TS", "JS"]]
     state = shuffled(game, deal_order(hands, "6D", 2))
@@ -108,14 +114,14 @@ def test_5_no_trump_dealt_lot():
     assert redeal.current_player == CHANCE and len(redeal.chance_outcomes()) == 36
 
 
-def test_6_lead_actions():
+def test_6_lead_actions(durak):
     state = durak(seats=2).position([["9C", "9D", "9H", "KS"], ["6C", "7C"]], "6H", attacker=0, stock=["8C"])
     leads = notations(state)
     assert len(leads) == 7
     assert set(leads) == {"lead 9C", "lead 9D", "lead 9H", "lead KS", "lead 9C 9D", "lead 9C 9H", "lead 9D 9H"}
 
 
-def test_7_throw_ins_match_any_rank_on_the_table():
+def test_7_throw_ins_match_any_rank_on_the_table(durak):
     state = durak(seats=2).position(
         [["8D", "8S", "TH", "9C", "9S", "6C"], ["TD", "7C", "7S", "JC", "QC", "KC"]], "AH", attacker=0, stock=["AD"]
     )
@@ -123,7 +129,7 @@ def test_7_throw_ins_match_any_rank_on_the_table():
     assert notations(state) == ["throw TH", "throw 8S", "pass"]  # canonical order: suit, then rank
 
 
-def test_8_bout_limits():
+def test_8_bout_limits(durak):
     attacker = ["6C", "9D", "TC", "6D", "6H", "JH", "9H"]
     defender = ["9C", "TD", "JC", "JD", "QH", "KH"]
     covers = ["lead 6C", "beat 6C with 9C", "throw 9D", "beat 9D with TD", "throw TC", "beat TC with JC"]
@@ -144,7 +150,7 @@ def test_8_bout_limits():
     assert notations(small) == ["done"]
 
 
-def test_9_take_and_throw_after():
+def test_9_take_and_throw_after(durak):
     hands = [
         ["7C", "9S", "7D", "KS", "KH", "KD"],
         ["9C", "AC", "AD", "AH", "QS", "QH"],
@@ -166,7 +172,7 @@ def test_9_take_and_throw_after():
     assert view.attacker == 2 and view.defender == 0
 
 
-def test_10_drawing_order():
+def test_10_drawing_order(durak):
     hands = [
         ["6C", "7C", "8C", "9C"],
         ["TC", "JC", "QC", "KC", "AC"],
@@ -180,7 +186,7 @@ def test_10_drawing_order():
     assert C("AS") in view.seats[2].known  # the turned trump was drawn by seat 2, in sight of all
 
 
-def test_11_poll_order():
+def test_11_poll_order(durak):
     hands = [["6C", "7C", "8C"], ["TC", "JC", "QC", "KC", "AC", "QD"], ["6D", "7D", "8D"], ["6H", "7H", "8H"]]
     state = durak(seats=4).position(hands, "AS", attacker=0, stock=["6S"])
     play(state, "lead 6C", "beat 6C with TC")
@@ -191,7 +197,7 @@ def test_11_poll_order():
     assert asked == [0, 2, 3] and state.view(0).bout == 3
 
 
-def test_12_going_out_with_the_last_card():
+def test_12_going_out_with_the_last_card(durak):
     state = durak(seats=3).position([["6C"], ["7C", "AD"], ["8D", "9D"]], "AS", attacker=0)
     play(state, "lead 6C", "beat 6C with 7C")
     assert state.current_player == 2  # seat 0 has nothing left to throw
@@ -200,14 +206,14 @@ def test_12_going_out_with_the_last_card():
     assert view.seats[0].place == 1 and view.attacker == 1 and view.defender == 2
 
 
-def test_13_last_cards_together_no_durak():
+def test_13_last_cards_together_no_durak(durak):
     state = durak(seats=2).position([["6C"], ["7C"]], "AS", attacker=0)
     play(state, "lead 6C", "beat 6C with 7C")
     outcome = state.outcome()
     assert outcome.termination == "no_durak" and outcome.places == (1, 1) and outcome.points == (0, 0)
 
 
-def test_14_transfer_needs_room_in_the_next_hand():
+def test_14_transfer_needs_room_in_the_next_hand(durak):
     game = durak(seats=3, variant="perevodnoy")
     hands = [["7C", "KD"], ["7H", "AD"], ["7S", "QD"]]
     state = game.position(hands, "AS", attacker=0, stock=["6S"])
@@ -225,7 +231,7 @@ def test_14_transfer_needs_room_in_the_next_hand():
     assert "transfer 7S" in notations(rich)
 
 
-def test_15_no_transfer_once_a_card_is_covered():
+def test_15_no_transfer_once_a_card_is_covered(durak):
     game = durak(seats=2, variant="perevodnoy")
     state = game.position([["9C", "9D", "KS", "QS", "JS"], ["9H", "TC", "AD"]], "AS", attacker=0, stock=["6S"])
     play(state, "lead 9C 9D")
@@ -234,7 +240,7 @@ def test_15_no_transfer_once_a_card_is_covered():
     assert not [t for t in notations(state) if t.startswith("transfer")]
 
 
-def test_16_show_trump():
+def test_16_show_trump(durak):
     game = durak(seats=3, variant="perevodnoy", show_trump_transfer=True)
     hands = [["9H", "6C", "6D"], ["9S", "KC", "KD"], ["TH", "QC", "QD"]]
     state = game.position(hands, "AS", attacker=0, stock=["7C", "7D", "7H", "AS"])
@@ -250,7 +256,7 @@ def test_16_show_trump():
     assert "show 9S" not in notations(again) and "transfer 9S" in notations(again)
 
 
-def test_17_teams_throwers_and_rotation():
+def test_17_teams_throwers_and_rotation(durak):
     game = durak(seats=4, teams="2v2")
     hands = [["6C", "6D"], ["AC", "AD", "AH"], ["6H", "7C"], ["KC", "KD"]]
     state = game.position(hands, "AS", attacker=0, stock=["8S"])
@@ -274,7 +280,7 @@ def test_17_teams_throwers_and_rotation():
     assert pairs == [(0, 1), (1, 2), (2, 1), (1, 0)]
 
 
-def test_18_a_team_out_wins():
+def test_18_a_team_out_wins(durak):
     game = durak(seats=4, teams="2v2")
     state = game.position([["6C", "8C"], ["7C"], ["KD"], []], "AS", attacker=0)
     play(state, "lead 6C", "beat 6C with 7C")
@@ -284,7 +290,7 @@ def test_18_a_team_out_wins():
     assert outcome.termination == "durak" and outcome.places == (2, 1, 2, 1) and outcome.points == (0, 2, 0, 2)
 
 
-def test_19_hidden_cards_and_forced_passes():
+def test_19_hidden_cards_and_forced_passes(durak):
     game = durak(seats=3)
     hands = [["6C", "6D", "KS"], ["AC", "AD", "AH"], ["7H", "8H", "9H"]]
     state = game.position(hands, "AS", attacker=0, stock=["QS", "QH", "QC"])
@@ -306,7 +312,7 @@ def test_notation_round_trip(text):
     assert action.notation() == text and [card_text(c) for c in action.cards] == rest
 
 
-def test_the_deals_are_those_of_the_engine_of_the_run(engine):
+def test_the_deals_are_those_of_the_engine_of_the_run(engine, durak):
     assert isinstance(durak().new_state(), NativeDurakState) == (engine == "native")
     position = durak().position([["9C"], ["6C"]], "AS", attacker=0)
     assert isinstance(position, NativeDurakState) == (engine == "native")

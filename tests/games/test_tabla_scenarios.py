@@ -127,4 +127,4 @@ def test_hit_checker_enters_on_the_opponents_side():
 
 def test_the_states_are_those_of_the_engine_of_the_run(engine):
     assert isinstance(GAME.new_state(), NativeState) == (engine == "native")
-    assert isinstance(Tabla().new_state(), NativeState) == (engine == "native")
+    assert isinstance(Tabla().on(engine).new_state(), NativeState) == (engine == "native")

@@ -2,13 +2,15 @@
 :mod:`._movegen`), each once, in increasing order, and how many dice they use.
 
 Engines list, check and apply plays by end position; the steps of a play are needed only to show or send it,
-and :func:`stage_plays` builds them then. The native core (:mod:`referee.games.engine`) computes the ends when it
-is installed; else they are the keys of the step generator's plays, which is the reference: tests compare the
-two on every dice of random positions, and the step generator with an independent brute-force enumerator.
+and a :class:`MoveGenerator`'s ``plays`` builds them then. A game lists its plays with the native core's
+generator when the core is installed and the game runs on it (``FamilyGame.moves``); else they are the keys of
+the step generator's plays, which is the reference: tests compare the two on every dice of random positions, and
+the step generator with an independent brute-force enumerator.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple, Protocol
 
 from ..engine import NATIVE
@@ -16,7 +18,7 @@ from ._movegen import Raw, Stage
 from ._plays import notation_of
 
 Listed = dict[int, tuple[tuple[Raw, ...], str]]
-"""A stage's plays as :func:`stage_plays` gives them: ``{end: (steps, notation)}``."""
+"""A stage's plays as :func:`python_stage_plays` gives them: ``{end: (steps, notation)}``."""
 
 
 def python_stage_ends(stage: Stage, board: int) -> tuple[list[int], int]:
@@ -47,11 +49,18 @@ def native_stage_plays(stage: Stage, board: int) -> tuple[Listed, int]:
     )
 
 
-stage_ends = native_stage_ends if NATIVE is not None else python_stage_ends
-"""The engines' entry point: the native core when it runs (see :mod:`referee.games.engine`), else the Python
-generator."""
-stage_plays = native_stage_plays if NATIVE is not None else python_stage_plays
-"""The steps and notations of the plays, when they are shown or sent: native or Python, as :data:`stage_ends`."""
+class MoveGenerator(NamedTuple):
+    """A stage's plays from one generator: their ends (:func:`python_stage_ends`) and their steps and notation
+    (:func:`python_stage_plays`), the Python one's or the native core's."""
+
+    ends: Callable[[Stage, int], tuple[list[int], int]]
+    plays: Callable[[Stage, int], tuple[Listed, int]]
+
+
+PYTHON_MOVES = MoveGenerator(python_stage_ends, python_stage_plays)
+"""The step generator's plays: the reference."""
+NATIVE_MOVES = MoveGenerator(native_stage_ends, native_stage_plays)
+"""The native core's plays (when it is installed)."""
 
 
 class StagePlays(Protocol):
@@ -73,14 +82,15 @@ class StagePlays(Protocol):
 
 
 class PythonStage(NamedTuple):
-    """A stage of the Python engines and the mover's board: :class:`StagePlays` by :data:`stage_plays`."""
+    """A stage of the Python engines and the mover's board: :class:`StagePlays` by ``moves``, the game's generator."""
 
     stage: Stage
     board: int
+    moves: MoveGenerator
 
     def plays(self) -> Listed:
         """Every play of the stage, ``{end: (steps, notation)}``."""
-        return stage_plays(self.stage, self.board)[0]
+        return self.moves.plays(self.stage, self.board)[0]
 
     def notation(self, end: int) -> None:
         """None: a play's notation is read from :meth:`plays`."""

@@ -7,11 +7,12 @@ and how stages follow one another (``_roll`` and ``_stage_done``).
 
 from __future__ import annotations
 
+import copy
 import random
 from abc import abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from enum import StrEnum
-from typing import Any, ClassVar, overload
+from typing import Any, ClassVar, Self, overload
 
 from .._core import (
     CHANCE,
@@ -26,7 +27,7 @@ from .._core import (
 )
 from ..engine import NATIVE
 from ._dice import OPENING_OUTCOMES, ROLL_OUTCOMES, OpeningThrow, Roll, draw_roll, parse_dice
-from ._ends import Listed, PythonStage, StagePlays, stage_ends
+from ._ends import NATIVE_MOVES, PYTHON_MOVES, Listed, MoveGenerator, PythonStage, StagePlays
 from ._movegen import BAR_POINT, BOARD_MASK, Stage, count, pack
 from ._plays import Play, RawPlay, parse_steps
 from ._views import PIN_NONE, BackgammonView, MatchScore
@@ -71,6 +72,18 @@ class FamilyGame(Game):
         self.options = resolve_options(self.id, self.OPTIONS, options)
         self.stuck_limit = int(self.options["stuck_limit"])
         self.native = NATIVE is not None
+        self.moves: MoveGenerator = NATIVE_MOVES if NATIVE is not None else PYTHON_MOVES
+        """How its Python states list a stage's plays: the native core's generator when it is installed (also for
+        the :meth:`reference`), the step generator :meth:`on` the Python engine."""
+
+    def on(self, engine: str) -> Self:
+        """This game run by ``engine`` (``Game.on``); on ``python`` its plays are the step generator's too."""
+        other = super().on(engine)
+        if engine != "python" or other.moves is PYTHON_MOVES:
+            return other
+        other = copy.copy(other)
+        other.moves = PYTHON_MOVES
+        return other
 
     def core_options(self) -> dict[str, int | bool]:
         """The resolved options as the native core's ``FamilyCore`` and ``playouts`` take them."""
@@ -360,12 +373,13 @@ class FamilyState(State):
         while self._stages:
             dice = self._dice = self._stages[0]
             stage, board = self._stage(dice)
-            ends, used = stage_ends(stage, board)
+            moves = self._game.moves
+            ends, used = moves.ends(stage, board)
             if ends:
                 self._phase = MOVE
                 self.current_player = self._turn
                 self._used = used
-                self._plays = Plays(ends, PythonStage(stage, board))
+                self._plays = Plays(ends, PythonStage(stage, board, moves))
                 return
             self._stage_done(0)
         self._end_turn()

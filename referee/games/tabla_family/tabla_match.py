@@ -87,6 +87,12 @@ class TablaMatch(Game):
         other.games = {game_id: game.reference() for game_id, game in self.games.items()}
         return other
 
+    def on(self, engine: str) -> TablaMatch:
+        """This match with its games run by ``engine`` (:meth:`FamilyGame.on`)."""
+        other = copy.copy(self)
+        other.games = {game_id: game.on(engine) for game_id, game in self.games.items()}
+        return other
+
     def new_state(self) -> TablaMatchState:
         """A new match at 0:0, game 1 (Tabla) about to open."""
         return TablaMatchState(self)
