@@ -103,7 +103,9 @@ class _Games(Mapping[str, type[Game]]):
     """Game id → game class, for every registered game (read-only; read from :mod:`.registry` when first used)."""
 
     def __getitem__(self, game_id: str) -> type[Game]:
-        return registry.game_classes()[game_id]
+        if registry.resolve(game_id) != game_id:  # an alias or no game: a key is a game id
+            raise KeyError(game_id)
+        return registry.registration_of(game_id).games[game_id]
 
     def __iter__(self) -> Iterator[str]:
         return iter(registry.game_classes())

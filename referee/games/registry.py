@@ -10,7 +10,8 @@ game of another Python package registers through the entry point group :data:`EN
     nim = "nim_game:REGISTRATION"
 
 Registrations are loaded when a game is first looked up, not when this module is imported (a registration may
-use the wire and the renderer, which use the engines).
+use the wire and the renderer, which use the engines); the installed packages are scanned for entry points only
+when a lookup needs more than the built-in games (a listing of every game, or a game or view not built in).
 
 >>> registration_of("plakoto").viewer
 'backgammon'
@@ -25,7 +26,6 @@ import functools
 import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib.metadata import entry_points
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
@@ -161,9 +161,14 @@ def _claim(table: dict, key: Any, claim: tuple[Registration, str], what: str) ->
     table[key] = claim
 
 
-def _loaded() -> list[tuple[Registration, str]]:
-    """Every registration with where it came from: the built-in modules', then the entry points' in name order."""
+def _loaded(packages: bool) -> list[tuple[Registration, str]]:
+    """Every registration with where it came from: the built-in modules', then, with ``packages``, the entry
+    points' in name order."""
     found = [(r, name) for name in BUILT_IN for r in importlib.import_module(name).REGISTRATIONS]
+    if not packages:
+        return found
+    from importlib.metadata import entry_points  # its import and the scan of every package: only when asked
+
     for point in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda p: p.name):
         try:
             loaded = point.load()
@@ -177,11 +182,13 @@ def _loaded() -> list[tuple[Registration, str]]:
 
 
 @functools.cache
-def _registry() -> _Registry:
+def _registry(packages: bool = True) -> _Registry:
+    """The registrations, the installed packages' too unless ``packages`` is False (the built-in games alone, which
+    a lookup of a built-in game or view needs: a process that plays the shipped games never scans the packages)."""
     by_game: dict[str, tuple[Registration, str]] = {}
     by_view: dict[type, tuple[Registration, str]] = {}
     aliases: dict[str, tuple[Registration, str]] = {}
-    for claim in _loaded():
+    for claim in _loaded(packages):
         registration = claim[0]
         for game_id in registration.games:
             _claim(by_game, game_id, claim, "game")
@@ -216,9 +223,12 @@ def game_classes() -> Mapping[str, type[Game]]:
 
 def resolve(game_id: str) -> str | None:
     """The game id that ``game_id`` (an id or an alias) names, or None."""
-    registry = _registry()
-    name = registry.aliases.get(game_id, game_id)
-    return name if name in registry.by_game else None
+    for packages in (False, True):
+        registry = _registry(packages)
+        name = registry.aliases.get(game_id, game_id)
+        if name in registry.by_game:
+            return name
+    return None
 
 
 def registration_of(game_id: str) -> Registration:
@@ -230,7 +240,8 @@ def registration_of(game_id: str) -> Registration:
     name = resolve(game_id)
     if name is None:
         raise KeyError(game_id)
-    return _registry().by_game[name]
+    built_in = _registry(packages=False).by_game.get(name)
+    return built_in if built_in is not None else _registry().by_game[name]
 
 
 def registration_for(view: Any) -> Registration:
@@ -239,7 +250,8 @@ def registration_for(view: Any) -> Registration:
     Raises:
         UnknownViewError: no registration declares the view's class.
     """
+    kind = type(view)
     try:
-        return _registry().by_view[type(view)]
+        return _registry(packages=False).by_view.get(kind) or _registry().by_view[kind]
     except KeyError:
         raise UnknownViewError(f"no registered game gives views of class {type(view).__name__}") from None
