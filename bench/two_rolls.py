@@ -20,7 +20,7 @@ import time
 from bots.python import td2_bot
 from bots.python.td_bot import Values
 from referee.games import make_game
-from referee.games.engine import NATIVE
+from referee.games.engine import ACCELERATORS
 from referee.playouts import random_decisions
 
 
@@ -54,7 +54,7 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=60)
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
-    if NATIVE is None:
+    if ACCELERATORS is None:
         parser.error("the native core is not installed (pip install ./native)")
     states, judge = decisions(args.game, args.positions), Values(args.game)
     _, fast = search(states, judge, native=True)  # warm: the network loaded, the first calls paid

@@ -133,8 +133,8 @@ def test_the_shared_modules_look_games_up_in_the_registry():
 
 def test_the_shipped_bots_use_only_public_names():
     """The shipped bots import no private module of Kafana and read no private attribute of another object (the
-    evaluator API: referee.games.tabla_family's FamilyState.sides and best_replies, pack and features; the cards'
-    helpers from referee.games.cards)."""
+    evaluator API: referee.games.tabla_family's FamilyState.sides and game, pack and features; the cards' helpers
+    from referee.games.cards; the accelerators of kafana_native.bots)."""
     for path in sorted((ROOT / "bots" / "python").glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom) and node.module and node.module != "__future__":
@@ -143,3 +143,23 @@ def test_the_shipped_bots_use_only_public_names():
             if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
                 own = isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")
                 assert own, f"{path.name}:{node.lineno} reads {ast.unparse(node)}"
+
+
+def test_the_native_parts_stay_apart():
+    """native/ is three parts: the engine core depends on no other part, the wire client on none at all, and the
+    bots' accelerators on the engine only; Python reaches each through its facade (kafana_native.engine, .wire,
+    .bots), never the extension itself, and the wire client only from the runtime."""
+    source = ROOT / "native" / "src"
+    allowed = {"engine": {"engine"}, "wire": set(), "bots": {"bots", "engine"}}
+    for part, reaches in allowed.items():
+        files = [source / f"{part}.rs"] if (source / f"{part}.rs").exists() else sorted((source / part).rglob("*.rs"))
+        assert files, part
+        for path in files:
+            used = set(re.findall(r"crate::(\w+)", path.read_text()))
+            assert used <= reaches, f"{path.relative_to(ROOT)} uses crate::{sorted(used - reaches)}"
+    for folder in ("referee", "bots", "ladder", "bench", "kit"):
+        for path in (ROOT / folder).rglob("*.py"):
+            text = path.read_text()
+            assert "kafana_native._core" not in text, f"{path} imports the extension itself"
+            wire = re.search(r"from kafana_native import wire|import kafana_native\.wire|kafana_native\.wire import", text)
+            assert not wire or path.parent == ROOT / "referee" / "runtime", f"{path} imports the wire client"

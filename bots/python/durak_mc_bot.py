@@ -1,6 +1,6 @@
 """A Durak bot that searches in the native core: the determinized search of :mod:`.durak_search_bot` (guesses of
 the hidden cards consistent with the seat's view, every legal action played out in each guess with the same greedy
-policy), with about forty times the playouts, which the core plays (``kafana_native.durak_rollouts``): each guess
+policy), with about forty times the playouts, which the core plays (``kafana_native.bots.durak_rollouts``): each guess
 plays every action :data:`ROLLOUTS` times, and the action with the best average result over all guesses is chosen.
 
 Only the request is read (the seat's view and the legal actions); the guesses come from a generator seeded by the
@@ -16,7 +16,7 @@ from bots.python import durak_search_bot
 from bots.python.kit import serve
 from referee.games import NO_CARD, DurakView, make_game
 from referee.games.cards import mask_of
-from referee.games.engine import NATIVE
+from referee.games.engine import ACCELERATORS
 from referee.wire import ActRequest, ActResponse
 
 WORLDS = 64
@@ -64,7 +64,7 @@ def search(request: ActRequest, rng: random.Random) -> tuple[int, str]:
     worlds = 0
     while worlds < WORLDS and (worlds == 0 or time.perf_counter() < deadline):
         hands, stock = durak_search_bot.guess(view, game.deck, rng)
-        actions, sums = NATIVE.durak_rollouts(  # type: ignore[union-attr]
+        actions, sums = ACCELERATORS.durak_rollouts(  # type: ignore[union-attr]
             rules, *position(view, hands, stock), me=view.seat, rollouts=ROLLOUTS, explore=EXPLORE,
             seed=rng.getrandbits(64),
         )
@@ -80,7 +80,7 @@ def search(request: ActRequest, rng: random.Random) -> tuple[int, str]:
 
 def choose(request: ActRequest) -> ActResponse:
     """Search in the core, seeded by the decision (the Python search bot's choice without the core)."""
-    if NATIVE is None:
+    if ACCELERATORS is None:
         return durak_search_bot.choose(request)
     rng = random.Random(f"{request.match_id}/{request.game_number}/{request.seat}/{request.decision}")
     action_id, comment = search(request, rng)

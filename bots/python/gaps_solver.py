@@ -11,7 +11,7 @@ any reordering of its rows win or lose alike). A level says which moves it tries
    round cannot be won.
 
 :func:`plan` runs the levels in turn within one clock, each with a share of the time left, and stops at the
-first win. The native core (``kafana_native.gaps_solve``, Rust) runs the search when it is the engine in use
+first win. The native core (``kafana_native.bots.gaps_solve``, Rust) runs the search when it is the engine in use
 (:mod:`referee.games.engine`); :func:`python_solve` is its twin in Python (the same positions in the same order,
 about twenty times slower).
 """
@@ -21,7 +21,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from referee.games.engine import NATIVE
+from referee.games.engine import ACCELERATORS
 
 GAP = -1
 ACE, KING = 12, 11
@@ -205,9 +205,9 @@ def solve(
     layout: Layout, grid: list[int], level: int, seconds: float, nodes: int, moves: int, table: int = TABLE
 ) -> Found:
     """:func:`python_solve`, by the native core when it is installed."""
-    if NATIVE is None:
+    if ACCELERATORS is None:
         return python_solve(layout, grid, level, seconds, nodes, moves, table)
-    status, placed, line, searched = NATIVE.gaps_solve(
+    status, placed, line, searched = ACCELERATORS.gaps_solve(
         list(grid), layout.rows, layout.columns, layout.row_length, layout.aces_lead, level, seconds, nodes, moves,
         table,
     )

@@ -3,7 +3,7 @@
 best play by the network (:mod:`.td1_bot`'s 1-ply value); the :data:`DEEP` best of those it follows one roll
 further, the bot's own 21 rolls after each of the opponent's answers, each answered by its own best play, and takes
 the play whose position is best on average two rolls ahead. A level of the search is one call into the native
-core, which lists every roll's replies and values them by the network itself (``FamilyCore.best_replies``; the
+core, which lists every roll's replies and values them by the network itself (``kafana_native.bots.best_replies``; the
 reference lists the replies' rows, :func:`referee.games.tabla_family.features.roll_replies`, and values them in
 numpy). It searches single games of Tabla and Tapa; elsewhere (Gjul Bara, whose turns are chains of stages; a
 ``tabla-match``, where td1_bot weighs the score; a remainder; a short clock; without the native core, where a
@@ -21,13 +21,13 @@ from bots.python import td1_bot, td_bot
 from bots.python.kit import serve
 from bots.python.positions import rebuilt
 from bots.python.td_bot import Values
-from referee.games.engine import NATIVE
+from referee.games.engine import ACCELERATORS
 from referee.games.tabla_family import FamilyState
 from referee.games.tabla_family.features import ROLLS, Sides, after_features, roll_replies
 from referee.wire import ActRequest, ActResponse
 
 if TYPE_CHECKING:
-    from kafana_native import ValueNet
+    from kafana_native.bots import ValueNet
 
 WIDTH = 6
 """How many of the 0-ply best plays are valued one roll ahead."""
@@ -65,7 +65,9 @@ def best_replies(state: FamilyState, judge: Values, positions: list[Sides], mine
     stay in it); in a match, or without the core (both of which :func:`choose` leaves to td1_bot), every reply's
     row is valued here: the reference."""
     net = _native_network(judge.game_id) if judge.away is None else None
-    found = state.best_replies(positions, net) if net is not None else None
+    game = state.game
+    found = (ACCELERATORS.best_replies(game.id, positions, net, **game.core_options())
+             if net is not None and ACCELERATORS is not None else None)
     if found is not None:
         weights, values, ended, afters = zip(*found)
         return Best(np.array(weights, dtype=np.float64), np.array(values, dtype=np.float64),
@@ -127,7 +129,8 @@ def two_rolls_ahead(state: FamilyState, judge: Values, seat: int) -> dict[int, f
 def choose(request: ActRequest) -> ActResponse:
     """The play that is best two rolls ahead (td1_bot's choice where the bot does not search)."""
     view = request.view
-    searchable = NATIVE is not None and request.game in SEARCHED and not view.remainder and len(view.dice) in (2, 4)
+    searchable = (ACCELERATORS is not None and request.game in SEARCHED and not view.remainder
+                  and len(view.dice) in (2, 4))
     if len(request.legal_actions) == 1 or request.clock.move_limit_ms < MIN_LIMIT_MS or not searchable:
         return td1_bot.choose(request)
     found = rebuilt(request)

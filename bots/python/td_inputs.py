@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from referee.games.engine import NATIVE
+from referee.games.engine import ACCELERATORS
 from referee.games.tabla_family.features import FEATURES
 
 POINTS = 24
@@ -138,8 +138,8 @@ def inputs(rows: np.ndarray, kind: str, dtype: type = np.float64) -> np.ndarray:
     (rows that have them already are returned as they are)."""
     if kind == "plain" or rows.shape[1] == width(kind):
         return rows
-    if NATIVE is not None and kind in _NATIVE:
-        data = NATIVE.tapa_extras(np.ascontiguousarray(rows, dtype="<f4").tobytes(), _NATIVE[kind])
+    if ACCELERATORS is not None and kind in _NATIVE:
+        data = ACCELERATORS.tapa_extras(np.ascontiguousarray(rows, dtype="<f4").tobytes(), _NATIVE[kind])
         extended = np.empty((len(rows), width(kind)), dtype=dtype)
         extended[:, :FEATURES] = rows
         extended[:, FEATURES:] = np.frombuffer(data, dtype="<f8").reshape(len(rows), EXTRAS[kind])

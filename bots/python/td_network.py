@@ -16,10 +16,10 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from bots.python.td_inputs import EXTRAS, extends, inputs, width
-from referee.games.engine import NATIVE
+from referee.games.engine import ACCELERATORS
 
 if TYPE_CHECKING:
-    from kafana_native import ValueNet
+    from kafana_native.bots import ValueNet
 
 threadpool_limits(1, user_api="blas")  # small matrices: more BLAS threads only cost (and spin on the other core)
 
@@ -134,10 +134,10 @@ class Network(_Layers):
     def native(self) -> ValueNet | None:
         """A copy of this network, its weights as they are now in float32, in the native core (which values the
         best reply to every roll without handing the rows back), or None without the core."""
-        if NATIVE is None:
+        if ACCELERATORS is None:
             return None
         f4 = [np.ascontiguousarray(array, dtype="<f4").tobytes() for array in (self.w1, self.b1, self.w2)]
-        return NATIVE.ValueNet(*f4, float(self.b2), self.inputs)
+        return ACCELERATORS.ValueNet(*f4, float(self.b2), self.inputs)
 
     def gradient(self, row: np.ndarray) -> tuple[float, list[np.ndarray]]:
         """The value of one row and its gradient by (w1, b1, w2, b2)."""

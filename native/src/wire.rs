@@ -5,6 +5,8 @@
 //!
 //! Messages go both ways as bytes (the referee frames and reads them strictly in Python). Every outcome is posted
 //! to the caller's mailbox as an [`Event`] and its eventfd is bumped; Python drains the mailbox when the fd reads.
+//!
+//! It depends on no other part of the crate: its messages are bytes the referee writes and reads.
 
 use std::collections::VecDeque;
 use std::io;
@@ -64,7 +66,7 @@ enum Event {
     Late { number: u64 },
 }
 
-/// The kinds of events as Python reads them (``kafana_native.ANSWER`` …).
+/// The kinds of events as Python reads them (``kafana_native.wire.ANSWER`` …).
 pub const ANSWER: u8 = 0;
 pub const ENDED: u8 = 1;
 pub const UNASKED: u8 = 2;
@@ -286,7 +288,7 @@ fn method_path(method: &str) -> PyResult<Uri> {
 /// A bot's gRPC client: unary calls (:meth:`unary`), each answered by one event in its mailbox, and the streams
 /// it opens (:meth:`stream`). ``address`` is ``unix:PATH`` or ``HOST:PORT``; answers longer than
 /// ``max_response`` bytes and requests longer than ``max_request`` fail.
-#[pyclass(module = "kafana_native", frozen)]
+#[pyclass(module = "kafana_native.wire", frozen)]
 pub struct WireClient {
     connection: Arc<Connection>,
     mailbox: Arc<Mailbox>,
@@ -462,7 +464,7 @@ impl Waiting {
 
 /// One bidirectional stream: :meth:`send` a message, read its answer (or that it is late), and the stream's end,
 /// from the mailbox. An answer ahead of its request ends the stream with an ``UNASKED`` event.
-#[pyclass(module = "kafana_native", frozen)]
+#[pyclass(module = "kafana_native.wire", frozen)]
 pub struct WireStream {
     mailbox: Arc<Mailbox>,
     sender: Mutex<Option<mpsc::UnboundedSender<Bytes>>>,
@@ -508,4 +510,16 @@ impl WireStream {
             task.abort();
         }
     }
+}
+
+/// The `wire` submodule of `kafana_native._core`.
+pub fn module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
+    let module = PyModule::new(py, "wire")?;
+    module.add_class::<WireClient>()?;
+    module.add_class::<WireStream>()?;
+    module.add("ANSWER", ANSWER)?;
+    module.add("ENDED", ENDED)?;
+    module.add("UNASKED", UNASKED)?;
+    module.add("LATE", LATE)?;
+    Ok(module)
 }

@@ -1,8 +1,9 @@
-"""Which engine core runs by default: the compiled one (the ``kafana_native`` package, Rust, built from
-``native/``) or the Python engines, chosen here once from ``KAFANA_ENGINE=python|native`` (default: native when it
+"""Which engine core runs by default: the compiled one (``kafana_native.engine``, Rust, built from ``native/``)
+or the Python engines, chosen here once from ``KAFANA_ENGINE=python|native`` (default: native when it
 is installed), without a word: a command settles the choice before it works (:func:`referee.choices.settle`),
 which refuses a mistyped value in one line and says once when the Python engines play for want of the native core.
-Whoever makes a game may choose otherwise: ``make_game(..., engine="python")``, ``game.on("native")``.
+Whoever makes a game may choose otherwise: ``make_game(..., engine="python")``, ``game.on("native")``. The shipped
+bots' accelerators (``kafana_native.bots``) go with the choice: :data:`ACCELERATORS`.
 
 The Python engines are the reference; the native core gives the same results behind the same entry points, and
 tests compare the two on every kind of position.
@@ -24,14 +25,15 @@ class EngineError(RuntimeError):
 
 def _native() -> ModuleType | None:
     try:
-        import kafana_native
+        from kafana_native import engine
     except ImportError:
         return None
-    return kafana_native
+    return engine
 
 
 def choose(wanted: str | None) -> tuple[str, ModuleType | None]:
-    """The engine for ``wanted`` (the variable's value, None when unset) and the native module if it runs.
+    """The engine for ``wanted`` (the variable's value, None when unset) and the engine core's module
+    (``kafana_native.engine``) if it runs.
 
     Raises:
         EngineError: an unknown value, or ``native`` without the package.
@@ -54,7 +56,20 @@ def _chosen() -> tuple[str, ModuleType | None, str | None]:
 
 
 ENGINE, NATIVE, PROBLEM = _chosen()
-"""The engine in use, the native module when it is the native one, and what is wrong with ``KAFANA_ENGINE``."""
+"""The engine in use, the engine core's module (``kafana_native.engine``) when it is the native one, and what is
+wrong with ``KAFANA_ENGINE``."""
+
+
+def _accelerators() -> ModuleType | None:
+    if NATIVE is None:
+        return None
+    from kafana_native import bots
+    return bots
+
+
+ACCELERATORS = _accelerators()
+"""The shipped bots' accelerators (``kafana_native.bots``) when the native core is the engine in use, else None
+(the bots then compute in Python what these compute)."""
 
 
 def note_fallback() -> None:

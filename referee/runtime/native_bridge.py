@@ -1,6 +1,6 @@
 """The referee's gRPC client in the native core: the contract of :mod:`.bridge` without grpcio's threads.
 
-``kafana_native.WireClient`` makes the calls and keeps the streams on a tokio thread of the core's own (tonic, over
+``kafana_native.wire.WireClient`` makes the calls and keeps the streams on a tokio thread of the core's own (tonic, over
 the same Unix socket or TCP port) and posts each outcome to a mailbox whose eventfd trio waits on. A decision then
 wakes the trio thread once; nothing else takes the GIL on the way (grpcio hands each answer through its channel
 thread and a reader thread, each taking the GIL in turn).
@@ -17,8 +17,8 @@ from __future__ import annotations
 from typing import Any
 
 import grpc
-import kafana_native
 import trio
+from kafana_native import wire
 
 from .bridge import StreamClosed, StreamTimeout
 
@@ -44,7 +44,7 @@ class CallError(grpc.RpcError):
 
 
 _Event = tuple[int, int, Any]
-"""A mailbox event: ``(kind, number, detail)`` (``kafana_native.ANSWER`` with the answer's bytes, ``ENDED`` with
+"""A mailbox event: ``(kind, number, detail)`` (``kafana_native.wire.ANSWER`` with the answer's bytes, ``ENDED`` with
 ``(code, details)``, ``LATE`` or ``UNASKED`` with None)."""
 
 
@@ -59,7 +59,7 @@ class NativeCaller:
     """A bot's client at ``address`` in the native core (the contract of :class:`.bridge.Caller`)."""
 
     def __init__(self, address: str, *, max_response: int, max_request: int, name: str = "kafana-caller") -> None:
-        self._native = kafana_native.WireClient(address, max_response, max_request)
+        self._native = wire.WireClient(address, max_response, max_request)
         self._turn = trio.StrictFIFOLock()
 
     async def call(self, method: str, request: bytes, *, timeout: float, wait_for_ready: bool = False) -> bytes:
@@ -80,7 +80,7 @@ class NativeCaller:
                 for kind, got, detail in await _events(self._native):
                     if got != number:
                         continue  # the end of a call whose caller stopped waiting
-                    if kind == kafana_native.ANSWER:
+                    if kind == wire.ANSWER:
                         return detail
                     raise CallError(*detail)
         finally:
@@ -118,13 +118,13 @@ class NativeStream:
         late = False
         while answer is None and not late and self._closed is None:
             for kind, got, detail in await _events(self._native):
-                if kind == kafana_native.ANSWER:
+                if kind == wire.ANSWER:
                     if got == number:
                         answer = detail
-                elif kind == kafana_native.LATE:
+                elif kind == wire.LATE:
                     late = late or got == number
                 elif self._closed is None:
-                    unasked = kind == kafana_native.UNASKED
+                    unasked = kind == wire.UNASKED
                     code, details = (0, "") if unasked else detail
                     self._closed = StreamClosed(None if unasked or code == 0 else CallError(code, details), unasked)
         if answer is not None:

@@ -2,7 +2,7 @@
 (which lives in the bot kit's package, :mod:`kafana_kit.v1`, so that a bot and the referee share one copy). The
 hot path does not go through it: an ActRequest's bytes are put together from records made once
 (:func:`act_request_bytes`), and the native core writes a view's and a stage's records itself, as prost's messages
-generated from the same proto (``native/src/proto.rs``); ``tests/wire/test_encode.py`` and the native state tests
+generated from the same proto (``native/src/engine/proto.rs``); ``tests/wire/test_encode.py`` and the native state tests
 check both byte for byte against this module's messages.
 
 Every protocol message has a dataclass twin in :mod:`referee.wire._messages`; ``*_to_proto`` and

@@ -11,13 +11,13 @@ import pytest
 from bots.python import durak_mc_bot, durak_search_bot
 from referee.checkbot import check_bot, decision_request
 from referee.games import CHANCE, make_game
-from referee.games.engine import NATIVE
+from referee.games.engine import ACCELERATORS
 from referee.playouts import random_decisions
 from referee.runtime import resolve_bot
 
 from .test_strength import wins_of
 
-pytestmark = pytest.mark.skipif(NATIVE is None, reason="the native core is not installed")
+pytestmark = pytest.mark.skipif(ACCELERATORS is None, reason="the native core is not installed")
 
 OPTION_SETS = [
     {},
@@ -40,7 +40,7 @@ def test_a_guessed_position_has_the_python_engines_legal_actions(options):
         view = state.view(state.current_player)
         hands, stock = durak_search_bot.guess(view, game.deck, rng)
         python = [(kind, tuple(cards)) for kind, cards in game.from_view(view, hands, stock).legal_actions()]
-        native, totals = NATIVE.durak_rollouts(
+        native, totals = ACCELERATORS.durak_rollouts(
             game.core_rules(), *durak_mc_bot.position(view, hands, stock), me=view.seat, rollouts=1, explore=0.5,
             seed=checked,
         )
@@ -61,7 +61,7 @@ def test_a_position_that_is_not_a_decision_is_refused_in_one_line():
     position = list(durak_mc_bot.position(view, hands, stock))
     position[8] = "deal"
     with pytest.raises(ValueError, match="^not a position of this deal: phase \"deal\", seat"):
-        NATIVE.durak_rollouts(game.core_rules(), *position, me=0, rollouts=1, explore=0.0, seed=1)
+        ACCELERATORS.durak_rollouts(game.core_rules(), *position, me=0, rollouts=1, explore=0.0, seed=1)
 
 
 def _requests(options: dict[str, str], games: int):

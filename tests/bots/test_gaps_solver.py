@@ -13,9 +13,9 @@ from bots.python.gaps_solver import Layout, plan, python_solve, solve
 from referee.games import CHANCE, make_game
 from referee.games.cards._cards import parse_card
 from referee.games.cards.gaps import GapsState
-from referee.games.engine import NATIVE
+from referee.games.engine import ACCELERATORS
 
-native_only = pytest.mark.skipif(NATIVE is None, reason="the native core is not installed")
+native_only = pytest.mark.skipif(ACCELERATORS is None, reason="the native core is not installed")
 
 
 def dealt(seed: int, options: dict[str, str] | None = None) -> GapsState:
@@ -127,9 +127,9 @@ def test_a_win_needing_a_first_card_moved_is_found_by_the_later_levels():
 @native_only
 def test_a_bad_grid_is_refused_with_a_reason():
     with pytest.raises(ValueError, match="places"):
-        NATIVE.gaps_solve([0, 1, 2], 4, 13, 12, False, 0, 1.0, 10, 10, 10)
+        ACCELERATORS.gaps_solve([0, 1, 2], 4, 13, 12, False, 0, 1.0, 10, 10, 10)
     with pytest.raises(ValueError, match="level"):
-        NATIVE.gaps_solve([-1] * 52, 4, 13, 12, False, 7, 1.0, 10, 10, 10)
+        ACCELERATORS.gaps_solve([-1] * 52, 4, 13, 12, False, 7, 1.0, 10, 10, 10)
 
 
 def test_a_round_proved_lost_is_planned_once_and_played_to_its_best():

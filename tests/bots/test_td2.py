@@ -12,14 +12,14 @@ import pytest
 
 from bots.python import td1_bot, td2_bot, td_bot
 from bots.python.td_bot import Values
-from referee.games.engine import NATIVE
+from referee.games.engine import ACCELERATORS
 from referee.games.tabla_family.features import after_features, encode, roll_replies
 from referee.wire import ClockInfo
 
 from ..games.test_roll_replies import positions_of
 from .test_ladder_search import request_of, stages
 
-native = pytest.mark.skipif(NATIVE is None, reason="the native core is not installed")
+native = pytest.mark.skipif(ACCELERATORS is None, reason="the native core is not installed")
 
 
 @pytest.fixture
@@ -118,14 +118,14 @@ def test_it_searches_tabla_and_tapa_and_plays_as_td1_elsewhere(monkeypatch):
     for game_id, variant in games:
         request = request_of(next(stages(variant, {}, 1, seed=1)), {}, game_id)
         answer = td2_bot.choose(request)
-        if game_id not in td2_bot.SEARCHED or NATIVE is None:
+        if game_id not in td2_bot.SEARCHED or ACCELERATORS is None:
             assert answer == "td1"
         else:
             assert answer.comment.endswith("two rolls ahead")
             assert answer.action_id in {legal.id for legal in request.legal_actions}
             short = ClockInfo(10**6, 0, 10**6, td2_bot.MIN_LIMIT_MS - 1)
             assert td2_bot.choose(dataclasses.replace(request, clock=short)) == "td1"
-            monkeypatch.setattr(td2_bot, "NATIVE", None)
+            monkeypatch.setattr(td2_bot, "ACCELERATORS", None)
             assert td2_bot.choose(request) == "td1"
             monkeypatch.undo()
             monkeypatch.setattr(td1_bot, "choose", lambda request: "td1")

@@ -12,7 +12,7 @@ from bots.python import td_train
 from bots.python.td_inputs import blocks, inputs, python_inputs, shots, width
 from bots.python.td_network import Network, OutcomeNetwork
 from referee.games import make_game
-from referee.games.engine import NATIVE
+from referee.games.engine import ACCELERATORS
 from referee.games.tabla_family._movegen import pack
 from referee.games.tabla_family.features import FEATURES, after_features, encode
 from referee.playouts import random_decisions
@@ -95,7 +95,7 @@ def test_shots_match_a_slow_count_over_real_positions():
     assert pinned > 50  # the pins' cases were met
 
 
-@pytest.mark.skipif(NATIVE is None, reason="the native core is not installed")
+@pytest.mark.skipif(ACCELERATORS is None, reason="the native core is not installed")
 def test_the_native_core_computes_the_numpy_inputs_exactly():
     rows_seen = 0
     for rows in _played_rows(5, 6):
@@ -104,7 +104,7 @@ def test_the_native_core_computes_the_numpy_inputs_exactly():
         rows_seen += len(rows)
     assert rows_seen > 1000
     with pytest.raises(ValueError, match="5 bytes are not rows of 244 features"):
-        NATIVE.tapa_extras(b"12345", True)
+        ACCELERATORS.tapa_extras(b"12345", True)
 
 
 def test_shots_of_hand_made_positions():

@@ -2,7 +2,7 @@
 shuffle, a list of legal actions or a decision.
 
 :class:`NativeDurakState` is a :class:`DurakState` whose state machine is the core's ``DurakCore``
-(``native/src/durak_core.rs``, the twin of the Python state). Everything that only reads a position (the views,
+(``native/src/engine/durak_core.rs``, the twin of the Python state). Everything that only reads a position (the views,
 the chance outcomes, the outcome) is the Python class's own code, reading the position from the core; actions are
 the Python engine's :class:`DurakAction` objects, each made once. ``tests/games/test_native_durak.py`` plays seeded
 deals through both and compares every legal action, view and outcome.
@@ -22,7 +22,7 @@ from .durak import DEALS, Durak, DurakAction, DurakChance, DurakState
 
 @cache
 def _actions() -> tuple[DurakAction, ...]:
-    """Every action the core can list, in the order of its table (``kafana_native.durak_actions``)."""
+    """Every action the core can list, in the order of its table (``kafana_native.engine.durak_actions``)."""
     return tuple(DurakAction(kind, tuple(cards)) for kind, cards in NATIVE.durak_actions())  # type: ignore[union-attr]
 
 

@@ -12,7 +12,7 @@ import random
 from abc import abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from enum import StrEnum
-from typing import Any, ClassVar, Self, overload
+from typing import ClassVar, Self, overload
 
 from .._core import (
     CHANCE,
@@ -272,12 +272,11 @@ class FamilyState(State):
         boards, pins = self._boards, self._pins
         return boards[seat], boards[1 - seat], pins[seat], pins[1 - seat]
 
-    def best_replies(self, positions: list[tuple[int, int, int, int]], net: Any) -> list[tuple] | None:
-        """The native core's search step (:meth:`.features.roll_replies`, each reply valued by ``net``, a
-        ``kafana_native.ValueNet``): for every roll from each of ``positions``, the roll's weight, the best reply's
-        value, its points when it ends the game, and the position it leaves; None on the Python engines, whose
-        callers list the replies (:func:`.features.roll_replies`) and value them themselves."""
-        return None
+    @property
+    def game(self) -> FamilyGame:
+        """The game this is a position of (its ``id`` and ``core_options()`` are what the native core's functions of a
+        position take)."""
+        return self._game
 
     def clone(self) -> FamilyState:
         """An independent copy."""

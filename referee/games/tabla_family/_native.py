@@ -2,7 +2,7 @@
 a roll or a play.
 
 :func:`native_state` makes, from a game's Python state class (the reference), a class whose state machine is the
-core's ``FamilyCore`` (``native/src/game.rs``, the twin of :class:`FamilyState` and its subclasses). Everything
+core's ``FamilyCore`` (``native/src/engine/game.rs``, the twin of :class:`FamilyState` and its subclasses). Everything
 that only reads a position (the view, the stage of the dice, Tapa's pin markers, parsing a play) is the Python
 class's own code, reading the boards, pins and rolls from the core; rolls and plays go to the core, which lists
 the next stage's plays. ``tests/games/test_native_state.py`` plays seeded games through both and compares every
@@ -101,10 +101,6 @@ class NativeState(FamilyState):
         if ended is None:
             raise ValueError("the game is not over")
         return Outcome(*ended)
-
-    def best_replies(self, positions: list[tuple[int, int, int, int]], net: Any) -> list[tuple] | None:
-        """The core's search step (``FamilyState.best_replies``)."""
-        return self._core.best_replies(positions, net)
 
     def view(self, seat: int) -> BackgammonView:
         """The board from ``seat``'s side (``FamilyState.view``)."""

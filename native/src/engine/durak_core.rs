@@ -10,9 +10,10 @@ use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 
-use crate::durak::{Action, Phase, Rules, State, BEAT, DONE, LEAD, PASS, SHOW, TAKE, THROW, TRANSFER};
-use crate::proto::legal_action::Detail;
-use crate::proto::{legal_actions_field, DurakAction, DurakPair, DurakSeat, DurakView, LegalAction};
+use super::durak::{Action, Phase, Rules, State, BEAT, DONE, LEAD, PASS, SHOW, TAKE, THROW, TRANSFER};
+use super::proto::legal_action::Detail;
+use super::python::{durak_rules, DurakOptions};
+use super::proto::{legal_actions_field, DurakAction, DurakPair, DurakSeat, DurakView, LegalAction};
 
 /// `current_player` while a chance step is due, and once the deal is over (`referee.games._core`).
 const CHANCE: i32 = -1;
@@ -73,7 +74,7 @@ const KIND_NAMES: [&str; 8] = ["lead", "beat", "transfer", "show", "take", "thro
 
 /// A decision's legal actions as the core listed them (``DurakCore.listing``), whose wire records it writes when
 /// asked: a snapshot, so the records stay those of the list it was taken with.
-#[pyclass(module = "kafana_native", frozen)]
+#[pyclass(module = "kafana_native.engine", frozen)]
 pub struct DurakListing {
     legal: Vec<Action>,
 }
@@ -125,7 +126,7 @@ pub fn durak_actions() -> Vec<(u8, Vec<u8>)> {
 }
 
 /// One Durak deal in progress (`DurakState`'s twin), with its legal actions once listed.
-#[pyclass(module = "kafana_native")]
+#[pyclass(module = "kafana_native.engine")]
 pub struct DurakCore {
     state: State,
     /// The table of every action as Python objects (from `durak_actions`).
@@ -162,8 +163,8 @@ impl DurakCore {
     /// A deal of `rules` (``Durak.core_rules``) before the shuffle, `first_attacker` attacking first
     /// when given (a session's later deal); `actions` is the table of every action, made from `durak_actions`.
     #[new]
-    fn new(rules: crate::DurakOptions, first_attacker: Option<usize>, actions: Bound<PyTuple>) -> PyResult<DurakCore> {
-        let rules: Rules = crate::durak_rules(rules)?;
+    fn new(rules: DurakOptions, first_attacker: Option<usize>, actions: Bound<PyTuple>) -> PyResult<DurakCore> {
+        let rules: Rules = durak_rules(rules)?;
         if first_attacker.is_some_and(|seat| seat >= rules.seats) {
             return Err(PyValueError::new_err("the first attacker is not a seat of this deal"));
         }
@@ -180,7 +181,7 @@ impl DurakCore {
     #[staticmethod]
     #[allow(clippy::too_many_arguments)]
     fn at_bout(
-        rules: crate::DurakOptions,
+        rules: DurakOptions,
         actions: Bound<PyTuple>,
         hands: Vec<u64>,
         stock: Vec<u8>,

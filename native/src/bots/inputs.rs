@@ -3,7 +3,7 @@
 //! the 244 features of `game.rs` (each side's TD-Gammon units per point, bar and borne-off, then each side's pin
 //! flags), the side that just played first.
 
-pub use crate::game::FEATURES;
+pub use crate::engine::game::FEATURES;
 
 const POINTS: usize = 24;
 /// A side's units: four per point, then its bar and its borne-off.

@@ -10,12 +10,11 @@ use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PySlice, PyTuple};
 
-use crate::family::{Found, Position, Stage};
-use crate::proto::legal_action::Detail;
-use crate::proto::{legal_actions_field, BackgammonPlay, BackgammonPoint, BackgammonStep, BackgammonView, LegalAction, MatchScore};
-use crate::game::{after_play, count, Game, Phase, Sides, State, Variant};
-use crate::value_net::{Scratch, ValueNet};
-use crate::{int_of, notation, plays_dict, position_of};
+use super::family::{Found, Position, Stage};
+use super::proto::legal_action::Detail;
+use super::proto::{legal_actions_field, BackgammonPlay, BackgammonPoint, BackgammonStep, BackgammonView, LegalAction, MatchScore};
+use super::game::{after_play, count, Game, Phase, Sides, State, Variant};
+use super::python::{int_of, notation, plays_dict, position_of};
 
 /// `current_player` while a chance step is due, and once the game is over (`referee.games._core`).
 const CHANCE: i32 = -1;
@@ -69,7 +68,7 @@ const PIN_THEIRS: u32 = 2;
 type Snapshot = ((u128, u128), (u128, u128), (u32, u32), usize, Vec<u32>);
 
 /// One game of the Tabla family in progress (`FamilyState`'s twin).
-#[pyclass(module = "kafana_native")]
+#[pyclass(module = "kafana_native.engine")]
 #[derive(Clone)]
 pub struct FamilyCore {
     state: State,
@@ -78,7 +77,7 @@ pub struct FamilyCore {
 /// One stage's legal plays: a sequence of their end positions (sorted; each made a Python int only when it is
 /// read), with the stage's constant facts and the mover's board for their steps (listed the first time a play is
 /// shown, then kept).
-#[pyclass(module = "kafana_native", frozen, sequence)]
+#[pyclass(module = "kafana_native.engine", frozen, sequence)]
 pub struct FamilyStage {
     ends: Vec<Position>,
     stage: Stage,
@@ -356,14 +355,14 @@ impl FamilyCore {
         positions: Vec<(u128, u128, u128, u128)>,
         afters: bool,
     ) -> PyResult<(Bound<'py, PyBytes>, Vec<(u32, u32)>, Vec<Option<(u32, u32)>>, Vec<(u128, u128, u128, u128)>)> {
-        let game = self.one_stage_game()?;
+        let game = one_stage(self.state.game())?;
         let mut rows: Vec<f32> = Vec::new();
         let (mut groups, mut outcomes, mut left) = (Vec::new(), Vec::new(), Vec::new());
-        let mut row = [0f32; crate::game::FEATURES];
+        let mut row = [0f32; super::game::FEATURES];
         for (mine, theirs, my_pins, their_pins) in positions {
             let sides = Sides { boards: [mine, theirs], pins: [my_pins, their_pins] };
             let counts = each_reply(game, sides, |_, after, ended| {
-                crate::game::features(after, &mut row);
+                super::game::features(after, &mut row);
                 rows.extend_from_slice(&row);
                 outcomes.push(ended);
                 if afters {
@@ -376,48 +375,6 @@ impl FamilyCore {
         Ok((PyBytes::new(py, &bytes), groups, outcomes, left))
     }
 
-    /// Every roll's best reply from each of ``positions`` (as :meth:`replies` takes them) by the value ``net`` gives
-    /// the side replying, a reply that ends the game valued by its points (the mover's less the other's): per
-    /// position and roll, in :meth:`replies`' order, (the roll's weight in 36, the best reply's value, its points if
-    /// it ends the game, the position it leaves (the side just moved first)). The rows of the replies never leave
-    /// the core: a level of a search by points costs this one call.
-    #[allow(clippy::type_complexity)]
-    fn best_replies(
-        &self,
-        positions: Vec<(u128, u128, u128, u128)>,
-        net: &ValueNet,
-    ) -> PyResult<Vec<(u32, f32, Option<(u32, u32)>, (u128, u128, u128, u128))>> {
-        let game = self.one_stage_game()?;
-        let (mut row, mut scratch) = ([0f32; crate::game::FEATURES], Scratch::default());
-        let mut best = Vec::with_capacity(21 * positions.len());
-        for (mine, theirs, my_pins, their_pins) in positions {
-            let sides = Sides { boards: [mine, theirs], pins: [my_pins, their_pins] };
-            crate::game::features(&sides, &mut row);
-            let base = net.base(&row);
-            let first = best.len();
-            let counts = each_reply(game, sides, |roll, after, ended| {
-                let value = match ended {
-                    Some((points, other)) => points as f32 - other as f32,
-                    None => {
-                        crate::game::features(after, &mut row);
-                        net.value_near(&base, &row, &mut scratch)
-                    }
-                };
-                if first + roll == best.len() {
-                    best.push((0, f32::NEG_INFINITY, None, sides_tuple(after)));
-                }
-                let entry = &mut best[first + roll];
-                if value > entry.1 {
-                    *entry = (0, value, ended, sides_tuple(after));
-                }
-            });
-            for (entry, (weight, _)) in best[first..].iter_mut().zip(counts) {
-                entry.0 = weight;
-            }
-        }
-        Ok(best)
-    }
-
     /// Set both sides' boards, pins and rolls made, before a roll (a position for tests and analysis).
     fn place(&mut self, boards: (u128, u128), pins: (u128, u128), rolls: (u32, u32)) -> PyResult<()> {
         if self.state.phase != Phase::Roll {
@@ -428,19 +385,16 @@ impl FamilyCore {
     }
 }
 
-impl FamilyCore {
-    /// This state's game, a game of one stage a turn (Tabla, Tapa), whose rolls' replies a search lists.
-    fn one_stage_game(&self) -> PyResult<Game> {
-        let game = self.state.game();
-        if matches!(game.variant, Variant::GjulBara { .. }) {
-            return Err(PyValueError::new_err("replies: a game of one stage a turn (tabla, tapa), not gjul-bara"));
-        }
-        Ok(game)
+/// `game` when it is a game of one stage a turn (Tabla, Tapa), whose rolls' replies a search lists.
+pub(crate) fn one_stage(game: Game) -> PyResult<Game> {
+    if matches!(game.variant, Variant::GjulBara { .. }) {
+        return Err(PyValueError::new_err("replies: a game of one stage a turn (tabla, tapa), not gjul-bara"));
     }
+    Ok(game)
 }
 
 /// Sides as Python's tuple of them: (board, the other's board, pins, the other's pins).
-fn sides_tuple(sides: &Sides) -> (u128, u128, u128, u128) {
+pub(crate) fn sides_tuple(sides: &Sides) -> (u128, u128, u128, u128) {
     (sides.boards[0], sides.boards[1], sides.pins[0], sides.pins[1])
 }
 
@@ -448,7 +402,7 @@ fn sides_tuple(sides: &Sides) -> (u128, u128, u128, u128) {
 /// after, ended)` for each legal play of each of the 21 rolls (high die 1..6, low die 1..high; `roll` counts them
 /// from 0) with the sides it leaves (the side just moved first) and its points if it ends the game; a roll with
 /// no play, once with the sides as they stand. Returns each roll's (weight in 36, replies).
-fn each_reply(game: Game, sides: Sides, mut reply: impl FnMut(usize, &Sides, Option<(u32, u32)>)) -> Vec<(u32, u32)> {
+pub(crate) fn each_reply(game: Game, sides: Sides, mut reply: impl FnMut(usize, &Sides, Option<(u32, u32)>)) -> Vec<(u32, u32)> {
     let mut counts = Vec::with_capacity(21);
     for high in 1..=6 {
         for low in 1..=high {

@@ -3,7 +3,7 @@
 //! its three subclasses, `TablaMatchState`), on the same packed boards as `family.rs`; the Python engines are the
 //! reference and `referee/playouts.py` drives them with the same random stream to check every outcome.
 
-use crate::family::{hit_points, nibble_bits, occupied, Buffers, Position, Stage, Terminal, BOARD_MASK};
+use super::family::{hit_points, nibble_bits, occupied, Buffers, Position, Stage, Terminal, BOARD_MASK};
 
 const BAR: u128 = 1 << 100;
 /// Bit 4p for the points 1..24.

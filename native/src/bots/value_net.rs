@@ -1,7 +1,7 @@
 //! A learned bot's value network evaluated in the core: the twin of `Network.values` in
 //! `bots/python/td_network.py` (one hidden layer of sigmoid units over a row's features and the extra inputs of its
 //! input set, `inputs.rs`, and a linear output), in float32 as the shipped weights are. A search asks it for the
-//! best reply to every roll (`FamilyCore.best_replies`) so that the rows of its replies never leave the core. The
+//! best reply to every roll (`best_replies`) so that the rows of its replies never leave the core. The
 //! features are mostly zeros, and the position a play leaves differs from the one it was made in by a few: a
 //! row's hidden units are found from a base row's by the weight columns of the features in which they differ.
 
@@ -9,10 +9,10 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use crate::inputs::{row_extras, BLOCKS, FEATURES, SHOTS};
+use super::inputs::{row_extras, BLOCKS, FEATURES, SHOTS};
 
 /// A network of `Network`'s shape with its weights.
-#[pyclass(frozen)]
+#[pyclass(module = "kafana_native.bots", frozen)]
 pub struct ValueNet {
     hidden: usize,
     /// The first layer by input: input j's weight to each hidden unit at `j * hidden..`.

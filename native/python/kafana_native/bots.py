@@ -1,0 +1,17 @@
+"""The shipped bots' accelerators (``native/src/bots/``), each the twin of a Python reference in ``bots/python/``.
+
+:func:`gaps_solve` (``gaps_solver.py``'s search), :func:`durak_rollouts` (``durak_mc_bot.py``'s greedy rollouts
+of guessed deals), :func:`tapa_extras` (``td_inputs.py``'s extra inputs), :class:`ValueNet` (``td_network.py``'s
+network in float32) and :func:`best_replies` (every roll's best reply valued by a :class:`ValueNet`, the search
+step of ``td2_bot.py``). A bot uses them when ``referee.games.engine`` says the native core is the engine in use.
+"""
+
+from kafana_native._core import bots as _part
+
+ValueNet = _part.ValueNet
+best_replies = _part.best_replies
+durak_rollouts = _part.durak_rollouts
+gaps_solve = _part.gaps_solve
+tapa_extras = _part.tapa_extras
+
+__all__ = ["ValueNet", "best_replies", "durak_rollouts", "gaps_solve", "tapa_extras"]
