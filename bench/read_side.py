@@ -1,8 +1,9 @@
 """The ladder's read side at size: every page and ``ladder standings`` timed on league databases of 10k, 100k and
-(``--million``) 1M stored matches, and 1,000 requests at 50 concurrent to a ``ladder serve`` while a league
-writes.
+(``--million``) 1M stored matches, and 50 concurrent clients asking a ``ladder serve`` for its public pages for
+``--seconds`` while a league writes.
 
-Usage: python bench/read_side.py [--sizes 10000,100000] [--million] [--bots 200] [--repeats 20] [--keep DIR]
+Usage: python bench/read_side.py [--sizes 10000,100000] [--million] [--bots 200] [--repeats 20] [--seconds 10]
+[--keep DIR]
 
 Each database is a Tapa arena of ``--bots`` bots whose matches are planned (a round robin) and stored by the
 ladder's own ``plan`` and ``run_units``, with an executor that answers at once from hidden strengths (no bot
@@ -12,16 +13,24 @@ matches under new ids) and counted again by the ladder's migration step (``talli
 Printed per size, for each page's answer as the web makes it (the API function on a fresh connection, after one
 warm-up call): median, 95th percentile and min–max of ``--repeats`` calls, wall clock of this process (nothing
 else runs). ``ladder standings``: wall clock of the whole command (a new Python process). Under load (the server,
-a process playing units into the database, and 50 client tasks of this process sharing the machine): the
-requests' wall clock as the clients see it, requests per second, errors, and how long after the league stopped
-the fit counted its last unit.
+a process playing units into the database as fast as it can, and the clients sharing the machine): the requests'
+wall clock as the clients see it (median, 95th percentile, max), requests per second, errors, the CPU seconds a
+request cost the server and the clients, and how long after the league stopped the fit counted its last unit.
+
+The clients are vegeta's (``attack -rate=0 -max-workers=50``: 50 workers, each asking again as soon as it is
+answered, the pages in turn), a compiled load generator built once by ``go install`` into the user's cache: a
+Python client (httpx on trio) spent about 3 ms of CPU a request, three times the server's, and on two cores its
+own wait for the CPU was most of the latency it measured.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import json
+import os
 import random
+import resource
 import shutil
 import socket
 import statistics
@@ -179,40 +188,51 @@ def write_forever(path: Path) -> None:
         print("stored", flush=True)
 
 
-async def _clients(base: str, requests: int, clients: int) -> tuple[list[float], list[str], float]:
-    """``requests`` requests from ``clients`` concurrent tasks: each one's wall clock, the errors, the elapsed."""
-    times: list[float] = []
-    errors: list[str] = []
-    turn = iter(range(requests))
-
-    async def client(session: httpx.AsyncClient) -> None:
-        for k in turn:
-            started = time.perf_counter()
-            try:
-                response = await session.get(PAGES[k % len(PAGES)])
-                if response.status_code != 200:
-                    errors.append(f"{response.status_code} {response.text[:100]}")
-            except httpx.HTTPError as exc:
-                errors.append(str(exc))
-            times.append(time.perf_counter() - started)
-
-    started = time.perf_counter()
-    limits = httpx.Limits(max_connections=clients)
-    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as session, trio.open_nursery() as tasks:
-        for _ in range(clients):
-            tasks.start_soon(client, session)
-    return times, errors, time.perf_counter() - started
+VEGETA = "github.com/tsenart/vegeta/v12@v12.13.0"
+"""The load generator, a Go module."""
 
 
-def under_load(path: Path, requests: int, clients: int) -> None:
-    """``requests`` requests from ``clients`` concurrent tasks to ``ladder serve`` while another process plays
-    units into the same database."""
+def vegeta() -> Path:
+    """vegeta's binary, built by ``go install`` into ``~/.cache/kafana-bench`` the first time."""
+    folder = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "kafana-bench"
+    binary = folder / "vegeta"
+    if not binary.exists():
+        subprocess.run(["go", "install", VEGETA], env={**os.environ, "GOBIN": str(folder)}, check=True)
+    return binary
+
+
+def _cpu(pid: int) -> float:
+    """CPU seconds (user and system) a running process has used."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _children_cpu() -> float:
+    """CPU seconds of this process's finished children."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def _attack(base: str, seconds: float, clients: int) -> dict:
+    """vegeta's report (JSON) of ``clients`` workers asking for :data:`PAGES` in turn for ``seconds``."""
+    targets = "".join(f"GET {base}{page}\n" for page in PAGES).encode()
+    attack = subprocess.run([str(vegeta()), "attack", "-rate=0", f"-workers={clients}", f"-max-workers={clients}",
+                             f"-duration={seconds}s", "-timeout=60s"], input=targets, capture_output=True, check=True)
+    report = subprocess.run([str(vegeta()), "report", "-type=json"], input=attack.stdout, capture_output=True,
+                            check=True)
+    return json.loads(report.stdout)
+
+
+def under_load(path: Path, seconds: float, clients: int) -> None:
+    """``clients`` concurrent clients asking ``ladder serve`` for its public pages for ``seconds`` while another
+    process plays units into the same database."""
     port = _free_port()
     server = subprocess.Popen([sys.executable, "-m", "ladder.cli", "serve", "--db", str(path), "--port", str(port)],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     writer = subprocess.Popen([sys.executable, __file__, "--write", str(path)], stdout=subprocess.PIPE, text=True)
     base = f"http://127.0.0.1:{port}"
     try:
+        vegeta()
         for _ in range(200):
             try:
                 httpx.get(f"{base}/api/arenas", timeout=1)
@@ -221,12 +241,18 @@ def under_load(path: Path, requests: int, clients: int) -> None:
                 time.sleep(0.1)
         assert writer.stdout is not None
         assert writer.stdout.readline() == "planned\n" and writer.stdout.readline() == "stored\n"
-        times, errors, elapsed = trio.run(_clients, base, requests, clients)
+        served, written, asked = _cpu(server.pid), _cpu(writer.pid), _children_cpu()
+        report = _attack(base, seconds, clients)
+        served, written, asked = _cpu(server.pid) - served, _cpu(writer.pid) - written, _children_cpu() - asked
         writer.kill()
         writer.wait()
         stopped = time.monotonic()
-        print(_line(f"{requests} requests, {clients} at once", times)
-              + f"  {requests / elapsed:.0f}/s, {len(errors)} errors", flush=True)
+        latency, requests = report["latencies"], report["requests"]
+        errors = requests - report["status_codes"].get("200", 0)
+        print(f"  {clients} clients for {seconds:g} s, {requests} requests: median {latency['50th'] / 1e6:.1f} ms, "
+              f"p95 {latency['95th'] / 1e6:.1f} ms, max {latency['max'] / 1e6:.0f} ms, "
+              f"{report['throughput']:.0f}/s, {errors} errors; CPU a request: server {1000 * served / requests:.2f} ms, "
+              f"clients {1000 * asked / requests:.2f} ms (the writing league {written:.1f} s in all)", flush=True)
         db = connect(path)
         counted = db.execute("select counted from arenas where id = 'tapa'").fetchone()[0]
         while db.execute("select units from arena_fits").fetchone()[0] < counted:
@@ -247,7 +273,7 @@ def main() -> None:
     parser.add_argument("--million", action="store_true", help="also 1M matches (the largest size copied)")
     parser.add_argument("--bots", type=int, default=200)
     parser.add_argument("--repeats", type=int, default=20)
-    parser.add_argument("--requests", type=int, default=1000)
+    parser.add_argument("--seconds", type=float, default=10, help="how long the clients ask, under load")
     parser.add_argument("--keep", type=Path, help="build the databases here and keep them (built once)")
     parser.add_argument("--write", type=Path, help=argparse.SUPPRESS)  # the writing league's process
     args = parser.parse_args()
@@ -277,7 +303,7 @@ def main() -> None:
         for size, path in built:
             print(f"{size} matches, {args.bots} bots", flush=True)
             pages(path, args.repeats)
-            under_load(path, args.requests, 50)
+            under_load(path, args.seconds, 50)
     finally:
         if args.keep is None:
             shutil.rmtree(folder, ignore_errors=True)
