@@ -14,6 +14,7 @@ from pathlib import Path
 import click
 import trio
 
+from referee.analysis import AnalysisError, analyse, analysis_text
 from referee.checkbot import check_bot
 from referee.choices import ChoiceError, settle
 from referee.games import GAMES, GapsTermination, InvalidOptionError, UnknownGameError, make_game
@@ -576,6 +577,23 @@ def show(replay_path: str, as_seat: int | None) -> None:
     click.echo("\n\n".join(page.text for page in pages))
     for problem in problems:
         click.echo(f"warning: {problem}", err=True)
+
+
+@main.command("analyse", context_settings=CONTEXT)
+@click.argument("replay_path", type=click.Path(exists=True, dir_okay=False))
+@click.option("--seat", "seats", type=int, multiple=True, help="Judge this seat's decisions only (repeatable).")
+@click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
+def analyse_command(replay_path: str, seats: tuple[int, ...], as_json: bool) -> None:
+    """Judge every decision of a Tabla-family replay: the play made against the best the shipped learned bots'
+    search finds, the error in hundredths of a point, doubtful and blunders marked, and each seat's error rate.
+
+    Example: referee analyse replays/tapa-s1-001.jsonl
+    """
+    try:
+        analysis = analyse(read_replay(replay_path), seats=set(seats) if seats else None)
+    except AnalysisError as exc:
+        raise click.ClickException(f"{replay_path}: {exc}") from None
+    click.echo(json.dumps(analysis.to_json()) if as_json else analysis_text(analysis))
 
 
 if __name__ == "__main__":

@@ -83,16 +83,25 @@ class _Replies:
         return totals
 
 
-def through_the_turn(state: State, judge: Values, seat: int, width: int = CHAIN_WIDTH) -> dict[int, float]:
+def _searched(values: np.ndarray, width: int, keep: int | None) -> list[int]:
+    """The indices of the ``width`` best ``values``, best first, and ``keep`` after them when it is not one."""
+    best = [int(index) for index in np.argsort(-values)[:width]]
+    return best + [keep] if keep is not None and keep not in best else best
+
+
+def through_the_turn(
+    state: State, judge: Values, seat: int, width: int = CHAIN_WIDTH, keep: int | None = None
+) -> dict[int, float]:
     """The ``width`` plays of the stage at hand that ``judge`` values best (by index into its legal actions), each
     valued for the side that plays it where the turn ends: the stages that follow before the next roll (a Gjul
     Bara chain's, the same side's; a rest handed over, the opponent's) are each played by the best of their own
-    ``width`` best plays. ``seat`` is the requesting seat, whose side ``judge`` values as its own."""
+    ``width`` best plays. ``seat`` is the requesting seat, whose side ``judge`` values as its own. The play ``keep``
+    of the stage at hand (an index) is followed too when given."""
     player = state.current_player
     values = judge.plays(*after_features(state), mine=player == seat)
     plays = state.legal_actions()
     followed = {}
-    for index in np.argsort(-values)[:width]:
+    for index in _searched(values, width, keep):
         after = state.clone()
         after.apply(plays[index])
         if after.is_terminal() or after.current_player == CHANCE:
@@ -103,14 +112,15 @@ def through_the_turn(state: State, judge: Values, seat: int, width: int = CHAIN_
     return followed
 
 
-def _one_roll_ahead(state: State, judge: Values, seat: int) -> dict[int, float]:
-    """The :data:`WIDTH` plays ``judge`` values best (by index), each valued for ``seat`` one roll ahead: over the
-    opponent's rolls where the play ends the turn; where it hands a rest of a ladder chain over, through it."""
+def one_roll_ahead(state: State, judge: Values, seat: int, keep: int | None = None) -> dict[int, float]:
+    """The :data:`WIDTH` plays ``judge`` values best (by index), and the play ``keep`` (an index) too when given,
+    each valued for ``seat`` one roll ahead: over the opponent's rolls where the play ends the turn; where it hands a
+    rest of a ladder chain over, through it."""
     values = judge.plays(*after_features(state))
     plays = state.legal_actions()
     replies = _Replies(judge, seat)
     ahead = {}
-    for index in np.argsort(-values)[:WIDTH]:
+    for index in _searched(values, WIDTH, keep):
         after = state.clone()
         after.apply(plays[index])
         if after.is_terminal():
@@ -138,7 +148,7 @@ def choose(request: ActRequest) -> ActResponse:
     if view.later_stages:
         ahead, where = through_the_turn(state, judge, view.seat), "at the chain's end"
     else:
-        ahead, where = _one_roll_ahead(state, judge, view.seat), "one roll ahead"
+        ahead, where = one_roll_ahead(state, judge, view.seat), "one roll ahead"
     best = max(ahead, key=ahead.__getitem__)
     return ActResponse(ids[plays[best].notation()], f"value {ahead[best]:+.2f} {where}")
 

@@ -98,14 +98,17 @@ def _positions_after(state: FamilyState, plays: list, seat: int) -> list[Sides]:
     return left
 
 
-def two_rolls_ahead(state: FamilyState, judge: Values, seat: int) -> dict[int, float]:
+def two_rolls_ahead(state: FamilyState, judge: Values, seat: int, keep: int | None = None) -> dict[int, float]:
     """Of the :data:`WIDTH` plays ``judge`` values best (0-ply), the :data:`DEEP` best one roll ahead, each valued
     for ``seat`` two rolls ahead, and those that end the game by their points (by index into ``state``'s legal
-    actions)."""
+    actions). The play ``keep`` (an index) is valued two rolls ahead too when given (an analysis values the play
+    made)."""
     rows, outcomes = after_features(state)
     values = judge.plays(rows, outcomes)
     plays = state.legal_actions()
     order = [int(index) for index in np.argsort(-values)[:WIDTH]]
+    if keep is not None and keep not in order:
+        order.append(keep)
     ended = {index: float(values[index]) for index in order if outcomes[index] is not None}
     going = [index for index in order if outcomes[index] is None]
     if not going:
@@ -113,6 +116,8 @@ def two_rolls_ahead(state: FamilyState, judge: Values, seat: int) -> dict[int, f
     # One roll ahead: the opponent's best answer to each of its rolls after each play.
     theirs = best_replies(state, judge, _positions_after(state, [plays[index] for index in going], seat), False)
     deep = np.argsort(_expected(theirs.values, theirs.weights))[:DEEP]  # the opponent's worst, the seat's best
+    if keep in going and going.index(keep) not in deep:
+        deep = np.append(deep, going.index(keep))
     # Two rolls ahead: an answer that ends the game as it stands; after the others, the seat's best answer to each
     # of its own rolls.
     rolls = (deep[:, None] * len(ROLLS) + np.arange(len(ROLLS))).ravel()

@@ -18,6 +18,7 @@ from bots.python.kit import serve
 from bots.python.match_equity import equity, outcome_equity
 from bots.python.positions import played_features, state_of
 from bots.python.td_network import WEIGHTS, Network, OutcomeNetwork
+from referee.games import BackgammonView
 from referee.games.tabla_family.features import after_features
 from referee.wire import ActRequest, ActResponse
 
@@ -48,8 +49,12 @@ class Values:
     @classmethod
     def of(cls, request: ActRequest) -> Values:
         """The values for ``request``'s seat: in a ``tabla-match``, by its score."""
-        view = request.view
-        if request.game != "tabla-match":
+        return cls.at(request.game, request.view)
+
+    @classmethod
+    def at(cls, game_id: str, view: BackgammonView) -> Values:
+        """The values for ``view``'s seat in a game ``game_id``: in a ``tabla-match``, by its score."""
+        if game_id != "tabla-match":
             return cls(view.variant)
         score = view.match
         mine, theirs = score.points[view.seat], score.points[1 - view.seat]

@@ -121,6 +121,8 @@ class Registration:
         playouts: the native core's random whole games (None: the game has none).
         arenas: game id → the ladder's arenas of the game, (arena id, options) each, for a game played in several
             (Durak for two, four and 2v2); a game not named has one arena, of its default options, named as it.
+        judge: where the function that values a decision's plays for ``referee analyse`` lives, as
+            ``module:name`` (:data:`referee.analysis.Judge`; imported only when a replay is analysed), or None.
     """
 
     games: Mapping[str, type[Game]]
@@ -136,6 +138,7 @@ class Registration:
     check_cases: tuple[CheckCase, ...] = ()
     playouts: Playouts | None = None
     arenas: Mapping[str, tuple[tuple[str, Mapping[str, str]], ...]] = field(default_factory=dict)
+    judge: str | None = None
 
 
 class UnknownViewError(TypeError):

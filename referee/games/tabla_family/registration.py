@@ -1,5 +1,6 @@
 """The Tabla family's registration: Tabla, Gjul Bara, Tapa and the Tabla match, their board for the terminal and
-the web viewer, their BackgammonView on the wire and their training encoding."""
+the web viewer, their BackgammonView on the wire, their training encoding and their judge (the shipped learned
+bots' search) for ``referee analyse``."""
 
 from __future__ import annotations
 
@@ -57,6 +58,7 @@ REGISTRATIONS = (
         encoding=_encoding,
         check_cases=CHECK_CASES,
         playouts=FamilyPlayouts(),
+        judge="bots.python.analysis:judge",
     ),
 )
 """The family as one registration (their views are one kind)."""
