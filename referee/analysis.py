@@ -149,10 +149,10 @@ def analyse(replay: Replay, judge: Judge | None = None, seats: set[int] | None =
     if problems or not states:
         raise AnalysisError(f"the replay does not re-run: {problems[0] if problems else 'no game'}")
     game_id = replay.header["game"]
+    judge = judge or judge_of(game_id)
     count = replay.game().num_seats
     if seats is not None and not seats <= set(range(count)):
         raise AnalysisError(f"seat {min(seats - set(range(count)))}: the game has seats 0 to {count - 1}")
-    judge = judge or judge_of(game_id)
     decisions, roll = [], ""
     for index, (step, state) in enumerate(zip(replay.steps, states), 1):
         if step["type"] == "chance":

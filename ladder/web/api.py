@@ -8,14 +8,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from sqlite_utils import Database
 
+from referee.analysis import AnalysisError, analyse
 from referee.chance import commitment
-from referee.frames import frames
+from referee.frames import frames, view_json
 from referee.games import make_game
-from referee.replay import UNFINISHED, read_replay
+from referee.games.registry import registration_of
+from referee.replay import UNFINISHED, read_replay, replay_states
 from referee.runtime import FAULT_KINDS
 from referee.runtime.process import LAST_WORDS
 
@@ -194,10 +197,19 @@ def _match_json(row: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
         "finished_at": row["finished_at"],
         "error": row["error"],
         "has_replay": bool(row["replay_path"]) or row["status"] == "running",
+        "analysable": bool(row["replay_path"]) and row["status"] != "running" and _judged_game(row["game"]),
         "spectator_open": _spectator_open(row),
         "commitment": commitment(str(row["seed"])),
         "seed": str(row["seed"]) if unit_done else None,
     }
+
+
+def _judged_game(game_id: str | None) -> bool:
+    """Whether ``referee analyse`` judges a game's decisions (its registration names a judge)."""
+    try:
+        return game_id is not None and registration_of(game_id).judge is not None
+    except (KeyError, ValueError):  # a game no longer registered
+        return False
 
 
 _MATCH_ROWS = (
@@ -290,6 +302,43 @@ def replay(db: Database, match_id: str, seat: str | None = None) -> dict[str, An
     if live:  # no result line yet, and perhaps a last line half written: that is what live means
         problems = [p for p in problems if p != UNFINISHED and "not JSON" not in p]
     return {"header": header, "frames": shown, "result": result, "problems": problems, "live": live}
+
+
+def analysis(db: Database, match_id: str, seat: str | None = None) -> dict[str, Any]:
+    """A finished match's decisions judged (:func:`referee.analysis.analyse`: for the Tabla family, the shipped
+    learned bots' search), each with ``best_view``, the board after the best play as the viewer draws it (the
+    spectator's view, or ``seat``'s). Kept once made: a finished match's replay does not change."""
+    row = _match_row(db, match_id)
+    if row is None or not row["replay_path"]:
+        raise NotFound(f"no replay for match {match_id!r}")
+    if row["status"] == "running":
+        raise Forbidden("a match is analysed once it is finished")
+    if seat is not None and not (seat.isdigit() and len(seat) < 3):
+        raise BadRequest("seat must be a seat number")
+    if seat is None and not _spectator_open(row):
+        raise Forbidden("the spectator view of this match opens when its unit is complete; choose a seat's view")
+    path = resolved_path(db, row["replay_path"])
+    if not path.exists():
+        raise NotFound(f"no replay for match {match_id!r}")
+    try:
+        return _judged(str(path), None if seat is None else int(seat))
+    except AnalysisError as exc:
+        raise NotFound(f"match {match_id!r}: {exc}") from None
+
+
+@lru_cache(maxsize=64)
+def _judged(path: str, seat: int | None) -> dict[str, Any]:
+    """The analysis of the replay at ``path`` as :func:`analysis` answers it."""
+    log = read_replay(path)
+    if seat is not None and seat >= log.game().num_seats:
+        raise BadRequest(f"this game has seats 0..{log.game().num_seats - 1}")
+    judged = analyse(log).to_json()
+    states, _ = replay_states(log)
+    for decision in judged["decisions"]:
+        state = states[decision["step"] - 1].clone()
+        state.apply(next(play for play in state.legal_actions() if play.notation() == decision["best"]))
+        decision["best_view"] = view_json(state.spectator_view() if seat is None else state.view(seat))
+    return judged
 
 
 def logs(db: Database, match_id: str, may_read: Callable[[int | None], bool]) -> dict[str, Any]:

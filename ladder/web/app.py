@@ -11,9 +11,11 @@ from __future__ import annotations
 import importlib.resources
 import logging
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any, cast
 
+import anyio
 from hypercorn.middleware import ProxyFixMiddleware
 from hypercorn.typing import ASGIFramework
 from starlette.applications import Starlette
@@ -31,6 +33,8 @@ from .cache import SECONDS, AnswerCache
 from .club import Club, Refused, club_routes
 from .headers import SecurityHeaders
 
+ANALYSES_WAITING = 4
+"""Analyses (a few seconds of CPU each) that may wait for the one being made; past them a request is answered 503."""
 STATIC = Path(__file__).parent / "static"
 CHARTS = Path(str(importlib.resources.files("plotly") / "package_data" / "plotly.min.js"))
 """plotly.js as the plotly package ships it."""
@@ -51,7 +55,13 @@ def make_app(
         raise FileNotFoundError(f"no league database at {db_path}")
     answers = AnswerCache(cache_seconds)
 
-    def endpoint(handler: Callable[..., Any], *path_params: str, query: tuple[str, ...] = ()) -> Callable:
+    analysing = anyio.CapacityLimiter(1)
+    """One analysis at a time, in a thread of its own: the other pages never wait for one."""
+
+    def endpoint(
+        handler: Callable[..., Any], *path_params: str, query: tuple[str, ...] = (),
+        limiter: anyio.CapacityLimiter | None = None,
+    ) -> Callable:
         def answer(*args: str, **kwargs: str) -> Any:
             db = connect(db_path)
             try:
@@ -64,7 +74,12 @@ def make_app(
             kwargs = {name: request.query_params[name] for name in query if name in request.query_params}
 
             async def make() -> bytes:
-                return bytes(JSONResponse(await run_in_threadpool(answer, *args, **kwargs)).body)
+                if limiter is None:
+                    return bytes(JSONResponse(await run_in_threadpool(answer, *args, **kwargs)).body)
+                if limiter.statistics().tasks_waiting >= ANALYSES_WAITING:
+                    raise HTTPException(503, "the server is busy analysing other matches: try again in a minute")
+                made = await anyio.to_thread.run_sync(partial(answer, *args, **kwargs), limiter=limiter)
+                return bytes(JSONResponse(made).body)
 
             key = (handler.__name__, *args, *sorted(kwargs.items()))
             return Response(await answers.get(key, make), media_type="application/json")
@@ -123,6 +138,7 @@ def make_app(
         Route("/api/matches", endpoint(api.matches, query=("arena", "bot", "fault", "limit"))),
         Route("/api/matches/{match}", endpoint(api.match, "match")),
         Route("/api/matches/{match}/replay", endpoint(api.replay, "match", query=("seat",))),
+        Route("/api/matches/{match}/analysis", endpoint(api.analysis, "match", query=("seat",), limiter=analysing)),
         Route("/api/bots/{name}", endpoint(api.bot, "name")),
         Route("/api/tournaments", endpoint(api.tournaments, query=("arena",))),
         Route("/api/tournaments/{name}", endpoint(api.tournament, "name")),

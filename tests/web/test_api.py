@@ -7,10 +7,12 @@ import json
 
 import httpx
 import pytest
+from click.testing import CliRunner
 from sqlite_utils import Database
 
 from ladder.store import replay_folder, resolved_path
 from referee.chance import commitment
+from referee.cli import main as referee_main
 from referee.frames import HIDDEN_STEP
 from referee.replay import replay_bytes
 
@@ -218,3 +220,32 @@ def test_tournaments(server):
     assert final["winner"] == report["champion"] and all(m["status"] == "done" for m in final["matches"])
     assert get(server, f"/api/matches/{final['matches'][0]['id']}")["arena"] == "tabla"
     assert "no tournament" in get(server, "/api/tournaments/nope", 404)["error"]
+
+
+def test_a_finished_tabla_family_match_is_judged_as_referee_analyse_judges_it(server, league):
+    """The analysis answer is ``referee analyse --json`` of the match's replay, each decision with the board after
+    the best play; a game without a judge, a bad seat and an unknown match are clean answers."""
+    tapa = league[1]["tapa"]
+    assert get(server, f"/api/matches/{tapa}")["analysable"] is True
+    answer = get(server, f"/api/matches/{tapa}/analysis")
+    db = Database(league[0])
+    path = resolved_path(db, db["matches"].get(tapa)["replay_path"])
+    done = CliRunner().invoke(referee_main, ["analyse", str(path), "--json"])
+    assert done.exit_code == 0, done.output
+    printed = json.loads(done.output)
+    keys = ("step", "seat", "played", "best", "mark")
+    assert [tuple(d[k] for k in keys) for d in answer["decisions"]] == [tuple(d[k] for k in keys)
+                                                                          for d in printed["decisions"]]
+    for mine, theirs in zip(answer["decisions"], printed["decisions"], strict=True):
+        assert mine["error"] == pytest.approx(theirs["error"], abs=1e-6)
+    for mine, theirs in zip(answer["seats"], printed["seats"], strict=True):
+        assert mine["rate"] == pytest.approx(theirs["rate"], abs=1e-6) and mine["blunders"] == theirs["blunders"]
+    frames = get(server, f"/api/matches/{tapa}/replay")["frames"]
+    for decision in answer["decisions"]:
+        if decision["best"] == decision["played"]:
+            assert decision["best_view"] == frames[decision["step"]]["view"]
+    durak = league[1]["durak-4"]
+    assert get(server, f"/api/matches/{durak}")["analysable"] is False
+    assert "no analysis for durak" in get(server, f"/api/matches/{durak}/analysis", 404)["error"]
+    assert "seats 0..1" in get(server, f"/api/matches/{tapa}/analysis?seat=5", 400)["error"]
+    assert "no replay" in get(server, "/api/matches/nope/analysis", 404)["error"]

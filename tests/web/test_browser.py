@@ -173,3 +173,29 @@ def test_bar_and_borne_off_checkers(page, server, league):
     seen = frames[hit]["view"]
     assert len(bar.query_selector_all("circle.mine")) == min(seen["my_bar"], 4)
     assert len(bar.query_selector_all("circle.theirs")) == min(seen["their_bar"], 4)
+
+
+def test_the_viewer_shows_each_play_judged_as_the_analysis_says(page, server, league):
+    """"judge every play" marks each judged play in the move list with its error as the analysis answer gives it
+    (which is ``referee analyse --json``'s, tests/web/test_api.py), and on a play worse than the best draws the board
+    after the best play on demand."""
+    match_id = league[1]["tapa"]
+    analysis = httpx.get(f"{server}/api/matches/{match_id}/analysis", timeout=120).json()
+    open_step(page, server, match_id, 1)
+    page.click("button.analyse")
+    page.wait_for_selector(".moves .judgement", timeout=120_000)
+    for decision in analysis["decisions"]:
+        line = page.text_content(f'.moves div[data-index="{decision["step"]}"] .judgement').strip()
+        error = f'error {100 * decision["error"]:.1f}' if decision["error"] > 0 else "the best play"
+        assert line == f'{error} {decision["mark"]}'.strip() if decision["error"] > 0 else line == error
+    summary = page.text_content(".analysis .summary")
+    assert all(f'{seat["blunders"]} blunders' in summary for seat in analysis["seats"])
+    worse = next(d for d in analysis["decisions"] if d["error"] > 0)
+    page.click(f'.moves div[data-index="{worse["step"]}"]')
+    page.wait_for_selector(f'#viewer[data-step="{worse["step"]}"]')
+    assert f'best {worse["best"]}' in page.text_content(".stage .judgement")
+    assert drawn_points(page) == expected_points(frames_of(server, match_id)[worse["step"]]["view"])
+    page.click("button.best-toggle")
+    page.wait_for_selector("text=show the play made")
+    assert drawn_points(page) == expected_points(worse["best_view"])
+    page.screenshot(path=str(ARTIFACTS / "viewer-analysis.png"), full_page=True)

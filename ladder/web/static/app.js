@@ -225,6 +225,29 @@ async function matchPage(id) {
     },
   });
   replay.problems.forEach((problem) => info.append(h("p", { class: "fault" }, `replay: ${problem}`)));
+  if (match.analysable) {
+    // Judging every play takes the server a few seconds: asked for, not made for every visit.
+    const said = h("span", { class: "muted" });
+    const ask = h("button", { class: "analyse" }, "judge every play");
+    ask.onclick = async () => {
+      ask.disabled = true;
+      said.textContent = " judging…";
+      try {
+        const analysis = await getJSON(`/api/matches/${encodeURIComponent(id)}/analysis${seat === null ? "" : `?seat=${seat}`}`);
+        shown.annotate(analysis);
+        said.textContent = " " + analysis.seats.map((s) => `${s.bot}: error rate ${(100 * s.rate).toFixed(1)}, ` +
+          `${s.doubtful} doubtful, ${s.blunders} blunders`).join("; ") +
+          ` (hundredths of a point a decision; doubtful from ${100 * analysis.thresholds.doubtful}, blunder from ` +
+          `${100 * analysis.thresholds.blunder})`;
+        said.className = "summary";
+      } catch (error) {
+        said.textContent = ` ${error.message}`;
+        said.className = "fault";
+        ask.disabled = false;
+      }
+    };
+    info.append(h("p", { class: "analysis" }, ask, said));
+  }
   if (replay.live) {
     // A running match: fetch what has been played since, until the referee has written the result.
     const timer = setInterval(async () => {

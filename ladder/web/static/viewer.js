@@ -281,12 +281,15 @@ const Viewer = (() => {
   }
 
   // Mount a viewer for `replay` (the API answer) into `root`, at frame `start`. `onSeat(seat)` shows another
-  // seat's view; `onStep(step)` is told each step shown (for the page's link). Returns {show, extend}: extend
-  // takes the frames of a live match as far as it is played, and follows the game when the last one was shown.
+  // seat's view; `onStep(step)` is told each step shown (for the page's link). Returns {show, extend, annotate}:
+  // extend takes the frames of a live match as far as it is played, and follows the game when the last one was
+  // shown; annotate takes the match's analysis (/api/matches/ID/analysis) and shows each judged play's error
+  // beside it, and the board after the best play on demand.
   function mount(root, replay, seat, { start = 0, onSeat, onStep, spectatorOpen = true } = {}) {
     let frames = replay.frames;
     const names = (replay.header.seats || []).map((s) => s.name);
-    let index = 0, timer = null;
+    let index = 0, timer = null, showBest = false;
+    const judged = new Map();  // step -> the analysis of the decision made at it
     root.innerHTML = "";
     const controls = document.createElement("div");
     controls.className = "controls";
@@ -341,22 +344,46 @@ const Viewer = (() => {
         const ms = frame.type === "action" ? ` ${Math.round(frame.ms)} ms` : "";
         line.textContent = `${k}. ${describe(frame, names)}${ms}`;
         if (frame.comment) line.title = frame.comment;
-        line.onclick = () => show(k);
+        line.onclick = () => { showBest = false; show(k); };
         moves.appendChild(line);
       }
     }
 
+    // A judged play's line in the analysis: its error against the best (hundredths of a point) and its mark.
+    function verdict(decision) {
+      return decision.error > 0 ? `error ${(100 * decision.error).toFixed(1)}${decision.mark ? " " + decision.mark : ""}`
+        : "the best play";
+    }
+
     function show(k) {
+      const previous = index;
       index = Math.max(0, Math.min(frames.length - 1, k));
+      if (index !== previous) showBest = false;
       const frame = frames[index];
+      const decision = frame.type === "action" ? judged.get(frame.first_step) : undefined;
       stage.innerHTML = "";
-      stage.appendChild(draw(frame.view, names));
+      stage.appendChild(draw(showBest && decision ? decision.best_view : frame.view, names));
       const caption = document.createElement("p");
       caption.className = "caption";
       caption.textContent = describe(frame, names) + (frame.type === "action" && frame.view.kind === "backgammon"
         ? ` (in ${names[frame.seat] || "seat " + frame.seat}'s numbering)` : "") +
         (frame.comment ? ` — ${frame.comment}` : "");
       stage.appendChild(caption);
+      if (decision) {
+        const judgement = document.createElement("p");
+        judgement.className = `judgement ${decision.mark}`;
+        judgement.textContent = `${verdict(decision)} (${decision.played_value.toFixed(3)}); ` +
+          (decision.error > 0 ? `best ${decision.best} (${decision.best_value.toFixed(3)}) ` : "") +
+          `— ${decision.search}`;
+        if (decision.error > 0) {
+          const toggle = document.createElement("button");
+          toggle.className = "best-toggle";
+          toggle.textContent = showBest ? "show the play made" : "show the best play";
+          toggle.onclick = () => { showBest = !showBest; show(index); };
+          judgement.append(" ", toggle);
+        }
+        stage.appendChild(judgement);
+      }
       slider.value = index;
       position.textContent = ` step ${index} / ${frames.length - 1} `;
       root.dataset.step = index;
@@ -401,10 +428,23 @@ const Viewer = (() => {
         End: () => show(frames.length - 1), " ": toggle };
       if (keys[event.key]) { event.preventDefault(); keys[event.key](); }
     };
+    function annotate(analysis) {
+      analysis.decisions.forEach((decision) => judged.set(decision.step, decision));
+      moves.querySelectorAll("div[data-index]").forEach((line) => {
+        const decision = judged.get(frames[Number(line.dataset.index)].first_step);
+        if (!decision) return;
+        const note = document.createElement("span");
+        note.className = `judgement ${decision.mark}`;
+        note.textContent = ` ${verdict(decision)}`;
+        line.appendChild(note);
+      });
+      show(index);
+    }
+
     listFrom(1);
     live.textContent = replay.live ? " ● live" : "";
     show(start);
-    return { show, extend };
+    return { show, extend, annotate };
   }
 
   return { mount, draw };
