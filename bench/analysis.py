@@ -1,5 +1,5 @@
-"""What ``referee analyse`` costs a decision: the Tabla family's judge (``bots/python/analysis.py``) on every
-decision with a choice of seeded random games, a random legal play taken as the one made.
+"""What ``referee analyse`` costs a decision: each game's judge (``bots/python/analysis.py``: the Tabla family's
+and Durak's) on every decision with a choice of seeded random games, a random legal play taken as the one made.
 
 Usage: python bench/analysis.py [--games 3] [--seed 1]
 
@@ -16,11 +16,11 @@ import random
 import statistics
 import time
 
-from bots.python.analysis import judge
+from referee.analysis import judge_of
 from referee.games import make_game
 from referee.playouts import random_decisions
 
-GAMES = ("tabla", "tapa", "gjul-bara", "tabla-match")
+GAMES = ("tabla", "tapa", "gjul-bara", "tabla-match", "durak")
 
 
 def main() -> None:
@@ -30,12 +30,12 @@ def main() -> None:
     args = parser.parse_args()
     rng = random.Random(args.seed)
     for game_id in GAMES:
-        times, searches = [], set()
-        for state, legal in random_decisions(make_game(game_id), args.games, args.seed):
+        times, searches, game, judge = [], set(), make_game(game_id), judge_of(game_id)
+        for state, legal in random_decisions(game, args.games, args.seed):
             if legal is None or len(legal) < 2:
                 continue
             started = time.process_time()
-            searches.add(judge(game_id, state, rng.randrange(len(legal))).search)
+            searches.add(judge(game, state, rng.randrange(len(legal))).search)
             times.append(1000 * (time.process_time() - started))
         times.sort()
         print(f"{game_id:12s} {', '.join(sorted(searches))}: {len(times)} decisions, median "

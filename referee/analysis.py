@@ -1,8 +1,10 @@
 """A replay's decisions judged: each decision with a choice re-run from the replay and its plays valued by the
-game's judge (its registration's ``judge``: for the Tabla family, the shipped learned bots' search,
-``bots.python.analysis``), the play made against the best, marked past stated thresholds, and a summary per seat.
+game's judge (its registration's ``judge``: for the Tabla family the shipped learned bots' search, for Durak the
+Durak search bot's rollouts, ``bots.python.analysis``), the play made against the best, marked past stated
+thresholds, and a summary per seat.
 
-Errors are in points of the game (in a match: of twice the chance to win the match, less one), shown in hundredths.
+Errors are in points of the game (in a match: of twice the chance to win the match, less one; in Durak: of the
+seat's points less the others' mean), shown in hundredths.
 The thresholds are gnubg's: an error of :data:`DOUBTFUL` or more is doubtful, of :data:`BLUNDER` or more a blunder
 (gnubg's "bad"). A decision with one legal action is forced and not judged.
 """
@@ -15,7 +17,8 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any, NamedTuple
 
-from referee.games import CHANCE, State
+from referee.frames import DEALING
+from referee.games import CHANCE, Game, State
 from referee.games.registry import registration_of
 from referee.replay import UNFINISHED, Replay, replay_states
 
@@ -33,9 +36,10 @@ class Judged(NamedTuple):
     search: str
 
 
-Judge = Callable[[str, State, int], Judged]
-"""A game's judge: ``judge(game_id, state, played)`` values the plays of ``state``'s decision worth a look and the
-play ``played`` (an index into its legal actions) for the mover."""
+Judge = Callable[[Game, State, int], Judged]
+"""A game's judge: ``judge(game, state, played)`` values the plays of ``state``'s decision worth a look and the
+play ``played`` (an index into its legal actions) for the mover, from what the mover may see. It raises
+:class:`AnalysisError` when it cannot judge (one line for the user)."""
 
 
 class AnalysisError(ValueError):
@@ -59,7 +63,7 @@ class Decision:
     """Its step in the replay (1-based, as ``referee show`` counts them)."""
     seat: int
     roll: str
-    """The chance step before it (the dice), or empty."""
+    """The chance step just before it (the dice), or empty (none, or a card of a deal)."""
     played: str
     best: str
     played_value: float
@@ -129,7 +133,7 @@ def judge_of(game_id: str) -> Judge:
     """
     registration = registration_of(game_id)
     if registration.judge is None:
-        raise AnalysisError(f"no analysis for {game_id}: the Tabla family's games have one")
+        raise AnalysisError(f"no analysis for {game_id}: the Tabla family's games and Durak have one")
     try:
         judge: Judge = pkgutil.resolve_name(registration.judge)
     except (ImportError, AttributeError, ValueError) as exc:
@@ -150,23 +154,25 @@ def analyse(replay: Replay, judge: Judge | None = None, seats: set[int] | None =
         raise AnalysisError(f"the replay does not re-run: {problems[0] if problems else 'no game'}")
     game_id = replay.header["game"]
     judge = judge or judge_of(game_id)
-    count = replay.game().num_seats
+    game = replay.game()
+    count = game.num_seats
     if seats is not None and not seats <= set(range(count)):
         raise AnalysisError(f"seat {min(seats - set(range(count)))}: the game has seats 0 to {count - 1}")
     decisions, roll = [], ""
     for index, (step, state) in enumerate(zip(replay.steps, states), 1):
         if step["type"] == "chance":
-            roll = step["notation"]
+            roll = "" if step["notation"].startswith(DEALING) else step["notation"]
             continue
         legal = state.legal_actions()
         if state.current_player == CHANCE or len(legal) < 2 or (seats is not None and step["seat"] not in seats):
             continue
         started = time.perf_counter()
-        judged = judge(game_id, state, step["id"])
+        judged = judge(game, state, step["id"])
         ms = 1000 * (time.perf_counter() - started)
         best = max(judged.values, key=judged.values.__getitem__)
         decisions.append(Decision(index, step["seat"], roll, step["notation"], legal[best].notation(),
                                   judged.values[step["id"]], judged.values[best], len(legal), judged.search, ms))
+        roll = ""
     seated = {seat.get("seat"): seat.get("name") for seat in replay.header.get("seats") or [] if isinstance(seat, dict)}
     bots = tuple(str(seated.get(seat) or f"seat {seat}") for seat in range(count))
     return Analysis(game_id, bots, tuple(decisions))

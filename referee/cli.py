@@ -584,8 +584,8 @@ def show(replay_path: str, as_seat: int | None) -> None:
 @click.option("--seat", "seats", type=int, multiple=True, help="Judge this seat's decisions only (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
 def analyse_command(replay_path: str, seats: tuple[int, ...], as_json: bool) -> None:
-    """Judge every decision of a Tabla-family replay: the play made against the best the shipped learned bots'
-    search finds, the error in hundredths of a point, doubtful and blunders marked, and each seat's error rate.
+    """Judge every decision of a Tabla-family or Durak replay: the play made against the best a shipped bot's search
+    finds, the error in hundredths of a point, doubtful and blunders marked, and each seat's error rate.
 
     Example: referee analyse replays/tapa-s1-001.jsonl
     """

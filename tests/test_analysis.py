@@ -44,7 +44,7 @@ def random_replay(path: Path, game_id: str, seed: int, decisions: int | None = N
     return path
 
 
-def by_index(game_id, state, played):
+def by_index(game, state, played):
     """A judge that values the play of index i at -i/100 points: the first play is the best."""
     return Judged({index: -index / 100 for index in {0, 1, played}}, "by index")
 
@@ -84,14 +84,14 @@ def test_a_blunder_made_by_hand_is_marked(game_id):
     state = make_game(game_id).position(0, {1: 1, 2: 1}, {24: 2}, dice=(2, 1))
     plays = {play.notation(): index for index, play in enumerate(state.legal_actions())}
     assert set(plays) == {"2/off 1/off", "2/1 1/off"}, plays
-    judged = judge(game_id, state, plays["2/1 1/off"])
+    judged = judge(make_game(game_id), state, plays["2/1 1/off"])
     assert judged.search == ("td2: two rolls ahead" if ACCELERATORS is not None else "td1: one roll ahead")
     assert judged.values[plays["2/off 1/off"]] == pytest.approx(1.0)
     assert judged.values[plays["2/1 1/off"]] == pytest.approx(-1.0)
     assert mark(judged.values[plays["2/off 1/off"]] - judged.values[plays["2/1 1/off"]]) == "blunder"
 
 
-@pytest.mark.parametrize("game_id", ["tapa", "gjul-bara", "tabla-match"])
+@pytest.mark.parametrize("game_id", ["tapa", "gjul-bara", "tabla-match", "durak"])
 def test_referee_analyse_prints_what_analyse_finds(tmp_path, game_id):
     """The command's JSON is the analysis; its text has a line a judged decision and one a seat. A game cut short
     is judged as far as it goes."""
@@ -108,14 +108,14 @@ def test_referee_analyse_prints_what_analyse_finds(tmp_path, game_id):
 
 
 def test_what_cannot_be_judged_is_one_line(tmp_path):
-    durak = random_replay(tmp_path / "d.jsonl", "durak", seed=1, decisions=10)
+    gapa = random_replay(tmp_path / "g.jsonl", "gapa", seed=1, decisions=10)
     broken = tmp_path / "b.jsonl"
     broken.write_text('{"x": 1}\n')
     tapa = random_replay(tmp_path / "t.jsonl", "tapa", seed=1, decisions=4)
-    for arguments, said in [([str(durak)], "no analysis for durak"), ([str(broken)], "does not re-run"),
+    for arguments, said in [([str(gapa)], "no analysis for gapa"), ([str(broken)], "does not re-run"),
                             ([str(tapa), "--seat", "2"], "seat 2: the game has seats 0 to 1")]:
         done = CliRunner().invoke(main, ["analyse", *arguments])
         assert done.exit_code == 1 and "Traceback" not in done.output, done.output
         assert len(done.output.strip().splitlines()) == 1 and said in done.output, done.output
     with pytest.raises(AnalysisError):
-        analyse(read_replay(durak))
+        analyse(read_replay(gapa))

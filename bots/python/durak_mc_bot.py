@@ -9,12 +9,14 @@ decision, so equal requests get equal answers. Without the native core it plays 
 
 from __future__ import annotations
 
+import math
 import random
 import time
+from collections.abc import Iterable
 
 from bots.python import durak_search_bot
 from bots.python.kit import serve
-from referee.games import NO_CARD, DurakView, make_game
+from referee.games import NO_CARD, Durak, DurakView, make_game
 from referee.games.cards import mask_of
 from referee.games.engine import ACCELERATORS
 from referee.wire import ActRequest, ActResponse
@@ -49,22 +51,22 @@ def position(view: DurakView, hands: list[list[int]], stock: list[int]) -> tuple
     )
 
 
-def search(request: ActRequest, rng: random.Random) -> tuple[int, str]:
-    """The chosen action id and a comment, over at most :data:`WORLDS` guesses (fewer when :data:`BUDGET` runs
-    out: then equal requests may get different answers)."""
-    view = request.view
-    legal = request.legal_actions
-    if len(legal) == 1:
-        return legal[0].id, "forced"
-    game = make_game("durak", request.options)
+Key = tuple[int, tuple[int, ...]]
+"""An action as the core names it: (kind, cards)."""
+
+
+def means(view: DurakView, game: Durak, keys: Iterable[Key], rng: random.Random, worlds: int = WORLDS,
+          deadline: float = math.inf) -> tuple[dict[Key, float], int]:
+    """Each of the actions ``keys`` (the legal actions of ``view``'s seat) valued by the search: the mean over
+    ``worlds`` guesses (fewer when ``deadline``, a ``time.perf_counter()``, passes) of :data:`ROLLOUTS` playouts
+    each of the seat's points less the others' mean; and the guesses made."""
+    assert ACCELERATORS is not None
     rules = game.core_rules()
-    ids = {(action.kind, action.cards): number for number, _, action in legal}
-    totals = dict.fromkeys(ids, 0.0)
-    deadline = time.perf_counter() + min(BUDGET, request.clock.move_limit_ms / 1000 / 5)
-    worlds = 0
-    while worlds < WORLDS and (worlds == 0 or time.perf_counter() < deadline):
+    totals = dict.fromkeys(keys, 0.0)
+    made = 0
+    while made < worlds and (made == 0 or time.perf_counter() < deadline):
         hands, stock = durak_search_bot.guess(view, game.deck, rng)
-        actions, sums = ACCELERATORS.durak_rollouts(  # type: ignore[union-attr]
+        actions, sums = ACCELERATORS.durak_rollouts(
             rules, *position(view, hands, stock), me=view.seat, rollouts=ROLLOUTS, explore=EXPLORE,
             seed=rng.getrandbits(64),
         )
@@ -72,10 +74,21 @@ def search(request: ActRequest, rng: random.Random) -> tuple[int, str]:
             key = (kind, tuple(cards))
             if key in totals:  # a guess that cannot tell the whole state (team games) may list more
                 totals[key] += total
-        worlds += 1
-    best = max(totals, key=lambda key: (totals[key], -ids[key]))
-    mean = totals[best] / (worlds * ROLLOUTS)
-    return ids[best], f"{mean:+.2f} over {worlds} guesses x {ROLLOUTS} playouts"
+        made += 1
+    return {key: total / (made * ROLLOUTS) for key, total in totals.items()}, made
+
+
+def search(request: ActRequest, rng: random.Random) -> tuple[int, str]:
+    """The chosen action id and a comment, over at most :data:`WORLDS` guesses (fewer when :data:`BUDGET` runs
+    out: then equal requests may get different answers)."""
+    legal = request.legal_actions
+    if len(legal) == 1:
+        return legal[0].id, "forced"
+    ids = {(action.kind, action.cards): number for number, _, action in legal}
+    deadline = time.perf_counter() + min(BUDGET, request.clock.move_limit_ms / 1000 / 5)
+    valued, worlds = means(request.view, make_game("durak", request.options), ids, rng, deadline=deadline)
+    best = max(valued, key=lambda key: (valued[key], -ids[key]))
+    return ids[best], f"{valued[best]:+.2f} over {worlds} guesses x {ROLLOUTS} playouts"
 
 
 def choose(request: ActRequest) -> ActResponse:

@@ -84,9 +84,9 @@ def main() -> None:
                 shoot(f"/matches/{match['id']}#step={step}", f"viewer-{name}", f'#viewer[data-step="{step}"]')
             [match] = _get(base, "/api/matches?arena=tapa&limit=1")
             analysis = _get(base, f"/api/matches/{match['id']}/analysis")
-            worst = max(analysis["decisions"], key=lambda decision: decision["error"])
-            page.goto(f"{base}/matches/{match['id']}#step={worst['step']}")
-            page.wait_for_selector(f'#viewer[data-step="{worst['step']}"]')
+            step = max(analysis["decisions"], key=lambda decision: decision["error"])["step"]
+            page.goto(f"{base}/matches/{match['id']}#step={step}")
+            page.wait_for_selector(f'#viewer[data-step="{step}"]')
             page.click("button.analyse")
             page.wait_for_selector(".stage .judgement")
             page.wait_for_timeout(500)

@@ -197,7 +197,8 @@ def _match_json(row: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
         "finished_at": row["finished_at"],
         "error": row["error"],
         "has_replay": bool(row["replay_path"]) or row["status"] == "running",
-        "analysable": bool(row["replay_path"]) and row["status"] != "running" and _judged_game(row["game"]),
+        "analysable": (bool(row["replay_path"]) and row["status"] != "running" and _spectator_open(row)
+                       and _judged_game(row["game"])),
         "spectator_open": _spectator_open(row),
         "commitment": commitment(str(row["seed"])),
         "seed": str(row["seed"]) if unit_done else None,
@@ -305,9 +306,10 @@ def replay(db: Database, match_id: str, seat: str | None = None) -> dict[str, An
 
 
 def analysis(db: Database, match_id: str, seat: str | None = None) -> dict[str, Any]:
-    """A finished match's decisions judged (:func:`referee.analysis.analyse`: for the Tabla family, the shipped
-    learned bots' search), each with ``best_view``, the board after the best play as the viewer draws it (the
-    spectator's view, or ``seat``'s). Kept once made: a finished match's replay does not change."""
+    """A finished match's decisions judged (:func:`referee.analysis.analyse`: the shipped bots' searches), each with
+    ``best_view``, the table after the best play as the viewer draws it (the spectator's view, or ``seat``'s), once
+    the spectator may see every hand (a judged play names cards its seat held). Kept once made: a finished match's
+    replay does not change."""
     row = _match_row(db, match_id)
     if row is None or not row["replay_path"]:
         raise NotFound(f"no replay for match {match_id!r}")
@@ -315,8 +317,8 @@ def analysis(db: Database, match_id: str, seat: str | None = None) -> dict[str, 
         raise Forbidden("a match is analysed once it is finished")
     if seat is not None and not (seat.isdigit() and len(seat) < 3):
         raise BadRequest("seat must be a seat number")
-    if seat is None and not _spectator_open(row):
-        raise Forbidden("the spectator view of this match opens when its unit is complete; choose a seat's view")
+    if not _spectator_open(row):  # the best plays name cards their seats held, which the unit's other matches deal
+        raise Forbidden("the analysis of this match opens when its unit is complete")
     path = resolved_path(db, row["replay_path"])
     if not path.exists():
         raise NotFound(f"no replay for match {match_id!r}")

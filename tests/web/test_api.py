@@ -106,6 +106,8 @@ def test_a_seed_is_shown_only_once_its_unit_is_played(server, league):
         assert "seed" not in replay["result"] and "seed" not in replay["header"]
         assert replay["header"]["commitment"] == commitment(seed)
         assert all(frame["view"]["hands"] == [] for frame in replay["frames"])
+        assert not playing["analysable"]  # a judged play names cards its seat held
+        assert "opens when its unit is complete" in get(server, f"/api/matches/{match_id}/analysis?seat=2", 403)["error"]
         tapa = league[1]["tapa"]  # a game without hidden cards keeps its spectator view
         tapa_unit = db["matches"].get(tapa)["unit_id"]
         db["units"].update(tapa_unit, {"status": "pending"})
@@ -224,7 +226,8 @@ def test_tournaments(server):
 
 def test_a_finished_tabla_family_match_is_judged_as_referee_analyse_judges_it(server, league):
     """The analysis answer is ``referee analyse --json`` of the match's replay, each decision with the board after
-    the best play; a game without a judge, a bad seat and an unknown match are clean answers."""
+    the best play; a game without a judge, a bad seat and an unknown match are clean answers. A Durak match's
+    analysis waits for its unit, as its spectator view does."""
     tapa = league[1]["tapa"]
     assert get(server, f"/api/matches/{tapa}")["analysable"] is True
     answer = get(server, f"/api/matches/{tapa}/analysis")
@@ -244,8 +247,8 @@ def test_a_finished_tabla_family_match_is_judged_as_referee_analyse_judges_it(se
     for decision in answer["decisions"]:
         if decision["best"] == decision["played"]:
             assert decision["best_view"] == frames[decision["step"]]["view"]
-    durak = league[1]["durak-4"]
-    assert get(server, f"/api/matches/{durak}")["analysable"] is False
-    assert "no analysis for durak" in get(server, f"/api/matches/{durak}/analysis", 404)["error"]
+    gapa = league[1]["gapa"]
+    assert get(server, f"/api/matches/{gapa}")["analysable"] is False
+    assert "no analysis for gapa" in get(server, f"/api/matches/{gapa}/analysis", 404)["error"]
     assert "seats 0..1" in get(server, f"/api/matches/{tapa}/analysis?seat=5", 400)["error"]
     assert "no replay" in get(server, "/api/matches/nope/analysis", 404)["error"]

@@ -435,8 +435,8 @@ const Viewer = (() => {
         if (!decision) return;
         const note = document.createElement("span");
         note.className = `judgement ${decision.mark}`;
-        note.textContent = ` ${verdict(decision)}`;
-        line.appendChild(note);
+        note.textContent = verdict(decision);
+        line.prepend(note);  // at the line's right end, where a long play's notation never hides it
       });
       show(index);
     }

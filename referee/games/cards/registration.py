@@ -104,6 +104,7 @@ REGISTRATIONS = (
             CheckCase("a transfer", {"variant": "perevodnoy", "show_trump_transfer": "true"},
                       lambda state, legal: any(a.notation().startswith("transfer") for a in legal)),
         ),
+        judge="bots.python.analysis:judge_durak",
     ),
     Registration(games={"gapa": Gapa}, views=(GapaView,), render=render_gapa, view_json=gapa_json, viewer="gapa",
                  wire="gapa", encoding=_gapa_encoding),
