@@ -197,5 +197,5 @@ def analysis_text(analysis: Analysis) -> str:
             continue
         lines.append(f"seat {seat.seat} ({seat.bot}): {seat.decisions} decisions judged, error rate "
                      f"{100 * seat.rate:.1f} hundredths of a point a decision, {seat.doubtful} doubtful, "
-                     f"{seat.blunders} blunders")
+                     f"{seat.blunders} blunder{'' if seat.blunders == 1 else 's'}")
     return "\n".join(lines)

@@ -189,7 +189,7 @@ def test_the_viewer_shows_each_play_judged_as_the_analysis_says(page, server, le
         error = f'error {100 * decision["error"]:.1f}' if decision["error"] > 0 else "the best play"
         assert line == f'{error} {decision["mark"]}'.strip() if decision["error"] > 0 else line == error
     summary = page.text_content(".analysis .summary")
-    assert all(f'{seat["blunders"]} blunders' in summary for seat in analysis["seats"])
+    assert all(f'{seat["blunders"]} blunder' in summary for seat in analysis["seats"])
     worse = next(d for d in analysis["decisions"] if d["error"] > 0)
     page.click(f'.moves div[data-index="{worse["step"]}"]')
     page.wait_for_selector(f'#viewer[data-step="{worse["step"]}"]')

@@ -236,7 +236,7 @@ async function matchPage(id) {
         const analysis = await getJSON(`/api/matches/${encodeURIComponent(id)}/analysis${seat === null ? "" : `?seat=${seat}`}`);
         shown.annotate(analysis);
         said.textContent = " " + analysis.seats.map((s) => `${s.bot}: error rate ${(100 * s.rate).toFixed(1)}, ` +
-          `${s.doubtful} doubtful, ${s.blunders} blunders`).join("; ") +
+          `${s.doubtful} doubtful, ${s.blunders} blunder${s.blunders === 1 ? "" : "s"}`).join("; ") +
           ` (hundredths of a point a decision; doubtful from ${100 * analysis.thresholds.doubtful}, blunder from ` +
           `${100 * analysis.thresholds.blunder})`;
         said.className = "summary";
