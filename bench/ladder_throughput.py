@@ -14,8 +14,9 @@ own build, into ``bots/rust/build``; not timed), whose decisions cost the bot a 
 that the league's own scaling shows rather than the bots'.
 
 At concurrency 2 and 4 the workers share the cores out, each keeping to its own share with its bots (printed:
-``core shares``); at concurrency 1 the lone worker runs where the machine puts it, as the matches without the
-ladder do.
+``core shares``), and no more matches play at once than there are cores (``ladder.workers.at_once``: on two cores
+concurrency 4 plays two at a time); at concurrency 1 the lone worker runs where the machine puts it, as the
+matches without the ladder do.
 
 Each measurement is a fresh league database with the two bots submitted (not timed) and a round robin of
 ``--rounds`` duplicate units (2 matches each) played through ``run_units``, timed by wall clock from the first
@@ -48,7 +49,7 @@ from ladder.executor import LocalExecutor
 from ladder.league import plan, run_units
 from ladder.registry import submit
 from ladder.store import open_store
-from ladder.workers import core_shares
+from ladder.workers import at_once, core_shares
 from referee.games import make_game
 from referee.runtime import BotPool, Clock, SeatOptions, default_store, prepare_bot, resolve_bot, run_game
 from referee.runtime.affinity import format_cores, usable_cores
@@ -204,8 +205,10 @@ async def main(rounds: int, arena: str, repeats: int, dask: bool, workers_only: 
             print(f"  workers at concurrency {concurrency} / without the ladder: {ladder_rate / alone_rate:.2f};"
                   f" / workers at concurrency 1: {ladder_rate / single:.2f}")
         for concurrency in (2, 4):
-            shares = " | ".join(format_cores(share) for share in core_shares(concurrency, usable_cores()))
-            print(f"  core shares at concurrency {concurrency}: {shares or 'none (one core)'}")
+            playing = at_once(concurrency, usable_cores())
+            shares = " | ".join(format_cores(share) for share in core_shares(playing, usable_cores()))
+            print(f"  core shares at concurrency {concurrency} ({playing} matches at once): "
+                  f"{shares or 'none (one core)'}")
         two = statistics.median(rates["the machine, 2 processes"]) / statistics.median(rates["the machine, 1 process"])
         print(f"  the machine: 2 processes / 1 process: {two:.2f}")
         if dask:

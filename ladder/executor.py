@@ -26,7 +26,7 @@ from referee.runtime.clock import DEFAULT_CLOCK, Clock
 from referee.runtime.hello import Entrant
 from referee.runtime.sandbox import SANDBOX_ENV
 
-from .workers import WorkerPool, core_shares
+from .workers import WorkerPool, at_once, core_shares
 
 log = logging.getLogger(__name__)
 
@@ -181,12 +181,16 @@ class LocalExecutor:
 
     @contextlib.asynccontextmanager
     async def session(self, concurrency: int = 1) -> AsyncIterator[None]:
-        """Within the block, matches are played by long-lived workers (one match at a time each, so as many as the
-        ``concurrency``), which keep their bots between matches and share the cores out; they all end with the
-        block."""
+        """Within the block, matches are played by long-lived workers (one match at a time each), which keep their
+        bots between matches and share the cores out: as many matches at once as the ``concurrency``, but never more
+        than the usable cores (two matches on one core cost each more CPU than their overlap saves: at concurrency 4
+        on two cores a league played 0.54 of the matches of concurrency 2, docs/performance.md); the others wait
+        their turn. The workers all end with the block."""
         arguments = ["--sandbox", self.sandbox, "--limits", json.dumps(self.limits)]  # each spec says its pause
+        cores = usable_cores()
+        playing = at_once(concurrency, cores)
         async with trio.open_nursery() as nursery:
-            self._workers = WorkerPool(nursery, arguments, core_shares(concurrency, usable_cores()))
+            self._workers = WorkerPool(nursery, arguments, core_shares(playing, cores), most=playing)
             try:
                 yield
             finally:

@@ -71,6 +71,16 @@ async def _remove_when_ended(process: trio.Process, folder: str) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def at_once(concurrency: int, cores: Collection[int]) -> int:
+    """How many matches a league asking for ``concurrency`` plays at once on ``cores``: never more than the cores
+    (two matches on one core cost each more CPU than their overlap saves), at least one.
+
+    >>> at_once(4, [0, 1]), at_once(2, range(8)), at_once(3, [0])
+    (2, 2, 1)
+    """
+    return max(1, min(concurrency, len(cores)))
+
+
 def core_shares(workers: int, cores: Collection[int]) -> list[tuple[int, ...]]:
     """The cores each of ``workers`` workers playing at once keeps to: ``cores`` shared out in runs as even as can
     be, or one core each, in turn, when there are more workers than cores. Empty when there is nothing to share
@@ -170,13 +180,17 @@ class Worker:
 
 
 class WorkerPool:
-    """Idle workers for matches to take (:meth:`worker`); a worker that fails is not given back. A new worker takes
-    the first core share (of ``shares``, from :func:`core_shares`) that no live worker plays on."""
+    """Idle workers for matches to take (:meth:`worker`), ``most`` at a time (the others wait); a worker that fails
+    is not given back. A new worker takes the first core share (of ``shares``, from :func:`core_shares`) that no live
+    worker plays on."""
 
     def __init__(
-        self, nursery: trio.Nursery, arguments: Sequence[str], shares: Sequence[Sequence[int]] = ()
+        self, nursery: trio.Nursery, arguments: Sequence[str], shares: Sequence[Sequence[int]] = (),
+        most: int | None = None,
     ) -> None:
         self._nursery = nursery
+        self._turns = trio.Semaphore(most) if most is not None else None
+        """Taken by each match while it has a worker, when there is a most."""
         self._arguments = list(arguments)
         self._shares = [tuple(share) for share in shares]
         self._idle: list[Worker] = []
@@ -187,8 +201,14 @@ class WorkerPool:
 
     @contextlib.asynccontextmanager
     async def worker(self) -> AsyncIterator[Worker]:
-        """An idle worker (or a new one) for one match; given back only when the block ends normally. An idle
-        worker that has died meanwhile is left behind."""
+        """An idle worker (or a new one) for one match, once fewer than the most are in use; given back only when
+        the block ends normally. An idle worker that has died meanwhile is left behind."""
+        async with self._turns if self._turns is not None else contextlib.nullcontext():
+            async with self._worker() as worker:
+                yield worker
+
+    @contextlib.asynccontextmanager
+    async def _worker(self) -> AsyncIterator[Worker]:
         while self._idle and self._idle[-1].process.returncode is not None:
             self._held.discard(self._idle.pop().slot)
         if self._idle:

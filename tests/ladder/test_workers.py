@@ -13,7 +13,7 @@ import pytest
 import trio
 
 from ladder.executor import LocalExecutor, MatchJob, MatchResult
-from ladder.workers import core_shares, sweep_folders
+from ladder.workers import at_once, core_shares, sweep_folders
 from referee.runtime.affinity import usable_cores
 
 CORES_BOT = str(Path(__file__).resolve().parents[1] / "runtime" / "bots" / "cores_bot.py")
@@ -71,6 +71,30 @@ async def test_matches_played_at_once_keep_to_their_own_cores_and_a_new_worker_t
         again = await two_at_once(2)
         assert sorted(core for share in again for core in share) == sorted(expected)
         assert len(pool._all) == 3 and pool._all[-1].slot == 0
+
+
+async def test_no_more_matches_play_at_once_than_there_are_cores(tmp_path):
+    """Concurrency 4 on two cores plays two matches at a time on two workers, each on its own core, and the other
+    two wait their turn (two matches on one core cost each more CPU than their overlap saves)."""
+    executor = LocalExecutor(sandbox="off")
+    playing = at_once(4, usable_cores())
+    results: list[MatchResult] = []
+
+    async def play(number: int) -> None:
+        job = MatchJob(match_id=f"m{number}", game="tapa", options={}, bots=(CORES_BOT, CORES_BOT),
+                       seed=str(number), replay=str(tmp_path / f"m{number}.jsonl"), unit=f"u{number}")
+        results.append(await executor.run(job))
+
+    async with executor.session(4):
+        async with trio.open_nursery() as nursery:
+            for number in range(4):
+                nursery.start_soon(play, number)
+        pool = executor._workers
+        assert pool is not None and len(pool._all) == playing
+        assert sorted(worker.slot for worker in pool._all) == list(range(playing))
+    assert len(results) == 4 and all(not result.error for result in results)
+    shares = {core for result in results for core in started_on(result)}
+    assert shares == {".".join(map(str, share)) for share in core_shares(playing, usable_cores())} or playing == 1
 
 
 async def test_workers_leave_no_temporary_folder_however_they_end(tmp_path, monkeypatch):
