@@ -407,7 +407,8 @@ async def _in_session(executor: Executor, concurrency: int, work: Callable[[], A
 @click.option("--arena", required=True, help="The arena, e.g. tabla-match, tabla, gjul-bara, tapa.")
 @click.option("--schedule", type=click.Choice(SCHEDULES), default="round-robin", show_default=True)
 @click.option("--rounds", default=1, show_default=True, type=click.IntRange(1), help="Rounds (continuous: units).")
-@click.option("--concurrency", default=2, show_default=True, type=click.IntRange(1), help="Matches at a time.")
+@click.option("--concurrency", default=2, show_default=True, type=click.IntRange(1),
+              help="Matches at a time (locally at most one a core).")
 @click.option("--challenger", help="Gauntlet: the bot that plays everybody.")
 @click.option("--league", "league_name", help="League name (default ARENA-SCHEDULE); rerun it to resume.")
 @click.option("--clock", type=CLOCK, default=str(DEFAULT_CLOCK), show_default=True, help="BANK+INC/CAP in seconds.")
@@ -549,7 +550,8 @@ def duel_command(bot_a, bot_b, arena, elo0, elo1, alpha, beta, max_units, concur
               help="A knockout's: out after one lost unit, or after two.")
 @click.option("--rounds", default=5, show_default=True, type=click.IntRange(1), help="Swiss, gauntlet, tables.")
 @click.option("--challenger", help="Gauntlet: the bot that plays the field.")
-@click.option("--concurrency", default=2, show_default=True, type=click.IntRange(1), help="Matches at a time.")
+@click.option("--concurrency", default=2, show_default=True, type=click.IntRange(1),
+              help="Matches at a time (locally at most one a core).")
 @click.option("--clock", type=CLOCK, default=str(DEFAULT_CLOCK), show_default=True, help="BANK+INC/CAP in seconds.")
 @db_option
 @sandbox_option("on")
