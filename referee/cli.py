@@ -6,6 +6,7 @@ import getpass
 import json
 import logging
 import sys
+import webbrowser
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from functools import partial
@@ -41,6 +42,7 @@ from referee.runtime import (
 from referee.runtime.affinity import parse_cores, pin
 from referee.runtime.build import BUILD_TIMEOUT
 from referee.runtime.clock import DEFAULT_CLOCK, Clock
+from referee.runtime.human import HUMAN, HUMAN_CLOCK, HumanSeat
 from referee.runtime.lifetime import Orphaned, exit_when_orphaned
 from referee.runtime.process import STARTUP_TIMEOUT
 from referee.runtime.sandbox import (
@@ -53,6 +55,8 @@ from referee.runtime.sandbox import (
 )
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
+PAGE_GOODBYE = 1.0
+"""Seconds the people's pages are still served after the last game, so that they show its end."""
 
 
 def game_seed(seed: int, index: int) -> str:
@@ -169,7 +173,8 @@ def main(verbose: int) -> None:
 @click.option(
     "--seed", default=1, show_default=True, type=int, help="Public seed of all chance (dice, deals) in the run."
 )
-@click.option("--clock", type=CLOCK, default=str(DEFAULT_CLOCK), show_default=True, help="BANK+INC[/CAP] in seconds.")
+@click.option("--clock", type=CLOCK, help=f"BANK+INC[/CAP] in seconds [default: {DEFAULT_CLOCK}, with a person "
+              f"{HUMAN_CLOCK}].")
 @click.option("--out", default="replays", show_default=True, type=click.Path(file_okay=False), help="Replay folder.")
 @click.option("--option", "option_pairs", multiple=True, metavar="KEY=VALUE", help="A game option (repeatable).")
 @click.option("--seats", type=int, help="Durak: seats (default: one per bot given).")
@@ -182,13 +187,16 @@ def main(verbose: int) -> None:
 @sandbox_option("auto")
 @click.option("--pause-off-turn", is_flag=True, help="Stop each bot's processes while it is not its move (fair CPU).")
 @click.option("--overwrite", is_flag=True, help="Replace replays of the same name (default: new names, NAME~2.jsonl).")
+@click.option("--port", default=0, type=click.IntRange(0, 65535), help="With a person: the page's port on 127.0.0.1 "
+              "[default: a free one].")
+@click.option("--no-browser", is_flag=True, help="With a person: print the page's address, open no browser.")
 @build_timeout_option()
 def play(
     game_id: str,
     bots: tuple[str, ...],
     count: int,
     seed: int,
-    clock: Clock,
+    clock: Clock | None,
     out: str,
     option_pairs: tuple[str, ...],
     seats: int | None,
@@ -201,9 +209,12 @@ def play(
     sandbox_mode: str,
     pause_off_turn: bool,
     overwrite: bool,
+    port: int,
+    no_browser: bool,
     build_timeout: float,
 ) -> None:
-    """Play GAME_ID between BOTS (.py files or bot folders), alternating seats from game to game.
+    """Play GAME_ID between BOTS (.py files or bot folders, or ``human`` for a seat you play in the browser),
+    alternating seats from game to game.
 
     Each game's result and replay path is printed, then a summary; the command fails (exit 1) when a bot's fault
     ended a game.
@@ -211,6 +222,8 @@ def play(
     Example: referee play tapa bots/python/random_bot.py bots/python/heuristic_bot.py --games 20 --seed 1
 
     Durak seats one bot per seat: referee play durak A B C D --variant perevodnoy (or --teams 2v2 for 0+2 v 1+3).
+
+    Play a bot yourself: referee play tapa human bots/python/td2_bot.py (the game opens in your browser).
     """
     options = _options(option_pairs)
     shortcuts = {"seats": seats, "variant": variant, "deck": deck, "teams": teams}
@@ -227,18 +240,25 @@ def play(
     sandboxed = sandboxed_by(sandbox_mode if transport == "unix" or sandbox_mode == "on" else "off", quiet=as_json)
     if sandboxed and transport != "unix":
         raise click.UsageError("a sandboxed bot has no network: use --transport unix")
-    specs = [_built_bot(path, sandboxed, build_timeout, as_json) for path in bots]
+    people = {place: HumanSeat(place, HUMAN if bots.count(HUMAN) == 1 else f"{HUMAN}-{place}")
+              for place, path in enumerate(bots) if path == HUMAN}
+    specs = [None if path == HUMAN else _built_bot(path, sandboxed, build_timeout, as_json) for path in bots]
     for path, spec in dict(zip(bots, specs, strict=True)).items():
-        _ready_to_play(path, spec, game.id, transport, startup_timeout, sandboxed)
-    records: list[GameRecord] = []
-    for index in range(count):
-        shift = index % len(specs)
-        seated = specs[shift:] + specs[:shift]
-        origins = list(bots[shift:] + bots[:shift])
-        match_id = f"{game.id}-s{seed}-{index + 1:03d}"
-        record = trio.run(
-            partial(
-                run_game,
+        if spec is not None:
+            _ready_to_play(path, spec, game.id, transport, startup_timeout, sandboxed)
+    clock = clock or (HUMAN_CLOCK if people else DEFAULT_CLOCK)
+
+    async def play_each() -> list[GameRecord]:
+        records: list[GameRecord] = []
+        for index in range(count):
+            shift = index % len(specs)
+            seated = specs[shift:] + specs[:shift]
+            origins = list(bots[shift:] + bots[:shift])
+            for place, person in people.items():
+                person.seat = (place - shift) % len(specs)
+                person.names = [spec.label if spec is not None else HUMAN for spec in seated]
+            match_id = f"{game.id}-s{seed}-{index + 1:03d}"
+            record = await run_game(
                 game,
                 seated,
                 match_id=match_id,
@@ -250,19 +270,56 @@ def play(
                 startup_timeout=startup_timeout,
                 sandboxed=sandboxed,
                 pause_off_turn=pause_off_turn,
-                recorded_paths=[str(Path(origin).resolve()) for origin in origins],
+                recorded_paths=[origin if origin == HUMAN else str(Path(origin).resolve()) for origin in origins],
+                people={person.seat: person for person in people.values()},
             )
-        )
-        records.append(record)
-        if as_json:
-            click.echo(json.dumps(_record_json(record)))
-        else:
-            click.echo(f"{record.summary()}  [{record.replay_path}]")
+            records.append(record)
+            if as_json:
+                click.echo(json.dumps(_record_json(record)))
+            else:
+                click.echo(f"{record.summary()}  [{record.replay_path}]")
+        return records
+
+    records = trio.run(play_each) if not people else _with_people(list(people.values()), play_each, port, no_browser)
     if not as_json:
-        click.echo(_summary(records, [spec.label for spec in specs]))
+        click.echo(_summary(records, [spec.label if spec is not None else HUMAN for spec in specs]))
     if faulted := sum(1 for record in records if record.faults):
         raise click.ClickException(f"{faulted} of {len(records)} games ended by a bot's fault (said above; referee "
                                    "show REPLAY shows each)")
+
+
+def _with_people(people: list[HumanSeat], play_each: Callable[[], Awaitable[list[GameRecord]]], port: int,
+                 no_browser: bool) -> list[GameRecord]:
+    """Run ``play_each`` while the people's pages are served on 127.0.0.1 (each opened in the browser unless
+    ``no_browser``; its address printed on standard error either way)."""
+    from ladder.web.seat import Table, addresses, loopback_listener, serve_table  # the web only for people
+
+    try:
+        listener = loopback_listener(port)
+    except OSError as exc:
+        raise click.ClickException(f"cannot serve the page on 127.0.0.1:{port}: {exc.strerror or exc}") from None
+    table = Table()
+    for person in people:
+        table.add(person)
+
+    async def run() -> list[GameRecord]:
+        async with trio.open_nursery() as nursery:
+            await nursery.start(serve_table, table, listener)
+            for person, address in addresses(table, listener):
+                click.echo(f"{person.info.name}: your seat is at {address}", err=True)
+                if not no_browser and not await trio.to_thread.run_sync(webbrowser.open, address):
+                    click.echo("(no browser opened: open the address above)", err=True)
+            try:
+                records = await play_each()
+            finally:
+                for person in people:
+                    person.close("the referee has ended")
+            await trio.sleep(PAGE_GOODBYE)  # the pages hear the end before the server stops
+            nursery.cancel_scope.cancel()
+        return records
+
+    with listener:
+        return trio.run(run)
 
 
 def _ready_to_play(path: str, spec: BotSpec, game_id: str, transport: str, startup_timeout: float, sandboxed: bool):

@@ -98,6 +98,11 @@ def _fields_as_json(view: Any) -> dict[str, Any]:
     return dataclasses.asdict(view)
 
 
+def _no_clicks(notation: str) -> list[list[str]]:
+    """No part of the action is clicked on the drawing: it is chosen from the list."""
+    return []
+
+
 @dataclass(frozen=True, eq=False)
 class Registration:
     """What the system needs of one game (or family of games) beside its engine (each registration is itself: two
@@ -123,6 +128,10 @@ class Registration:
             (Durak for two, four and 2v2); a game not named has one arena, of its default options, named as it.
         judge: where the function that values a decision's plays for ``referee analyse`` lives, as
             ``module:name`` (:data:`referee.analysis.Judge`; imported only when a replay is analysed), or None.
+        clicks: an action's parts as a person clicks them on the viewer's drawing, from its notation: a list of
+            steps, each the ``data-part`` names of the things clicked in turn (a Tabla checker's point, then the
+            point it goes to); the steps may be clicked in any order. An action without parts (the default: all
+            of a game drawn as text) is chosen from the list of legal actions.
     """
 
     games: Mapping[str, type[Game]]
@@ -139,6 +148,7 @@ class Registration:
     playouts: Playouts | None = None
     arenas: Mapping[str, tuple[tuple[str, Mapping[str, str]], ...]] = field(default_factory=dict)
     judge: str | None = None
+    clicks: Callable[[str], list[list[str]]] = _no_clicks
 
 
 class UnknownViewError(TypeError):

@@ -4,8 +4,9 @@ replay."""
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import cast
 
 import trio
 
@@ -20,6 +21,7 @@ from .driver import GameRecord, play_game
 from .faults import BotError, Fault
 from .hello import Entrant
 from .manifest import BotSpec
+from .player import Player
 from .process import STARTUP_TIMEOUT, ProcessPlayer, bot_address
 from .sandbox import DEFAULT_LIMITS, Limits
 from .seating import BotPool, SeatOptions, fresh_seating
@@ -27,7 +29,7 @@ from .seating import BotPool, SeatOptions, fresh_seating
 
 async def run_game(
     game: Game,
-    specs: Sequence[BotSpec],
+    specs: Sequence[BotSpec | None],
     *,
     match_id: str,
     seed: str | int,
@@ -46,6 +48,7 @@ async def run_game(
     open_units: Sequence[str] = (),
     entrants: Sequence[Entrant] | None = None,
     client: ClientKind = CALLER,
+    people: Mapping[int, Player] | None = None,
 ) -> GameRecord:
     """Seat one bot per seat, play the game, write the replay. Without a ``pool`` every bot is a fresh process
     stopped when the game ends, whatever happens; with one, bots come from it and go back to it (the game's
@@ -58,7 +61,8 @@ async def run_game(
     are the bots' paths to write in the replay (where the bots came from, when they run from a copy);
     ``seed_public`` False keeps the seed out of the replay until the game is over (see :func:`play_game`); an
     existing replay at ``replay_path`` is replaced only with ``overwrite_replay`` (else the replay takes the next
-    free name, which the record's ``replay_path`` gives)."""
+    free name, which the record's ``replay_path`` gives). The seats in ``people`` are played by them (a person's
+    :class:`~referee.runtime.human.HumanSeat`), their ``specs`` None; they take no pool."""
     if len(specs) != game.num_seats:
         raise ValueError(f"{game.id} needs {game.num_seats} bots, got {len(specs)}")
     if sandboxed and transport != "unix":
@@ -66,8 +70,10 @@ async def run_game(
     options = SeatOptions(transport, startup_timeout, sandboxed, limits, bool(pause_off_turn), client)
     if entrants is not None and len(entrants) != len(specs):
         raise ValueError(f"{len(specs)} bots but {len(entrants)} entrants")
-    seated = (pool.seating(game.id, specs, unit, open_units, entrants, pause_off_turn) if pool is not None
-              else fresh_seating(game.id, specs, options, entrants))
+    if pool is not None and people:
+        raise ValueError("a pool seats bots only")
+    seated = (pool.seating(game.id, cast(Sequence[BotSpec], specs), unit, open_units, entrants, pause_off_turn)
+              if pool is not None else fresh_seating(game.id, specs, options, entrants, people))
     replay = ReplayWriter(replay_path, overwrite_replay) if replay_path is not None else None
     try:
         async with seated as seating:
@@ -117,8 +123,12 @@ async def probe_hello(
         return (None if fault else player.info), fault, player.output()
 
 
-def _seat_header(seat: int, spec: BotSpec, player: ProcessPlayer | None, path: str | None) -> dict:
+def _seat_header(seat: int, spec: BotSpec | None, player: Player | None, path: str | None) -> dict:
     info = player.info if player is not None else None
+    if spec is None:  # a person
+        assert info is not None
+        return {"seat": seat, "name": info.name, "version": "", "author": info.author, "language": info.language,
+                "path": "", "hash": ""}
     return {
         "seat": seat,
         "name": info.name if info else spec.label,

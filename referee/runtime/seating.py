@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import tempfile
-from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,6 +27,7 @@ from .calls import CALLER, ClientKind
 from .faults import BotError, BotNoHello, Fault
 from .hello import Entrant
 from .manifest import BotSpec
+from .player import Player
 from .process import STARTUP_TIMEOUT, ProcessPlayer, bot_address
 from .sandbox import DEFAULT_LIMITS, Limits
 
@@ -36,7 +37,7 @@ class Seating:
     """The players of one game (None for a seat whose bot could not be seated) and its faults so far; the game's
     faults are added by the caller, so that the seating knows which processes to keep."""
 
-    players: list[ProcessPlayer | None]
+    players: list[Player | None]
     faults: list[Fault] = field(default_factory=list)
 
 
@@ -82,18 +83,25 @@ async def _each_seat(seats: int, seat_one: Callable[[int], Awaitable[None]]) -> 
 
 
 @contextlib.asynccontextmanager
-async def fresh_seating(game_id: str, specs: Sequence[BotSpec], options: SeatOptions,
-                        entrants: Sequence[Entrant] | None = None) -> AsyncIterator[Seating]:
+async def fresh_seating(game_id: str, specs: Sequence[BotSpec | None], options: SeatOptions,
+                        entrants: Sequence[Entrant] | None = None,
+                        people: Mapping[int, Player] | None = None) -> AsyncIterator[Seating]:
     """Start one process per seat (concurrently) and stop every one when the block ends, whatever happens. With
-    ``entrants`` (one per seat) each bot's Hello must say who it was entered as."""
+    ``entrants`` (one per seat) each bot's Hello must say who it was entered as. The seats in ``people`` are
+    theirs (:class:`~referee.runtime.human.HumanSeat`: no process; their ``specs`` are None)."""
+    people = people or {}
+    if any((spec is None) != (seat in people) for seat, spec in enumerate(specs)):
+        raise ValueError("a seat has both a bot and a person, or neither")
     with tempfile.TemporaryDirectory(prefix="kafana-") as folder:
-        seating = Seating([_player(seat, spec, game_id, Path(folder), options, _entrant_of(entrants, seat))
-                           for seat, spec in enumerate(specs)])
+        processes = {seat: _player(seat, spec, game_id, Path(folder), options, _entrant_of(entrants, seat))
+                     for seat, spec in enumerate(specs) if spec is not None}
+        seating = Seating([processes.get(seat) or people[seat] for seat in range(len(specs))])
         async with trio.open_nursery() as nursery:
 
             async def seat_one(seat: int) -> None:
-                player = seating.players[seat]
-                assert player is not None
+                player = processes.get(seat)
+                if player is None:
+                    return
                 try:
                     await nursery.start(player.run)
                 except BotError as exc:
@@ -104,9 +112,8 @@ async def fresh_seating(game_id: str, specs: Sequence[BotSpec], options: SeatOpt
             try:
                 yield seating
             finally:
-                for player in seating.players:
-                    if player is not None:
-                        player.close()
+                for player in processes.values():
+                    player.close()
 
 
 @dataclass

@@ -28,13 +28,13 @@ const Viewer = (() => {
 
   function drawBackgammon(view, names) {
     const svg = el("svg", { width: W + 120, height: H, viewBox: `0 0 ${W + 120} ${H}`, class: "backgammon" });
-    el("rect", { x: 10 + 6 * POINT_W, y: 0, width: BAR_W, height: H, fill: "#5b2a1a" }, svg);
+    el("rect", { x: 10 + 6 * POINT_W, y: 0, width: BAR_W, height: H, fill: "#5b2a1a", "data-part": "bar" }, svg);
     for (let p = 1; p <= 24; p++) {
       const top = p >= 13, x = pointX(p), i = p - 1;
       const tip = top ? H / 2 - 20 : H / 2 + 20, base = top ? 0 : H;
       el("polygon", {
         points: `${x - POINT_W / 2 + 2},${base} ${x + POINT_W / 2 - 2},${base} ${x},${tip}`,
-        fill: p % 2 ? "#b5651d" : "#f0e0c0",
+        fill: p % 2 ? "#b5651d" : "#f0e0c0", "data-part": p,
       }, svg);
       // Both numberings: the viewing seat's (dark) and, beside it, the opponent's (light): notation is in the
       // mover's numbering.
@@ -43,7 +43,7 @@ const Viewer = (() => {
       const theirNumber = text(x + 10, top ? H / 2 - 4 : H / 2 + 14, view.their_numbers[i], svg, 10);
       theirNumber.setAttribute("class", "number theirs");
       const mine = view.mine[i], theirs = view.theirs[i], pin = view.pins[i];
-      const group = el("g", { class: "point", "data-point": p, "data-mine": mine, "data-theirs": theirs,
+      const group = el("g", { class: "point", "data-point": p, "data-part": p, "data-mine": mine, "data-theirs": theirs,
         "data-pin": ["", "mine", "theirs"][pin] }, svg);
       // A pinned checker lies under its pinner: drawn first, at the base, ringed in red.
       const stack = [];
@@ -76,7 +76,7 @@ const Viewer = (() => {
     // The bar (between the halves: the opponent's checkers in the top half, ours in the bottom half) and the
     // borne-off trays (right of the board: theirs on top, ours below), one slim bar per checker.
     const barX = 10 + 6 * POINT_W + BAR_W / 2;
-    const bar = el("g", { class: "bar", "data-mine": view.my_bar, "data-theirs": view.their_bar }, svg);
+    const bar = el("g", { class: "bar", "data-part": "bar", "data-mine": view.my_bar, "data-theirs": view.their_bar }, svg);
     for (let k = 0; k < Math.min(view.their_bar, 4); k++) {
       el("circle", { cx: barX, cy: H / 2 - 30 - k * CHECKER, r: CHECKER / 2 - 1, class: "checker theirs" }, bar);
     }
@@ -88,12 +88,13 @@ const Viewer = (() => {
     const trayX = 10 + 12 * POINT_W + BAR_W + 6;
     const off = el("g", { class: "off", "data-mine": view.my_off, "data-theirs": view.their_off }, svg);
     el("rect", { x: trayX, y: 4, width: 26, height: H / 2 - 8, fill: "#d8c49c", stroke: "#5b2a1a" }, off);
-    el("rect", { x: trayX, y: H / 2 + 4, width: 26, height: H / 2 - 8, fill: "#d8c49c", stroke: "#5b2a1a" }, off);
+    el("rect", { x: trayX, y: H / 2 + 4, width: 26, height: H / 2 - 8, fill: "#d8c49c", stroke: "#5b2a1a",
+      "data-part": "off" }, off);  // the seat's own tray: where its checkers bear off to
     for (let k = 0; k < view.their_off; k++) {
       el("rect", { x: trayX + 3, y: 8 + k * 12, width: 20, height: 10, class: "checker theirs" }, off);
     }
     for (let k = 0; k < view.my_off; k++) {
-      el("rect", { x: trayX + 3, y: H - 18 - k * 12, width: 20, height: 10, class: "checker mine" }, off);
+      el("rect", { x: trayX + 3, y: H - 18 - k * 12, width: 20, height: 10, class: "checker mine", "data-part": "off" }, off);
     }
     const box = document.createElement("div");
     box.className = "board";
@@ -108,6 +109,7 @@ const Viewer = (() => {
     const span = document.createElement("span");
     span.className = "card" + ("DH".includes(value[1]) ? " red" : "");
     span.dataset.card = value;
+    span.dataset.part = value;
     span.textContent = (value[0] === "T" ? "10" : value[0]) + (SUIT[value[1]] || value[1]);
     span.title = value;
     return span;
@@ -203,6 +205,7 @@ const Viewer = (() => {
         const value = view.grid[r * view.columns + c];
         const cell = row.insertCell();
         cell.dataset.place = r * view.columns + c;
+        cell.dataset.part = `${r},${c}`;
         if (!value) cell.className = "gap";
         else {
           if (c < view.runs[r]) cell.className = "placed";
@@ -212,6 +215,16 @@ const Viewer = (() => {
     }
     box.appendChild(table);
     return box;
+  }
+
+  // A Gapa place (a pile, a foundation) as the part a person clicks to move a card from or to, named as the
+  // viewing seat's moves name it.
+  function place(content, name) {
+    const span = document.createElement("span");
+    span.className = "place";
+    span.append(content);
+    span.dataset.part = name;
+    return span;
   }
 
   // The Gapa table: each player's piles (face-down piles as counts), the foundations and the side piles.
@@ -229,18 +242,19 @@ const Viewer = (() => {
       row.className = "seat";
       row.dataset.seat = number;
       row.insertCell().textContent = `seat ${number}${names && names[number] ? " " + names[number] : ""}`;
+      const whose = number === view.seat ? "" : "their_";  // the mover's names of the places
       const small = row.insertCell();
-      small.append(`small `, backs(p.small), ` up `, cards(p.small_up));
+      small.append(`small `, backs(p.small), ` up `, place(cards(p.small_up), `${whose}small_up`));
       const big = row.insertCell();
-      big.append(`big `, p.big_known.length ? cards(p.big_known) : backs(p.big), ` up `, cards(p.big_up));
+      big.append(`big `, p.big_known.length ? cards(p.big_known) : backs(p.big), ` up `, place(cards(p.big_up), `${whose}big_up`));
       const pending = row.insertCell();
-      if (p.pending_from) pending.append(`pending (${p.pending_from}) `, p.pending ? card(p.pending) : backs(1));
+      if (p.pending_from) pending.append(`pending (${p.pending_from}) `, place(p.pending ? card(p.pending) : backs(1), "pending"));
     });
     box.appendChild(table);
     const foundations = document.createElement("div");
     foundations.className = "foundations";
     foundations.append("foundations: ");
-    view.foundations.forEach((top) => foundations.append(top ? card(top) : "--", " "));
+    view.foundations.forEach((top, number) => foundations.append(place(top ? card(top) : "--", `f${number}`), " "));
     box.appendChild(foundations);
     const side = document.createElement("div");
     side.className = "side";
@@ -248,6 +262,7 @@ const Viewer = (() => {
       const line = document.createElement("div");
       line.className = "side-pile";
       line.dataset.pile = number;
+      line.dataset.part = `s${number}`;
       line.append(`s${number}: `, cards(pile));
       side.appendChild(line);
     });

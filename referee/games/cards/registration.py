@@ -4,6 +4,7 @@ terminal and the web viewer, its message on the wire and its training encoding."
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -57,6 +58,33 @@ def gaps_json(view: GapsView) -> dict[str, Any]:
     return dataclasses.asdict(view) | {"grid": [card_text(c) if c != GAP else "" for c in view.grid]}
 
 
+_CARD = re.compile(r"[2-9TJQKA][CDHS]")
+
+
+def card_clicks(notation: str) -> list[list[str]]:
+    """A Durak action's parts as a person clicks them: each of its cards, in any order (``take``, ``pass`` and
+    ``done`` have none).
+
+    >>> card_clicks("beat 9C with TC")
+    [['9C'], ['TC']]
+    """
+    return [[word] for word in notation.split() if _CARD.fullmatch(word)]
+
+
+def move_clicks(notation: str) -> list[list[str]]:
+    """A Gapa or Gaps move's parts as a person clicks them: the card or the place it leaves, then the place it
+    goes to (Gapa's piles ``s0``…, ``f0``…, ``small_up``…; a Gaps gap's ``row,column``).
+
+    >>> move_clicks("6H 2,5>1,4"), move_clicks("pile s2>s5"), move_clicks("end_round")
+    ([['6H', '1,4']], [['s2', 's5']], [])
+    """
+    words = notation.split()
+    if len(words) != 2 or ">" not in words[1]:
+        return []
+    source, target = words[1].split(">")
+    return [[words[0] if _CARD.fullmatch(words[0]) else source, target]]
+
+
 def durak_result(result: Mapping[str, Any], final: DurakView, names: tuple[str, ...]) -> str | None:
     """A finished deal's places and its durak; None for a session of deals (its points say it)."""
     if final.deals != 1 or not final.seats or not all(s.place for s in final.seats):
@@ -105,10 +133,11 @@ REGISTRATIONS = (
                       lambda state, legal: any(a.notation().startswith("transfer") for a in legal)),
         ),
         judge="bots.python.analysis:judge_durak",
+        clicks=card_clicks,
     ),
     Registration(games={"gapa": Gapa}, views=(GapaView,), render=render_gapa, view_json=gapa_json, viewer="gapa",
-                 wire="gapa", encoding=_gapa_encoding),
+                 wire="gapa", encoding=_gapa_encoding, clicks=move_clicks),
     Registration(games={"gaps": Gaps}, views=(GapsView,), render=render_gaps, aliases={"montana": "gaps"},
-                 view_json=gaps_json, viewer="gaps", wire="gaps", encoding=_gaps_encoding),
+                 view_json=gaps_json, viewer="gaps", wire="gaps", encoding=_gaps_encoding, clicks=move_clicks),
 )
 """Durak, Gapa and Gaps, one registration each."""

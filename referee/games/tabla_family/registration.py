@@ -39,6 +39,16 @@ CHECK_CASES = (
 """Gjul Bara's ladder, where a game has one: a later stage of it, and the opponent's remainder."""
 
 
+def checker_clicks(notation: str) -> list[list[str]]:
+    """A play's parts as a person clicks them: each checker's move, its point and the point it goes to (``bar``,
+    ``off``), in the mover's numbering, which the seat's board shows.
+
+    >>> checker_clicks("bar/21* 6/off")
+    [['bar', '21'], ['6', 'off']]
+    """
+    return [step.rstrip("*").split("/") for step in notation.split() if "/" in step]
+
+
 def _encoding(game: Game) -> Any:
     from referee.envs.backgammon import BackgammonEncoding
 
@@ -59,6 +69,7 @@ REGISTRATIONS = (
         check_cases=CHECK_CASES,
         playouts=FamilyPlayouts(),
         judge="bots.python.analysis:judge",
+        clicks=checker_clicks,
     ),
 )
 """The family as one registration (their views are one kind)."""

@@ -1,0 +1,142 @@
+"""A person's seat as a web page: the page (``static/play.html``), the seat's messages as server-sent events, and
+the moves the page posts back.
+
+Each seat is reached by a token of its own (``/play/TOKEN``, unguessable): whoever has the address plays the seat,
+nobody else reaches it. The page is sent only what the seat's :class:`~referee.runtime.human.HumanSeat` says,
+which is only what a bot in that seat is sent; the seats' names are public.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import socket
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from typing import cast
+
+import trio
+from hypercorn.config import Config
+from hypercorn.trio import serve
+from hypercorn.typing import ASGIFramework
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from referee.runtime.human import HumanSeat
+
+from .app import STATIC
+from .headers import SecurityHeaders
+
+KEEPALIVE_SECONDS = 15.0
+"""An event stream with nothing new says so this often (a comment line), so that no proxy closes it as idle."""
+
+
+@dataclass
+class Table:
+    """The seats people play, by token."""
+
+    seats: dict[str, HumanSeat] = field(default_factory=dict)
+
+    def add(self, seat: HumanSeat) -> str:
+        """Give ``seat`` a fresh token and return it."""
+        token = secrets.token_urlsafe(18)
+        self.seats[token] = seat
+        return token
+
+
+def seat_routes(table: Table) -> list[Route]:
+    """The routes of ``table``'s seats: ``/play/TOKEN`` (the page), ``…/events`` (its messages), ``…/move``."""
+
+    def seat_of(request: Request) -> HumanSeat | None:
+        return table.seats.get(request.path_params["token"])
+
+    def unknown() -> JSONResponse:
+        return JSONResponse({"error": "no such seat: the address is wrong, or its game is over"}, status_code=404)
+
+    async def page(request: Request) -> Response:
+        return FileResponse(STATIC / "play.html") if seat_of(request) is not None else unknown()
+
+    async def events(request: Request) -> Response:
+        seat = seat_of(request)
+        if seat is None:
+            return unknown()
+        try:
+            after = int(request.headers.get("last-event-id", "0"))
+        except ValueError:
+            after = 0
+
+        async def stream() -> AsyncIterator[str]:
+            seen = after
+            while True:
+                message: dict | None = None
+                with trio.move_on_after(KEEPALIVE_SECONDS):
+                    message = await seat.next_message(seen)
+                if message is None:
+                    yield ": still here\n\n"
+                    continue
+                seen = message["version"]
+                yield f"id: {seen}\ndata: {json.dumps(message)}\n\n"
+                if message["kind"] == "closed":
+                    return
+
+        return StreamingResponse(stream(), media_type="text/event-stream", headers={"cache-control": "no-store"})
+
+    async def move(request: Request) -> JSONResponse:
+        seat = seat_of(request)
+        if seat is None:
+            return unknown()
+        try:
+            body = json.loads(await request.body())
+            decision, action = body["decision"], body["action"]
+            if type(decision) is not int or type(action) is not int:
+                raise TypeError
+        except (ValueError, KeyError, TypeError):
+            return JSONResponse({"error": 'a move is JSON {"decision": N, "action": ID}'}, status_code=400)
+        problem = seat.answer(decision, action)
+        if problem is not None:
+            return JSONResponse({"error": problem}, status_code=409)
+        return JSONResponse({"ok": True})
+
+    return [
+        Route("/play/{token}", page),
+        Route("/play/{token}/events", events),
+        Route("/play/{token}/move", move, methods=["POST"]),
+    ]
+
+
+def seat_app(table: Table) -> ASGIFramework:
+    """The web app of ``table``'s seats alone, with the static files its page needs."""
+    app = Starlette(routes=[*seat_routes(table), Mount("/static", StaticFiles(directory=STATIC), name="static")],
+                    middleware=[Middleware(SecurityHeaders)])
+    return cast(ASGIFramework, app)  # the ASGI 3 callable, spelled apart by the two libraries
+
+
+def loopback_listener(port: int = 0) -> socket.socket:
+    """A socket listening on 127.0.0.1 (``port`` 0: a free port).
+
+    Raises:
+        OSError: the port is taken or not allowed.
+    """
+    return socket.create_server(("127.0.0.1", port))
+
+
+async def serve_table(table: Table, listener: socket.socket, *,
+                      task_status: trio.TaskStatus[list[str]] = trio.TASK_STATUS_IGNORED) -> None:
+    """Serve ``table``'s pages on ``listener`` until cancelled; started once it accepts. The listener stays the
+    caller's to close (the server closes a copy of it)."""
+    config = Config()
+    config.bind = [f"fd://{os.dup(listener.fileno())}"]
+    config.accesslog = None
+    config.errorlog = None
+    await serve(seat_app(table), config, shutdown_trigger=trio.sleep_forever, task_status=task_status)
+
+
+def addresses(table: Table, listener: socket.socket) -> Sequence[tuple[HumanSeat, str]]:
+    """Each seat of ``table`` with its page's address on ``listener``."""
+    port = listener.getsockname()[1]
+    return [(seat, f"http://127.0.0.1:{port}/play/{token}") for token, seat in table.seats.items()]

@@ -1,0 +1,138 @@
+"""A person's seat played in headless Chromium as a person plays it: ``referee play GAME human BOT…`` serves the
+page, and the test clicks the board (a checker's point, then where it goes; a card; a card, then a gap) with the
+mouse, and a move's button only when the clicks leave several moves open. A Tapa game against a shipped bot, a
+four-seat Durak deal against three, a Gaps deal alone; each replay verifies, and every message the page received
+shows the seat's own view at its own decisions and nothing else."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee.frames import view_json
+from referee.replay import read_replay, replay_states, verify
+
+ROOT = Path(__file__).resolve().parents[2]
+RANDOM_BOT = str(ROOT / "bots" / "python" / "random_bot.py")
+ADDRESS = re.compile(r"your seat is at (http://127\.0\.0\.1:\d+/play/\S+)")
+MESSAGE_KEYS = {"kind", "version", "seat", "names", "view", "game", "game_number", "decision", "legal", "limit_ms",
+                "bank_ms", "played", "termination", "seats", "message"}
+"""Everything a message to the page may carry."""
+
+
+def start(tmp_path: Path, game: str, *seats: str) -> tuple[subprocess.Popen, str]:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "referee.cli", "play", game, *seats, "--no-browser", "--sandbox", "off",
+         "--out", str(tmp_path)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+    )
+    assert process.stderr is not None
+    for line in process.stderr:
+        if found := ADDRESS.search(line):
+            return process, found.group(1)
+    process.wait()
+    raise AssertionError(f"no address: {process.stdout.read() if process.stdout else ''}")
+
+
+def click_part(page, part: str) -> None:
+    """Click, with the mouse, the middle of the largest thing drawn for ``part`` (a point's triangle rather than its
+    checkers, a gap's cell)."""
+    boxes = [box for box in (node.bounding_box() for node in page.query_selector_all(f'#board [data-part="{part}"]'))
+             if box and box["width"] and box["height"]]
+    assert boxes, f"nothing drawn for {part!r}"
+    box = max(boxes, key=lambda b: b["width"] * b["height"])
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+def play_through(page, address: str, seed: int) -> tuple[list[dict], int]:
+    """Play every decision the page is asked with a seeded random choice; the messages received and how many moves
+    were made by clicks on the board alone."""
+    rng = random.Random(seed)
+    page.goto(address)
+    last, by_board = -1, 0
+    while True:
+        page.wait_for_function(
+            "last => document.body.dataset.kind === 'closed' || (document.body.dataset.kind === 'decide' && "
+            "Number(document.getElementById('board').dataset.decision) !== last)", arg=last, timeout=60_000)
+        message = page.evaluate("window.kafanaSeat.received.at(-1)")
+        if message["kind"] == "closed":
+            return page.evaluate("window.kafanaSeat.received"), by_board
+        last = message["decision"]
+        action = rng.choice(message["legal"])
+        for step in action["steps"]:
+            for part in step:
+                click_part(page, part)
+        # The page plays a move by itself when the clicks make it whole and no other fits.
+        played = bool(action["steps"]) and page.evaluate(
+            "last => document.body.dataset.kind !== 'decide' || document.getElementById('board').dataset.decision "
+            "!== String(last) || document.querySelector('#choices button.whole:only-child') !== null", last)
+        if played:
+            by_board += 1
+        else:
+            page.click(f'#choices button[data-action="{action["id"]}"]')
+        page.wait_for_function(
+            "last => document.body.dataset.kind !== 'decide' || "
+            "Number(document.getElementById('board').dataset.decision) !== last", arg=last, timeout=60_000)
+
+
+def seat_decisions(replay_path: Path, seat: int) -> list[tuple[dict, list[str]]]:
+    """The seat's view (as the page draws it) and legal moves at each of its decisions, from the replay re-run."""
+    replay = read_replay(replay_path)
+    states, problems = replay_states(replay)
+    assert not problems
+    return [(json.loads(json.dumps(view_json(state.view(seat)))), [a.notation() for a in state.legal_actions()])
+            for state in states[:-1] if state.current_player == seat]
+
+
+def check(tmp_path: Path, process: subprocess.Popen, received: list[dict], seat: int) -> None:
+    out, err = process.communicate(timeout=60)
+    replays = sorted(tmp_path.glob("*.jsonl*"))
+    assert len(replays) == 1, (out, err)
+    assert verify(read_replay(replays[0])) == []
+    decisions = seat_decisions(replays[0], seat)
+    asked = [m for m in received if m["kind"] == "decide"]
+    assert [m["view"] for m in asked] == [view for view, _ in decisions]
+    assert [[a["notation"] for a in m["legal"]] for m in asked] == [legal for _, legal in decisions]
+    views = [view for view, _ in decisions]
+    for message in received:
+        assert set(message) <= MESSAGE_KEYS, message
+        assert message["seat"] == seat
+        assert "view" not in message or message["view"] in views  # only what it was shown at its decisions
+    assert [m["version"] for m in received] == sorted({m["version"] for m in received})  # none lost, none twice
+    assert received[-1]["kind"] == "closed"
+
+
+@pytest.fixture
+def seat_page(browser):
+    tab = browser.new_page(viewport={"width": 1400, "height": 1000})
+    yield tab
+    tab.close()
+
+
+def test_a_tapa_game_against_a_bot(seat_page, tmp_path):
+    process, address = start(tmp_path, "tapa", "human", RANDOM_BOT)
+    received, by_board = play_through(seat_page, address, seed=1)
+    check(tmp_path, process, received, seat=0)
+    assert by_board >= len([m for m in received if m["kind"] == "decide"]) // 2  # most moves made on the board
+    assert any(m["kind"] == "match_over" for m in received)
+
+
+def test_a_four_seat_durak_deal(seat_page, tmp_path):
+    process, address = start(tmp_path, "durak", "human", RANDOM_BOT, RANDOM_BOT, RANDOM_BOT)
+    received, by_board = play_through(seat_page, address, seed=2)
+    check(tmp_path, process, received, seat=0)
+    assert by_board > 0
+    assert all(m["view"]["hands"] == [] for m in received if "view" in m)  # never another seat's hand
+
+
+def test_a_gaps_deal(seat_page, tmp_path):
+    process, address = start(tmp_path, "gaps", "human")
+    received, by_board = play_through(seat_page, address, seed=3)
+    check(tmp_path, process, received, seat=0)
+    assert by_board > 0
