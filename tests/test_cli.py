@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import socket
 from pathlib import Path
 
 import click
@@ -83,6 +84,17 @@ def test_usage_errors_exit_2():
     assert runner.invoke(main, ["play", "tapa", RANDOM, RANDOM, "--clock", "fast"]).exit_code == 2
     assert runner.invoke(main, ["play", "tapa", RANDOM, RANDOM, "--option", "nope=1"]).exit_code == 2
     assert runner.invoke(main, ["play", "tapa", RANDOM, "/no/such/bot"]).exit_code == 2
+
+
+def test_a_person_seat_on_a_busy_port_is_one_line(tmp_path):
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(main, ["play", "gaps", "human", "--no-browser", "--port", str(port),
+                                           "--out", str(tmp_path)])
+    assert result.exit_code == 1
+    last = result.output.strip().splitlines()[-1]
+    assert last.startswith(f"Error: cannot serve the page on 127.0.0.1:{port}: Address already in use")
+    assert "Traceback" not in result.output and not list(tmp_path.iterdir())
 
 
 def test_verify_failure_exits_1(tmp_path):

@@ -182,6 +182,44 @@ def test_a_slow_page_does_not_hold_up_the_others(tmp_path, monkeypatch):
         waiting.join(10)
 
 
+def test_analyses_past_those_waiting_are_answered_503(tmp_path, monkeypatch):
+    """One analysis is made at a time; past ANALYSES_WAITING waiting for it, a request is told to come back (503)
+    at once, and the waiting ones are answered when their turn comes."""
+    from starlette.testclient import TestClient
+
+    from ladder.web.app import ANALYSES_WAITING
+
+    _league(tmp_path, bots=2).close()
+    release, entered = threading.Event(), threading.Event()
+
+    def slow(db, match, seat=None):
+        entered.set()
+        release.wait(20)
+        return {"match": match}
+
+    monkeypatch.setattr(api, "analysis", slow)
+    answers: dict[int, int] = {}
+    with TestClient(make_app(tmp_path / "l.db", cache_seconds=0)) as client:
+
+        def ask(number: int) -> None:
+            answers[number] = client.get(f"/api/matches/m{number}/analysis").status_code
+
+        first = threading.Thread(target=ask, args=(0,))
+        first.start()
+        assert entered.wait(10)
+        others = [threading.Thread(target=ask, args=(n,)) for n in range(1, 2 * ANALYSES_WAITING + 2)]
+        for thread in others:
+            thread.start()
+        deadline = time.monotonic() + 10
+        while sum(code == 503 for code in answers.values()) < ANALYSES_WAITING + 1 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        release.set()
+        for thread in [first, *others]:
+            thread.join(20)
+    codes = sorted(answers.values())
+    assert codes == [200] * (ANALYSES_WAITING + 1) + [503] * (ANALYSES_WAITING + 1)
+
+
 async def test_the_match_list_reads_only_the_page_it_shows(tmp_path):
     db = _league(tmp_path, bots=4)
     await _play(db, 2)
