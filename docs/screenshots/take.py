@@ -1,4 +1,5 @@
-"""Make the screenshots in this folder: the pages of ``ladder serve`` on a league database, in headless Chromium.
+"""Make the screenshots in this folder: the pages of ``ladder serve`` on a league database, and a person's seat
+against td2_bot, in headless Chromium.
 
     .venv/bin/ladder demo                                   # a league to show (kafana-demo.db)
     .venv/bin/ladder tournament --format knockout --arena durak-2 --db kafana-demo.db   # and a bracket
@@ -39,6 +40,37 @@ def _serve(db: Path) -> tuple[subprocess.Popen, str]:
             time.sleep(0.1)
     server.kill()
     raise SystemExit(f"ladder serve did not start on {db}")
+
+
+def _seat(page) -> None:
+    """A person's seat at Tapa against td2_bot (``referee play tapa human``), a few moves in, a checker chosen."""
+    import re
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as out:
+        game = subprocess.Popen([sys.executable, "-m", "referee.cli", "play", "tapa", "human",
+                                 str(FOLDER.parents[1] / "bots" / "python" / "td2_bot.py"), "--no-browser",
+                                 "--seed", "4", "--out", out], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                text=True)
+        try:
+            assert game.stderr is not None
+            address = next(found.group(1) for line in game.stderr
+                           if (found := re.search(r"your seat is at (\S+)", line)))
+            page.goto(address)
+            for turn in range(4):
+                page.wait_for_selector("body[data-kind=decide]")
+                if turn == 3:
+                    break
+                page.click("#choices button >> nth=0")
+                page.wait_for_selector("body:not([data-kind=decide])")
+            move = page.evaluate("window.kafanaSeat.received.at(-1).legal[0].steps[0][0]")
+            page.click(f'#board polygon[data-part="{move}"]', force=True)
+            page.wait_for_timeout(300)
+            page.screenshot(path=str(FOLDER / "seat-tapa.png"))
+            print("seat-tapa.png  referee play tapa human bots/python/td2_bot.py")
+        finally:
+            game.kill()
+            game.wait()
 
 
 def _get(base: str, path: str) -> object:
@@ -92,6 +124,7 @@ def main() -> None:
             page.wait_for_timeout(500)
             page.screenshot(path=str(FOLDER / "viewer-analysis.png"))
             print(f"viewer-analysis.png  /matches/{match['id']}, judged")
+            _seat(page)
             browser.close()
     finally:
         server.terminate()
