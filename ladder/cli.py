@@ -737,10 +737,12 @@ def replay_command(match_id: str, db_path: str, game_number: int | None, as_seat
                    "address and scheme are the proxy's X-Forwarded-For and X-Forwarded-Proto (its last hop).")
 @click.option("--user", "user_name", metavar="NAME",
               help="With --play, started as root: the user the web process runs as (default: uid and gid 60999).")
+@click.option("--visitors-play", is_flag=True,
+              help="With --play: visitors who are not signed in may play the bots too (authors always may).")
 def serve(
     db_path: str, host: str, port: int, play: bool, concurrency: int, clock: Clock, sandbox_mode: str,
     scheduler: str | None, scheduled: tuple[str, ...], every_hours: float, cache_seconds: float,
-    keep_days: float | None, behind_tls: bool, user_name: str | None,
+    keep_days: float | None, behind_tls: bool, user_name: str | None, visitors_play: bool,
 ) -> None:
     """Serve the web UI: leaderboards, matches (live), bots, and a replay viewer for every match. With --play it
     is a club ladder's service (docs/service.md): authors sign in with their token (ladder author add) and upload
@@ -764,6 +766,8 @@ def serve(
         raise click.UsageError("--keep-replays goes with --play (ladder prune does it once)")
     if user_name is not None and not play:
         raise click.UsageError("--user goes with --play (ladder serve alone runs as you)")
+    if visitors_play and not play:
+        raise click.UsageError("--visitors-play goes with --play (people play the bots of a club's service)")
     try:
         schedules = tuple(parse_schedule(text) for text in scheduled)
     except ValueError as exc:
@@ -796,7 +800,7 @@ def serve(
         service = Service(db, executor, concurrency, clock, schedules, every_hours, keep_days)
         ready = partial(click.echo, f"Kafana club ladder {db_path} at http://{host}:{port}/, playing (Ctrl-C stops)")
         return partial(run_club, service, path, listener, user, cache_seconds=cache_seconds, behind_tls=behind_tls,
-                       ready=ready)
+                       ready=ready, sandbox=sandbox_mode, visitors_play=visitors_play)
 
     _play(db_path, f"ladder serve --play on port {port}", work)
 
@@ -806,11 +810,12 @@ def serve(
 @db_option
 @click.option("--cache", "cache_seconds", default=1.0, type=click.FloatRange(min=0))
 @click.option("--behind-tls", is_flag=True)
-def web_process(fd: int, db_path: str, cache_seconds: float, behind_tls: bool) -> None:
+@click.option("--visitors-play", is_flag=True)
+def web_process(fd: int, db_path: str, cache_seconds: float, behind_tls: bool, visitors_play: bool) -> None:
     """The web of ``ladder serve --play``, which starts it (ladder/web/process.py); not a command for people."""
     from .web.process import serve_web
 
-    serve_web(Path(db_path), fd, cache_seconds, behind_tls)
+    serve_web(Path(db_path), fd, cache_seconds, behind_tls, visitors_play)
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ import json
 import logging
 import math
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -280,18 +280,22 @@ def _pending_units(db: Database, league: str) -> list[dict]:
 
 
 @dataclass(frozen=True)
-class _Seated:
+class Seated:
     """A version as a match seats it: where it is, and who its Hello must say it is."""
 
     path: str
     entrant: Entrant
 
 
-def _seated_versions(db: Database, units: Sequence[dict]) -> dict[int, _Seated]:
-    """Every version the units play, its folder (or file) checked to exist, and to be one of the league's copies
-    (links followed), before anything is played: whatever else writes the database (a club's web runs as another
-    user), the ladder runs only the bots it copied."""
-    wanted = sorted({v for unit in units for v in json.loads(unit["versions"])})
+def seated_versions(db: Database, versions: Iterable[int]) -> dict[int, Seated]:
+    """Each of ``versions`` as a match seats it, its folder (or file) checked to exist, and to be one of the
+    league's copies (links followed), before anything is played: whatever else writes the database (a club's web
+    runs as another user), the ladder runs only the bots it copied.
+
+    Raises:
+        MissingBots: a version's copy is missing, or is not one of the league's copies.
+    """
+    wanted = sorted(set(versions))
     rows = db.query(
         f"select v.id, v.number, v.path, v.version, v.games, b.name from versions v join bots b on b.id = v.bot_id "
         f"where v.id in ({','.join('?' * len(wanted))})",
@@ -301,7 +305,7 @@ def _seated_versions(db: Database, units: Sequence[dict]) -> dict[int, _Seated]:
     copies = copies_folder(db).resolve()
     for row in rows:
         path = resolved_path(db, row["path"])
-        paths[row["id"]] = _Seated(str(path), Entrant(row["name"], row["version"], tuple(json.loads(row["games"]))))
+        paths[row["id"]] = Seated(str(path), Entrant(row["name"], row["version"], tuple(json.loads(row["games"]))))
         if not path.exists():
             missing.append(f"{row['name']} v{row['number']} at {path}")
         elif not path.resolve().is_relative_to(copies):
@@ -354,7 +358,7 @@ async def run_units(
         MissingBots: a bot of the league is not where the database says (nothing was played).
     """
     units = [u for u in _pending_units(db, league) if only is None or u["id"] in only]
-    versions = _seated_versions(db, units)
+    versions = seated_versions(db, (v for unit in units for v in json.loads(unit["versions"])))
     folder = replay_folder(db) / league
     if only is None:
         clear_leftovers(db, league, folder)

@@ -224,6 +224,22 @@ def m011_upload_progress(db: Database) -> None:
     db.table("uploads").add_column("progress", str)
 
 
+@MIGRATIONS()
+def m012_people_games(db: Database) -> None:
+    """Games people play against the club's bots (:mod:`ladder.people`), kept apart from the bots' matches: the
+    person's seat and name (an author's, or a visitor's with its address), its page's token, and how it ended."""
+    db.table("people_games").create(
+        {"id": int, "arena_id": str, "version_id": int, "seat": int, "person": str, "author_id": int,
+         "address": str, "token": str, "status": str, "points": str, "termination": str, "faults": str,
+         "replay_path": str, "message": str, "created_at": str, "started_at": str, "finished_at": str},
+        pk="id",
+        foreign_keys=[("arena_id", "arenas", "id"), ("version_id", "versions", "id")],
+    )
+    db.table("people_games").create_index(["token"], unique=True)
+    db.table("people_games").create_index(["status"])
+    db.table("people_games").create_index(["version_id", "id"])
+
+
 def database_folder(db: Database) -> Path:
     """The folder holding the database file."""
     return Path(db.execute("PRAGMA database_list").fetchone()[2]).resolve().parent

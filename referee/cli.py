@@ -190,6 +190,9 @@ def main(verbose: int) -> None:
 @click.option("--port", default=0, type=click.IntRange(0, 65535), help="With a person: the page's port on 127.0.0.1 "
               "[default: a free one].")
 @click.option("--no-browser", is_flag=True, help="With a person: print the page's address, open no browser.")
+@click.option("--serve-unix", type=click.Path(dir_okay=False, path_type=Path), hidden=True,
+              help="With one person: serve the page on this Unix socket, with the seat's token read from standard "
+                   "input (a club's service does so: its web passes the page on).")
 @build_timeout_option()
 def play(
     game_id: str,
@@ -211,6 +214,7 @@ def play(
     overwrite: bool,
     port: int,
     no_browser: bool,
+    serve_unix: Path | None,
     build_timeout: float,
 ) -> None:
     """Play GAME_ID between BOTS (.py files or bot folders, or ``human`` for a seat you play in the browser),
@@ -280,7 +284,10 @@ def play(
                 click.echo(f"{record.summary()}  [{record.replay_path}]")
         return records
 
-    records = trio.run(play_each) if not people else _with_people(list(people.values()), play_each, port, no_browser)
+    if serve_unix is not None and len(people) != 1:
+        raise click.UsageError("--serve-unix serves one person's seat")
+    records = (trio.run(play_each) if not people
+               else _with_people(list(people.values()), play_each, port, no_browser, serve_unix))
     if not as_json:
         click.echo(_summary(records, [spec.label if spec is not None else HUMAN for spec in specs]))
     if faulted := sum(1 for record in records if record.faults):
@@ -289,23 +296,34 @@ def play(
 
 
 def _with_people(people: list[HumanSeat], play_each: Callable[[], Awaitable[list[GameRecord]]], port: int,
-                 no_browser: bool) -> list[GameRecord]:
+                 no_browser: bool, unix_path: Path | None) -> list[GameRecord]:
     """Run ``play_each`` while the people's pages are served on 127.0.0.1 (each opened in the browser unless
-    ``no_browser``; its address printed on standard error either way)."""
-    from ladder.web.seat import Table, addresses, loopback_listener, serve_table  # the web only for people
+    ``no_browser``; its address printed on standard error either way), or the one person's on the Unix socket
+    ``unix_path`` with the token read from standard input."""
+    from ladder.web.seat import Table, addresses, loopback_listener, serve_table, unix_listener  # for people only
 
-    try:
-        listener = loopback_listener(port)
-    except OSError as exc:
-        raise click.ClickException(f"cannot serve the page on 127.0.0.1:{port}: {exc.strerror or exc}") from None
     table = Table()
-    for person in people:
-        table.add(person)
+    where = f"unix:{unix_path}" if unix_path is not None else f"127.0.0.1:{port}"
+    try:
+        if unix_path is not None:
+            token = sys.stdin.readline().strip()
+            if not token:
+                raise click.UsageError("--serve-unix reads the seat's token from standard input: none came")
+            table.add(people[0], token)
+            listener = unix_listener(unix_path)
+        else:
+            for person in people:
+                table.add(person)
+            listener = loopback_listener(port)
+    except OSError as exc:
+        raise click.ClickException(f"cannot serve the page on {where}: {exc.strerror or exc}") from None
 
     async def run() -> list[GameRecord]:
         async with trio.open_nursery() as nursery:
             await nursery.start(serve_table, table, listener)
-            for person, address in addresses(table, listener):
+            if unix_path is not None:
+                click.echo(f"{people[0].info.name}: the seat is served on {where}", err=True)
+            for person, address in addresses(table, listener) if unix_path is None else ():
                 click.echo(f"{person.info.name}: your seat is at {address}", err=True)
                 if not no_browser and not await trio.to_thread.run_sync(webbrowser.open, address):
                     click.echo("(no browser opened: open the address above)", err=True)
@@ -318,8 +336,12 @@ def _with_people(people: list[HumanSeat], play_each: Callable[[], Awaitable[list
             nursery.cancel_scope.cancel()
         return records
 
-    with listener:
-        return trio.run(run)
+    try:
+        with listener:
+            return trio.run(run)
+    finally:
+        if unix_path is not None:
+            unix_path.unlink(missing_ok=True)
 
 
 def _ready_to_play(path: str, spec: BotSpec, game_id: str, transport: str, startup_timeout: float, sandboxed: bool):

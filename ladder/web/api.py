@@ -18,10 +18,11 @@ from referee.chance import commitment
 from referee.frames import frames, view_json
 from referee.games import make_game
 from referee.games.registry import registration_of
-from referee.replay import UNFINISHED, read_replay, replay_states
+from referee.replay import UNFINISHED, Replay, read_replay, replay_states
 from referee.runtime import FAULT_KINDS
 from referee.runtime.process import LAST_WORDS
 
+from .. import people
 from ..outcomes import summary, winners
 from ..standings import COLUMNS, crosstable, history, standings, version_labels
 from ..store import replay_folder, resolved_path
@@ -293,10 +294,16 @@ def replay(db: Database, match_id: str, seat: str | None = None) -> dict[str, An
         raise NotFound(f"the replay of match {match_id!r} cannot be read: {exc}") from None
     if seat is not None and int(seat) >= seats:
         raise BadRequest(f"this game has seats 0..{seats - 1}")
+    return _frames_answer(log, None if seat is None else int(seat), live, seed_shown=row["unit_status"] == "done")
+
+
+def _frames_answer(log: Replay, seat: int | None, live: bool, seed_shown: bool) -> dict[str, Any]:
+    """A replay as the viewer reads it: its header (no bot's path), frames (the spectator's or ``seat``'s), result
+    (the seed only when ``seed_shown``, no bot's output) and the problems found re-running it."""
     # A replay cut short (a killed referee) still shows the steps it holds; ``problems`` says what is wrong.
-    shown, problems = frames(log, None if seat is None else int(seat))
+    shown, problems = frames(log, seat)
     result = dict(log.result or {})
-    if row["unit_status"] != "done":
+    if not seed_shown:
         result.pop("seed", None)
     result.pop("output", None)  # the bots' logs are their authors' (see logs())
     header = dict(log.header, seats=[{k: v for k, v in s.items() if k != "path"} for s in log.header.get("seats", [])])
@@ -381,7 +388,36 @@ def bot(db: Database, name: str) -> dict[str, Any]:
         for f in m["faults"]
         if m["seats"][f["seat"]].rsplit(" v", 1)[0] == name
     ]
-    return {"name": name, "retired": bool(row["retired"]), "versions": versions, "matches": recent, "faults": faults}
+    ids = [v["id"] for v in db.table("versions").rows_where("bot_id = ?", [row["id"]], select="id")]
+    return {"name": name, "retired": bool(row["retired"]), "versions": versions, "matches": recent, "faults": faults,
+            "people": people.of_bot(db, ids)}
+
+
+def _person_game(db: Database, game: str) -> dict[str, Any]:
+    found = people.one(db, int(game)) if game.isdigit() and len(game) < 12 else None
+    if found is None:
+        raise NotFound(f"no person's game {game!r}")
+    return found
+
+
+def person_game(db: Database, game: str) -> dict[str, Any]:
+    """A game a person played against a club's bot (:mod:`ladder.people`)."""
+    return {key: value for key, value in _person_game(db, game).items() if key != "replay_path"}
+
+
+def person_replay(db: Database, game: str, seat: str | None = None) -> dict[str, Any]:
+    """A person's finished game's replay as frames (the spectator's, or ``seat``'s): a person's game is no unit's
+    match, so its seed and every hand are shown once it is over."""
+    found = _person_game(db, game)
+    path = resolved_path(db, found["replay_path"]) if found["replay_path"] else None
+    if path is None or not path.exists():
+        raise NotFound(f"no replay for the person's game {game!r}" + ("" if found["status"] != "playing" else " yet"))
+    if seat is not None and not (seat.isdigit() and len(seat) < 3):
+        raise BadRequest("seat must be a seat number")
+    log = read_replay(path)
+    if seat is not None and int(seat) >= log.game().num_seats:
+        raise BadRequest(f"this game has seats 0..{log.game().num_seats - 1}")
+    return _frames_answer(log, None if seat is None else int(seat), live=False, seed_shown=True)
 
 
 def tournaments(db: Database, arena: str | None = None) -> list[dict[str, Any]]:

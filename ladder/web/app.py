@@ -30,12 +30,13 @@ from starlette.staticfiles import StaticFiles
 from ..store import connect
 from . import api
 from .cache import SECONDS, AnswerCache
+from .challenges import challenge_routes
 from .club import Club, Refused, club_routes
 from .headers import SecurityHeaders
+from .paths import STATIC
 
 ANALYSES_WAITING = 4
 """Analyses (a few seconds of CPU each) that may wait for the one being made; past them a request is answered 503."""
-STATIC = Path(__file__).parent / "static"
 CHARTS = Path(str(importlib.resources.files("plotly") / "package_data" / "plotly.min.js"))
 """plotly.js as the plotly package ships it."""
 log = logging.getLogger(__name__)
@@ -126,7 +127,7 @@ def make_app(
         return exc.response()
 
     routes = [
-        *(club_routes(club) if club is not None else []),
+        *(club_routes(club) + challenge_routes(club) if club is not None else []),
         Route("/api/matches/{match}/logs", logs),
         Route("/api/arenas", endpoint(api.arenas)),
         Route("/api/columns", endpoint(api.columns)),
@@ -140,6 +141,8 @@ def make_app(
         Route("/api/matches/{match}/replay", endpoint(api.replay, "match", query=("seat",))),
         Route("/api/matches/{match}/analysis", endpoint(api.analysis, "match", query=("seat",), limiter=analysing)),
         Route("/api/bots/{name}", endpoint(api.bot, "name")),
+        Route("/api/people/{game}", endpoint(api.person_game, "game")),
+        Route("/api/people/{game}/replay", endpoint(api.person_replay, "game", query=("seat",))),
         Route("/api/tournaments", endpoint(api.tournaments, query=("arena",))),
         Route("/api/tournaments/{name}", endpoint(api.tournament, "name")),
         Route("/", page),
@@ -149,6 +152,7 @@ def make_app(
         Route("/tournaments", page),
         Route("/tournaments/{name}", page),
         Route("/matches/{match}", page),
+        Route("/people/{game}", page),
         Route("/signin", page),
         Route("/me", page),
         Route("/static/vendor/plotly.min.js", charts),

@@ -58,6 +58,8 @@ class Club:
     limits: UploadLimits
     behind_tls: bool = False
     """Served to browsers over HTTPS (by a proxy in front): the session cookie is ``Secure``."""
+    visitors_play: bool = False
+    """Visitors who are not signed in may play the bots too (:mod:`ladder.people`)."""
     throttle: Throttle = field(default_factory=Throttle)
     _hashing: anyio.CapacityLimiter | None = None
 

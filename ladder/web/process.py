@@ -93,13 +93,15 @@ def give(db_path: Path, staging: Path, user: WebUser) -> None:
         os.chown(path, user.uid, user.gid)
 
 
-def jailed(command: Sequence[str], user: WebUser, db_path: Path, staging: Path, replays: Path) -> list[str]:
-    """``command`` run in the web's jail (see the module's docstring) as ``user``."""
+def jailed(command: Sequence[str], user: WebUser, db_path: Path, staging: Path, replays: Path,
+           seats: Path) -> list[str]:
+    """``command`` run in the web's jail (see the module's docstring) as ``user``; ``seats`` is the folder of the
+    people's games' sockets (:mod:`ladder.challenges`), which it reaches read-only."""
     wrapped = [
         "bwrap", "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try",
         "--new-session", "--proc", "/proc", "--dev", "/dev", *system_mounts(), "--perms", "1777", "--tmpfs", "/tmp",
     ]
-    readable = sorted({*readable_roots(), SOURCE, replays})
+    readable = sorted({*readable_roots(), SOURCE, replays, seats})
     wrapped += mounted([*(("--ro-bind", folder) for folder in readable),
                         *(("--bind", path) for path in writable(db_path, staging))])
     return [
@@ -111,7 +113,7 @@ def jailed(command: Sequence[str], user: WebUser, db_path: Path, staging: Path, 
 
 async def run_web(
     arguments: Sequence[str], listener: socket.socket, user: WebUser | None, db_path: Path, staging: Path,
-    replays: Path,
+    replays: Path, seats: Path,
 ) -> None:
     """Run the web process (``ladder web-process`` with ``arguments``, serving on ``listener``) until cancelled;
     stop it then.
@@ -127,7 +129,8 @@ async def run_web(
         replays.mkdir(parents=True, exist_ok=True)
         os.chown(replays, -1, user.gid)  # the replays (readable files: the web reads them) reach the web's group
         replays.chmod(0o750)             # and nobody else: a finished half shows its unit's seed
-        command = jailed(command, user, db_path.resolve(), staging.resolve(), replays.resolve())
+        seats.mkdir(exist_ok=True)
+        command = jailed(command, user, db_path.resolve(), staging.resolve(), replays.resolve(), seats.resolve())
     process = await trio.lowlevel.open_process(command, stdin=subprocess.PIPE, pass_fds=(listener.fileno(),))
     try:
         code = await process.wait()
@@ -167,9 +170,9 @@ def end_with_the_service(grace: float = GRACE_SECONDS) -> None:
     threading.Thread(target=watch, args=(os.dup(0),), name="end-with-the-service", daemon=True).start()
 
 
-def serve_web(db_path: Path, fd: int, cache_seconds: float, behind_tls: bool) -> None:
+def serve_web(db_path: Path, fd: int, cache_seconds: float, behind_tls: bool, visitors_play: bool = False) -> None:
     """The web process's own work: serve the club's app on the inherited socket ``fd`` until its standard input
-    closes (the service ended)."""
+    closes (the service ended); ``visitors_play``: visitors may play the bots."""
     from hypercorn.config import Config
     from hypercorn.trio import serve
 
@@ -180,7 +183,7 @@ def serve_web(db_path: Path, fd: int, cache_seconds: float, behind_tls: bool) ->
     config = Config()
     config.bind = [f"fd://{fd}"]
     config.accesslog = None
-    app = make_app(db_path, Club(db_path, UploadLimits(), behind_tls), cache_seconds, behind_tls)
+    app = make_app(db_path, Club(db_path, UploadLimits(), behind_tls, visitors_play), cache_seconds, behind_tls)
 
     end_with_the_service()
 

@@ -14,6 +14,7 @@ import secrets
 import socket
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import cast
 
 import trio
@@ -29,8 +30,8 @@ from starlette.staticfiles import StaticFiles
 
 from referee.runtime.human import HumanSeat
 
-from .app import STATIC
 from .headers import SecurityHeaders
+from .paths import STATIC
 
 KEEPALIVE_SECONDS = 15.0
 """An event stream with nothing new says so this often (a comment line), so that no proxy closes it as idle."""
@@ -42,9 +43,9 @@ class Table:
 
     seats: dict[str, HumanSeat] = field(default_factory=dict)
 
-    def add(self, seat: HumanSeat) -> str:
-        """Give ``seat`` a fresh token and return it."""
-        token = secrets.token_urlsafe(18)
+    def add(self, seat: HumanSeat, token: str | None = None) -> str:
+        """Reach ``seat`` by ``token`` (default: a fresh one) and return the token."""
+        token = token or secrets.token_urlsafe(18)
         self.seats[token] = seat
         return token
 
@@ -114,6 +115,25 @@ def seat_app(table: Table) -> ASGIFramework:
     app = Starlette(routes=[*seat_routes(table), Mount("/static", StaticFiles(directory=STATIC), name="static")],
                     middleware=[Middleware(SecurityHeaders)])
     return cast(ASGIFramework, app)  # the ASGI 3 callable, spelled apart by the two libraries
+
+
+def unix_listener(path: Path) -> socket.socket:
+    """A socket listening at ``path`` (a leftover socket there is replaced), which any local user may connect to:
+    what it serves asks for the seat's token.
+
+    Raises:
+        OSError: the path cannot be bound.
+    """
+    path.unlink(missing_ok=True)
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        listener.bind(str(path))
+        path.chmod(0o666)
+        listener.listen()
+    except OSError:
+        listener.close()
+        raise
+    return listener
 
 
 def loopback_listener(port: int = 0) -> socket.socket:

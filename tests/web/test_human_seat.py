@@ -50,11 +50,12 @@ def click_part(page, part: str) -> None:
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
-def play_through(page, address: str, seed: int) -> tuple[list[dict], int]:
-    """Play every decision the page is asked with a seeded random choice; the messages received and how many moves
-    were made by clicks on the board alone."""
+def play_through(page, address: str | None, seed: int) -> tuple[list[dict], int]:
+    """Play every decision the page (at ``address``, or the one shown) is asked with a seeded random choice; the
+    messages received and how many moves were made by clicks on the board alone."""
     rng = random.Random(seed)
-    page.goto(address)
+    if address is not None:
+        page.goto(address)
     last, by_board = -1, 0
     while True:
         page.wait_for_function(
@@ -90,12 +91,17 @@ def seat_decisions(replay_path: Path, seat: int) -> list[tuple[dict, list[str]]]
             for state in states[:-1] if state.current_player == seat]
 
 
-def check(tmp_path: Path, process: subprocess.Popen, received: list[dict], seat: int) -> None:
+def finished(tmp_path: Path, process: subprocess.Popen) -> Path:
+    """The replay of the one game ``process`` (``referee play``) played, once it has ended."""
     out, err = process.communicate(timeout=60)
     replays = sorted(tmp_path.glob("*.jsonl*"))
     assert len(replays) == 1, (out, err)
-    assert verify(read_replay(replays[0])) == []
-    decisions = seat_decisions(replays[0], seat)
+    return replays[0]
+
+
+def check(replay: Path, received: list[dict], seat: int) -> None:
+    assert verify(read_replay(replay)) == []
+    decisions = seat_decisions(replay, seat)
     asked = [m for m in received if m["kind"] == "decide"]
     assert [m["view"] for m in asked] == [view for view, _ in decisions]
     assert [[a["notation"] for a in m["legal"]] for m in asked] == [legal for _, legal in decisions]
@@ -118,7 +124,7 @@ def seat_page(browser):
 def test_a_tapa_game_against_a_bot(seat_page, tmp_path):
     process, address = start(tmp_path, "tapa", "human", RANDOM_BOT)
     received, by_board = play_through(seat_page, address, seed=1)
-    check(tmp_path, process, received, seat=0)
+    check(finished(tmp_path, process), received, seat=0)
     assert by_board >= len([m for m in received if m["kind"] == "decide"]) // 2  # most moves made on the board
     assert any(m["kind"] == "match_over" for m in received)
 
@@ -126,7 +132,7 @@ def test_a_tapa_game_against_a_bot(seat_page, tmp_path):
 def test_a_four_seat_durak_deal(seat_page, tmp_path):
     process, address = start(tmp_path, "durak", "human", RANDOM_BOT, RANDOM_BOT, RANDOM_BOT)
     received, by_board = play_through(seat_page, address, seed=2)
-    check(tmp_path, process, received, seat=0)
+    check(finished(tmp_path, process), received, seat=0)
     assert by_board > 0
     assert all(m["view"]["hands"] == [] for m in received if "view" in m)  # never another seat's hand
 
@@ -134,5 +140,5 @@ def test_a_four_seat_durak_deal(seat_page, tmp_path):
 def test_a_gaps_deal(seat_page, tmp_path):
     process, address = start(tmp_path, "gaps", "human")
     received, by_board = play_through(seat_page, address, seed=3)
-    check(tmp_path, process, received, seat=0)
+    check(finished(tmp_path, process), received, seat=0)
     assert by_board > 0

@@ -155,8 +155,67 @@ async function botPage(name) {
     h("h2", {}, "Versions"),
     table(["version", "declared", "language", "hash", "games", "submitted"], bot.versions.map((v) => [
       v.number, v.version, v.language, v.hash, v.games.join(", "), v.created_at])),
-    h("h2", {}, "Recent matches"), matchRows(bot.matches));
+    h("h2", {}, "Recent matches"), matchRows(bot.matches),
+    h("h2", {}, "Played by people"), peopleRows(bot.people),
+    h("p", { class: "muted" }, "Games people play count in no rating."));
+  const offer = await getJSON(`/api/bots/${encodeURIComponent(name)}/challenge`).catch(() => null);
+  if (offer && offer.arenas.length && !bot.retired) main.insertBefore(challenge(name, offer), main.children[1]);
   Charts.drawAll(main);
+}
+
+// A club's offer to play a bot yourself: choose the arena, and the game opens on your seat's page.
+function challenge(name, offer) {
+  const box = h("div", { class: "challenge" });
+  if (!offer.signed_in && !offer.visitors) {
+    box.append(h("p", { class: "muted" }, "Sign in to play this bot yourself (", link("/signin", "sign in"), ")."));
+    return box;
+  }
+  const arena = h("select", { name: "arena" }, offer.arenas.map((a) => h("option", { value: a }, a)));
+  const said = h("span", { class: "fault" });
+  const play = h("button", { type: "button", class: "play-bot" }, "Play it");
+  play.onclick = async () => {
+    play.disabled = true;
+    try {
+      const me = offer.signed_in ? await getJSON("/api/me") : null;
+      const answer = await send("/api/challenges", JSON.stringify({ bot: name, arena: arena.value }), me && me.csrf);
+      location.href = answer.url;
+    } catch (error) {
+      said.textContent = ` ${error.message}`;
+      play.disabled = false;
+    }
+  };
+  box.append(h("p", {}, "Play this bot yourself in ", arena, " ", play, said));
+  return box;
+}
+
+// People's games against a bot, newest first, each with its result and its replay.
+function peopleRows(list) {
+  if (!list.length) return h("p", { class: "muted" }, "none yet");
+  return table(["game", "person", "arena", "result", "when"], list.map((g) => [
+    g.has_replay ? link(`/people/${g.id}`, `#${g.id}`) : `#${g.id}`, `${g.person} (seat ${g.seat})`, g.arena,
+    g.status === "done" ? `${g.points.join(":")} by ${g.termination}` : g.status === "failed" ? g.message : g.status,
+    when(g.finished_at || g.created_at)]), "people");
+}
+
+// A person's game against a bot: its result and its replay (every hand: no unit's other match deals the same).
+async function personPage(id) {
+  const game = await getJSON(`/api/people/${encodeURIComponent(id)}`);
+  titled(`A person's game #${game.id}`);
+  const viewer = h("div", { id: "viewer" });
+  main.replaceChildren(h("h1", {}, `${game.person} against ${game.bot}`),
+    h("p", {}, `arena ${game.arena}, the person in seat ${game.seat}: `,
+      game.status === "done" ? `${game.points.join(":")} by ${game.termination}` : game.message || game.status),
+    game.faults.map((f) => h("p", { class: "fault" }, `seat ${f.seat}: ${f.kind} — ${f.message}`)), viewer);
+  if (!game.has_replay) { viewer.textContent = "no replay stored for this game"; return; }
+  const { step, seat } = replayLink();
+  const url = (next) => `/api/people/${encodeURIComponent(id)}/replay${next === null ? "" : `?seat=${next}`}`;
+  Viewer.mount(viewer, await getJSON(url(seat)), seat, {
+    start: step,
+    onSeat: (next, at) => {
+      history.replaceState(null, "", `${location.pathname}#step=${at}${next === null ? "" : `&seat=${next}`}`);
+      personPage(id);
+    },
+  });
 }
 
 async function matchesPage() {
@@ -415,6 +474,7 @@ async function route() {
     else if (path === "/signin") await signinPage();
     else if (path === "/me") await mePage();
     else if ((m = path.match(/^\/matches\/(.+)$/))) await matchPage(m[1]);
+    else if ((m = path.match(/^\/people\/(.+)$/))) await personPage(m[1]);
     else { titled("Not found"); main.textContent = "page not found"; }
   } catch (error) {
     main.replaceChildren(h("p", { class: "fault" }, String(error.message || error)));

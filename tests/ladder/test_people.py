@@ -1,0 +1,78 @@
+"""People's games against a club's bots, as the web records them and the service takes them: every refusal in one
+line, one game at a time for each person, the person's seat by turns, a stopped service's games failed, and a
+bot's page's list (people's games count in no rating: they are not matches)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ladder import people
+from ladder.arenas import arena_for_game, arenas_for_game, ensure_arena
+from ladder.authors import add_author, authenticate
+from ladder.registry import copies_folder
+from ladder.store import database_folder, now, open_store
+
+
+@pytest.fixture
+def club(tmp_path):
+    db = open_store(tmp_path / "club.db")
+    with db.atomic():
+        for spec in (arena_for_game("tapa"), arenas_for_game("durak")[1], arena_for_game("gaps")):
+            ensure_arena(db, spec)
+        for index, name in enumerate(("rando", "other")):
+            bot = db["bots"].insert({"name": name, "created_at": now(), "retired": 0}).last_pk
+            (copies_folder(db) / name).mkdir(parents=True)
+            version = db["versions"].insert(
+                {"bot_id": bot, "number": 1, "version": "1", "hash": f"h{index}", "path": f"{copies_folder(db).name}/{name}",
+                 "language": "python", "author": "", "games": '["tapa", "durak", "gaps"]', "created_at": now()}
+            ).last_pk
+            for arena in ("tapa", "durak-4", "gaps"):
+                db["entries"].insert({"arena_id": arena, "version_id": version, "joined_at": now()})
+    return db
+
+
+def test_refusals_say_why(club):
+    ana = authenticate(club, add_author(club, "ana"))
+    for arena, bot, why in (("chess", "rando", "no arena 'chess'"),
+                            ("gaps", "rando", "gaps is played alone: there is no bot to play against"),
+                            ("tapa", "nobody", "'nobody' is no active bot of the tapa arena")):
+        with pytest.raises(people.ChallengeRefused) as refused:
+            people.challenge(club, arena, bot, ana)
+        assert str(refused.value) == why
+    club["bots"].update(2, {"retired": 1})
+    with pytest.raises(people.ChallengeRefused, match="'other' is no active bot"):
+        people.challenge(club, "tapa", "other", ana)
+    assert club["people_games"].count == 0
+
+
+def test_one_game_at_a_time_a_person_and_seats_by_turns(club):
+    ana = authenticate(club, add_author(club, "ana"))
+    first, token = people.challenge(club, "tapa", "rando", ana)
+    assert people.by_token(club, token)["id"] == first
+    with pytest.raises(people.ChallengeRefused, match="you have a game waiting or being played"):
+        people.challenge(club, "tapa", "rando", ana)
+    visitor, _ = people.challenge(club, "tapa", "rando", None, "10.0.0.1")  # a visitor is someone else
+    with pytest.raises(people.ChallengeRefused, match="you have a game waiting"):
+        people.challenge(club, "durak-4", "rando", None, "10.0.0.1")
+    taken = people.take_waiting(club, 1)
+    assert [row["id"] for row in taken] == [first] and people.by_token(club, token)["status"] == "playing"
+    people.finish(club, first, [2, 0], "mother", [], str(database_folder(club) / "r.jsonl"))
+    assert people.by_token(club, token) is None  # its page is closed once the game is over
+    second, _ = people.challenge(club, "tapa", "rando", ana)
+    seats = {row["id"]: row["seat"] for row in club["people_games"].rows}
+    assert (seats[first], seats[second], seats[visitor]) == (0, 1, 0)
+    listed = people.of_bot(club, [1])
+    assert [game["id"] for game in listed] == [second, visitor, first]
+    assert listed[-1]["points"] == [2, 0] and listed[-1]["termination"] == "mother" and "token" not in listed[-1]
+    assert people.one(club, first)["replay_path"] == "r.jsonl"
+
+
+def test_the_club_takes_so_many_waiting_games_and_a_stopped_service_fails_its_own(club):
+    for number in range(people.WAITING):
+        people.challenge(club, "tapa", "rando", None, f"10.0.0.{number}")
+    with pytest.raises(people.ChallengeRefused, match="the club is busy"):
+        people.challenge(club, "tapa", "rando", None, "10.0.0.99")
+    people.take_waiting(club, 2)
+    assert people.sweep(club) == people.WAITING
+    assert {row["status"] for row in club["people_games"].rows} == {"failed"}
+    assert people.challenge(club, "tapa", "rando", None, "10.0.0.99")[0] > 0
