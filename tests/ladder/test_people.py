@@ -76,3 +76,27 @@ def test_the_club_takes_so_many_waiting_games_and_a_stopped_service_fails_its_ow
     assert people.sweep(club) == people.WAITING
     assert {row["status"] for row in club["people_games"].rows} == {"failed"}
     assert people.challenge(club, "tapa", "rando", None, "10.0.0.99")[0] > 0
+
+
+def test_the_web_seats_visitors_only_when_the_club_says_so(club, tmp_path):
+    from starlette.testclient import TestClient
+
+    from ladder.uploads import UploadLimits
+    from ladder.web.app import make_app
+    from ladder.web.club import Club
+
+    path = tmp_path / "club.db"
+    for visitors in (False, True):
+        with TestClient(make_app(path, Club(path, UploadLimits(), visitors_play=visitors), cache_seconds=0)) as web:
+            offer = web.get("/api/bots/rando/challenge").json()
+            assert offer == {"arenas": ["durak-4", "tapa"], "signed_in": False, "visitors": visitors}
+            asked = web.post("/api/challenges", json={"bot": "rando", "arena": "tapa"})
+            if not visitors:
+                assert asked.status_code == 401 and "does not seat visitors" in asked.json()["error"]
+                continue
+            assert asked.status_code == 200 and asked.json()["url"].startswith("/play/")
+            page = web.get(asked.json()["url"])
+            assert page.status_code == 200 and "play.js" in page.text
+            assert web.get("/play/not-a-token").status_code == 404
+    [game] = list(club["people_games"].rows)
+    assert game["person"] == people.VISITOR and game["address"] == "testclient" and game["author_id"] is None

@@ -49,11 +49,18 @@
     history.prepend(line);
   }
 
+  // Draw the view; when the seat is to act, mark what is chosen and what may be clicked next (a part that, added
+  // to the selection, still fits a legal action).
   function draw(view) {
     board.replaceChildren(Viewer.draw(view, message.names));
-    board.dataset.decision = message.kind === "decide" ? message.decision : "";
+    const deciding = message.kind === "decide";
+    board.dataset.decision = deciding ? message.decision : "";
+    const next = new Map();
     for (const node of board.querySelectorAll("[data-part]")) {
-      node.classList.toggle("chosen", selection.includes(node.dataset.part));
+      const part = node.dataset.part;
+      if (deciding && !next.has(part)) next.set(part, message.legal.some((a) => fits([...selection, part], a.steps)));
+      node.classList.toggle("chosen", deciding && selection.includes(part));
+      node.classList.toggle("can", deciding && next.get(part));
     }
   }
 
