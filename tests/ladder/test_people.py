@@ -78,10 +78,11 @@ def test_the_club_takes_so_many_waiting_games_and_a_stopped_service_fails_its_ow
     assert people.challenge(club, "tapa", "rando", None, "10.0.0.99")[0] > 0
 
 
-def test_the_web_seats_visitors_only_when_the_club_says_so(club, tmp_path):
+def test_the_web_seats_visitors_only_when_the_club_says_so(club, tmp_path, monkeypatch):
     from starlette.testclient import TestClient
 
     from ladder.uploads import UploadLimits
+    from ladder.web import challenges
     from ladder.web.app import make_app
     from ladder.web.club import Club
 
@@ -98,5 +99,24 @@ def test_the_web_seats_visitors_only_when_the_club_says_so(club, tmp_path):
             page = web.get(asked.json()["url"])
             assert page.status_code == 200 and "play.js" in page.text
             assert web.get("/play/not-a-token").status_code == 404
+            monkeypatch.setattr(challenges, "START_WAIT", 0.3)  # no service plays it here: its referee never serves
+            for waited in (web.get(f"{asked.json()['url']}/events"),
+                           web.post(f"{asked.json()['url']}/move", json={"decision": 0, "action": 0})):
+                assert waited.status_code == 503 and "the game is starting" in waited.json()["error"]
     [game] = list(club["people_games"].rows)
     assert game["person"] == people.VISITOR and game["address"] == "testclient" and game["author_id"] is None
+
+
+async def test_a_game_that_cannot_be_played_is_recorded_failed_saying_why(club, tmp_path):
+    from ladder.challenges import play_one
+
+    path = tmp_path / "club.db"
+    first, _ = people.challenge(club, "tapa", "rando", None, "10.0.0.1")
+    club["versions"].update(2, {"path": str(tmp_path / "elsewhere")})
+    second, _ = people.challenge(club, "tapa", "other", None, "10.0.0.2")
+    for row in people.take_waiting(club, 2):
+        await play_one(club, path, row, "off")
+    failed = {row["id"]: row for row in club["people_games"].rows}
+    assert failed[first]["status"] == "failed"  # its copy holds no bot: the referee says so, in its own words
+    assert failed[first]["message"].startswith("the referee stopped: Error: ") and "bot.toml" in failed[first]["message"]
+    assert failed[second]["status"] == "failed" and failed[second]["message"].startswith("bots missing: other v1")
