@@ -71,26 +71,27 @@ def challenge_routes(club: Club) -> list[Route]:
     def unknown() -> JSONResponse:
         return _error(404, "no such seat: the address is wrong, or its game is over")
 
-    async def referee(game_id: int) -> httpx.AsyncClient | None:
-        """A client of the game's referee, once it serves (None when it does not within :data:`START_WAIT`)."""
+    async def referee(request: Request) -> httpx.AsyncClient | JSONResponse:
+        """A client of the referee of the game whose seat the request's token is, once it serves; else the answer
+        that says why not (no such seat, or a referee that does not serve within :data:`START_WAIT`)."""
+        game_id = await live(request)
+        if game_id is None:
+            return unknown()
         path = seat_socket(club.db_path, game_id)
         with anyio.move_on_after(START_WAIT):
             while not path.exists():
                 await anyio.sleep(START_POLL)
             return httpx.AsyncClient(transport=httpx.AsyncHTTPTransport(uds=str(path)), base_url="http://seat",
                                      timeout=httpx.Timeout(10.0, read=None))
-        return None
+        return _error(503, "the game is starting: try again in a moment")
 
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "play.html") if await live(request) is not None else unknown()
 
     async def events(request: Request) -> Response:
-        game_id = await live(request)
-        if game_id is None:
-            return unknown()
-        client = await referee(game_id)
-        if client is None:
-            return _error(503, "the game is starting: try again in a moment")
+        client = await referee(request)
+        if isinstance(client, JSONResponse):
+            return client
         headers = {"last-event-id": request.headers["last-event-id"]} if "last-event-id" in request.headers else {}
         try:
             upstream = await client.send(client.build_request("GET", request.url.path, headers=headers), stream=True)
@@ -113,12 +114,9 @@ def challenge_routes(club: Club) -> list[Route]:
                                  headers={"cache-control": "no-store"})
 
     async def move(request: Request) -> Response:
-        game_id = await live(request)
-        if game_id is None:
-            return unknown()
-        client = await referee(game_id)
-        if client is None:
-            return _error(503, "the game is starting: try again in a moment")
+        client = await referee(request)
+        if isinstance(client, JSONResponse):
+            return client
         async with client:
             try:
                 answer = await client.post(request.url.path, content=await request.body())
