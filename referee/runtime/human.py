@@ -2,7 +2,7 @@
 
 The seat is a :class:`~referee.runtime.player.Player`: the driver sends it the same request as a bot (the seat's
 view, the legal actions, the clock) and takes its answer within the same limit, else the seat has timed out. What
-the person sees is exactly what the request carries, turned into messages (:meth:`HumanSeat.messages`), each a
+the person sees is exactly what the request carries, turned into messages (:meth:`HumanSeat.next_message`), each a
 JSON-ready dict with a rising ``version``:
 
 - ``{"kind": "decide", "view": …, "legal": [{"id", "notation", "steps"}…], "decision", "limit_ms", "bank_ms", …}``:
