@@ -163,3 +163,30 @@ def test_the_native_parts_stay_apart():
             assert "kafana_native._core" not in text, f"{path} imports the extension itself"
             wire = re.search(r"from kafana_native import wire|import kafana_native\.wire|kafana_native\.wire import", text)
             assert not wire or path.parent == ROOT / "referee" / "runtime", f"{path} imports the wire client"
+
+
+def test_the_commands_need_nothing_of_the_test_extras():
+    """README's first command installs the project without its test extras: every command, the web of a league and
+    of a club, and a person's seat start with those packages out of reach."""
+    import importlib.metadata
+    import subprocess
+    import sys
+    import tomllib
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["test"]
+    wanted = {re.split(r"[<>=!~ \[]", extra)[0].lower().replace("_", "-") for extra in extras}
+    modules = sorted({module for module, dists in importlib.metadata.packages_distributions().items()
+                      if any(d.lower().replace("_", "-") in wanted for d in dists)})
+    assert "playwright" in modules and "pytest" in modules
+    code = (
+        "import importlib.abc, sys\n"
+        f"BLOCKED = set({modules!r})\n"
+        "class Blocked(importlib.abc.MetaPathFinder):\n"
+        "    def find_spec(self, name, path, target=None):\n"
+        "        if name.split('.')[0] in BLOCKED:\n"
+        "            raise ImportError(f'{name} is a test extra')\n"
+        "sys.meta_path.insert(0, Blocked())\n"
+        "import referee.cli, ladder.cli, ladder.web.app, ladder.web.seat, ladder.challenges, ladder.club\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
