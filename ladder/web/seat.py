@@ -74,16 +74,17 @@ def seat_routes(table: Table) -> list[Route]:
         async def stream() -> AsyncIterator[str]:
             seen = after
             while True:
-                message: dict | None = None
+                messages: list[dict] = []
                 with trio.move_on_after(KEEPALIVE_SECONDS):
-                    message = await seat.next_message(seen)
-                if message is None:
+                    messages = await seat.messages_after(seen)
+                if not messages:
                     yield ": still here\n\n"
                     continue
-                seen = message["version"]
-                yield f"id: {seen}\ndata: {json.dumps(message)}\n\n"
-                if message["kind"] == "closed":
-                    return
+                for message in messages:
+                    seen = message["version"]
+                    yield f"id: {seen}\ndata: {json.dumps(message)}\n\n"
+                    if message["kind"] == "closed":
+                        return
 
         return StreamingResponse(stream(), media_type="text/event-stream", headers={"cache-control": "no-store"})
 

@@ -2,8 +2,8 @@
 
 The seat is a :class:`~referee.runtime.player.Player`: the driver sends it the same request as a bot (the seat's
 view, the legal actions, the clock) and takes its answer within the same limit, else the seat has timed out. What
-the person sees is exactly what the request carries, turned into messages (:meth:`HumanSeat.next_message`), each a
-JSON-ready dict with a rising ``version``:
+the person sees is exactly what the request carries, turned into messages (:meth:`HumanSeat.messages_after`), each a
+JSON-ready dict with a rising ``version`` (all kept, so that a page that connects late, or again, misses none):
 
 - ``{"kind": "decide", "view": …, "legal": [{"id", "notation", "steps"}…], "decision", "limit_ms", "bank_ms", …}``:
   the seat is to act (``view`` as the replay viewer draws it; ``steps``, the parts of each action a person clicks,
@@ -46,6 +46,8 @@ class HumanSeat:
         self.names: list[str] = []
         """The names of the game's seats, shown on the page (public: every replay has them)."""
         self._message: dict[str, Any] = {"kind": "wait", "version": 0}
+        self._sent: list[dict[str, Any]] = []
+        """Every message so far: message ``v`` is ``_sent[v - 1]``."""
         self._changed = trio.Event()
         self._pending: int | None = None
         """The decision number the seat is asked, while it is asked."""
@@ -59,14 +61,15 @@ class HumanSeat:
 
     def _publish(self, message: dict[str, Any]) -> None:
         self._message = message | {"version": self._message["version"] + 1, "seat": self.seat, "names": self.names}
+        self._sent.append(self._message)
         self._changed.set()
         self._changed = trio.Event()
 
-    async def next_message(self, after: int) -> dict[str, Any]:
-        """The latest message once its version is above ``after`` (at once if it already is)."""
+    async def messages_after(self, after: int) -> list[dict[str, Any]]:
+        """The messages after version ``after``, in order, once there is one (at once if there already is)."""
         while self._message["version"] <= after:
             await self._changed.wait()
-        return self._message
+        return self._sent[max(0, after):]
 
     async def act(self, request: ActRequest, limit: float) -> ActResponse:
         """Show the decision and wait for the page's answer; past ``limit`` seconds the seat has timed out."""

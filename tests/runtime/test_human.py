@@ -28,15 +28,13 @@ def first_legal(request) -> int:
 async def answer_each(seat: HumanSeat, choose=lambda message: 0) -> list[dict]:
     """Answer every decision the seat is asked (``choose`` picks the id) until it is closed; the messages seen."""
     seen: list[dict] = []
-    version = 0
     while True:
-        message = await seat.next_message(version)
-        version = message["version"]
-        seen.append(message)
-        if message["kind"] == "closed":
-            return seen
-        if message["kind"] == "decide":
-            assert seat.answer(message["decision"], choose(message)) is None
+        for message in await seat.messages_after(len(seen)):
+            seen.append(message)
+            if message["kind"] == "closed":
+                return seen
+            if message["kind"] == "decide":
+                assert seat.answer(message["decision"], choose(message)) is None
 
 
 async def test_the_seat_plays_a_game_and_refuses_bad_answers(tmp_path):

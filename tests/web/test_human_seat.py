@@ -1,7 +1,7 @@
 """A person's seat played in headless Chromium as a person plays it: ``referee play GAME human BOT…`` serves the
 page, and the test clicks the board (a checker's point, then where it goes; a card; a card, then a gap) with the
-mouse, and a move's button only when the clicks leave several moves open. A Tapa game against a shipped bot, a
-four-seat Durak deal against three, a Gaps deal alone; each replay verifies, and every message the page received
+mouse, and a move's button only when the clicks leave several moves open. A Tapa game and a Tabla game (from the
+bar, and off) against a shipped bot, a four-seat Durak deal against three, a Gaps deal alone; each replay verifies, and every message the page received
 shows the seat's own view at its own decisions and nothing else."""
 
 from __future__ import annotations
@@ -110,7 +110,7 @@ def check(replay: Path, received: list[dict], seat: int) -> None:
         assert set(message) <= MESSAGE_KEYS, message
         assert message["seat"] == seat
         assert "view" not in message or message["view"] in views  # only what it was shown at its decisions
-    assert [m["version"] for m in received] == sorted({m["version"] for m in received})  # none lost, none twice
+    assert [m["version"] for m in received] == list(range(1, len(received) + 1))  # in order, none lost or twice
     assert received[-1]["kind"] == "closed"
 
 
@@ -127,6 +127,15 @@ def test_a_tapa_game_against_a_bot(seat_page, tmp_path):
     check(finished(tmp_path, process), received, seat=0)
     assert by_board >= len([m for m in received if m["kind"] == "decide"]) // 2  # most moves made on the board
     assert any(m["kind"] == "match_over" for m in received)
+
+
+def test_a_tabla_game_enters_from_the_bar_and_bears_off_by_clicks(seat_page, tmp_path):
+    process, address = start(tmp_path, "tabla", "human", RANDOM_BOT)
+    received, by_board = play_through(seat_page, address, seed=3)
+    check(finished(tmp_path, process), received, seat=0)
+    played = [m["played"] for m in received if m["kind"] == "wait"]
+    assert by_board == len(played)  # every play of the family is made on the board
+    assert any(play.startswith("bar/") for play in played) and any("/off" in play for play in played)
 
 
 def test_a_four_seat_durak_deal(seat_page, tmp_path):
