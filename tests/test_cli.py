@@ -146,7 +146,7 @@ def test_two_bots_that_keep_a_gapa_game_going_are_stopped_at_the_decision_limit(
 def test_a_bot_whose_code_raises_is_a_crash_in_its_own_words_and_fails_play(tmp_path):
     raising = str(ROOT / "tests" / "runtime" / "bots" / "raising_bot.py")
     played = CliRunner().invoke(main, ["play", "tapa", raising, RANDOM, "--sandbox", "off", "--out", str(tmp_path)])
-    assert played.exit_code == 1 and "1 of 1 games ended by a bot's fault" in played.output
+    assert played.exit_code == 1 and "1 of 1 games ended by a seat's fault" in played.output
     assert "crash (its code failed" in played.output and "raising_bot.py\", line 7, in fail" in played.output
     shown = CliRunner().invoke(main, ["show", str(next(tmp_path.glob("*.jsonl")))])
     assert "fault: seat 0 crash: its code failed" in shown.output and "KeyError: 'oops'" in shown.output
