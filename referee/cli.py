@@ -220,8 +220,8 @@ def play(
     """Play GAME_ID between BOTS (.py files or bot folders, or ``human`` for a seat you play in the browser),
     alternating seats from game to game.
 
-    Each game's result and replay path is printed, then a summary; the command fails (exit 1) when a seat's fault (a bot's, or a
-    person's time running out) ended a game.
+    Each game's result and replay path is printed, then a summary; the command fails (exit 1) when a seat's fault
+    (a bot's, or a person's time running out) ended a game.
 
     Example: referee play tapa bots/python/random_bot.py bots/python/heuristic_bot.py --games 20 --seed 1
 
