@@ -98,7 +98,11 @@ def _fields_as_json(view: Any) -> dict[str, Any]:
     return dataclasses.asdict(view)
 
 
-def _no_clicks(notation: str) -> list[list[str]]:
+Clicks = list[list[str | list[str]]]
+"""An action's parts as a person clicks them (:attr:`Registration.clicks`)."""
+
+
+def _no_clicks(notation: str) -> Clicks:
     """No part of the action is clicked on the drawing: it is chosen from the list."""
     return []
 
@@ -130,7 +134,8 @@ class Registration:
             ``module:name`` (:data:`referee.analysis.Judge`; imported only when a replay is analysed), or None.
         clicks: an action's parts as a person clicks them on the viewer's drawing, from its notation: a list of
             steps, each the ``data-part`` names of the things clicked in turn (a Tabla checker's point, then the
-            point it goes to); the steps may be clicked in any order. An action without parts (the default: all
+            point it goes to), a part a name or a list of names any of which does (the point, or the die); the
+            steps may be clicked in any order. An action without parts (the default: all
             of a game drawn as text) is chosen from the list of legal actions.
     """
 
@@ -148,7 +153,7 @@ class Registration:
     playouts: Playouts | None = None
     arenas: Mapping[str, tuple[tuple[str, Mapping[str, str]], ...]] = field(default_factory=dict)
     judge: str | None = None
-    clicks: Callable[[str], list[list[str]]] = _no_clicks
+    clicks: Callable[[str], Clicks] = _no_clicks
 
 
 class UnknownViewError(TypeError):

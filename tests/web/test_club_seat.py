@@ -45,8 +45,8 @@ def test_an_author_plays_a_bot_from_its_page(browser, tmp_path):
         page.select_option(".challenge select", "tapa")
         page.click("button.play-bot")
         page.wait_for_url(re.compile(r".*/play/[\w-]+$"), timeout=30_000)
-        received, by_board = play_through(page, None, seed=5)
-        assert by_board > 0
+        received, made = play_through(page, None, seed=5)
+        assert made["board"] > 0
         db = Database(db_path)
         assert wait_for(lambda: db.execute("select status from people_games").fetchone()[0] != "playing", 30)
         [game] = list(db.query("select * from people_games"))

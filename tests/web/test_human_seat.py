@@ -11,6 +11,7 @@ import random
 import re
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -50,31 +51,36 @@ def click_part(page, part: str) -> None:
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
-def play_through(page, address: str | None, seed: int) -> tuple[list[dict], int]:
-    """Play every decision the page (at ``address``, or the one shown) is asked with a seeded random choice; the
-    messages received and how many moves were made by clicks on the board alone."""
+def play_through(page, address: str | None, seed: int) -> tuple[list[dict], Counter[str]]:
+    """Play every decision the page (at ``address``, or the one shown) is asked with a seeded random choice (of a
+    part that may be clicked several ways, a seeded one of those drawn: a point or a die); the messages received,
+    and how many moves were made by clicks on the board alone (``board``) and how many dice were clicked
+    (``dice``)."""
     rng = random.Random(seed)
     if address is not None:
         page.goto(address)
-    last, by_board = -1, 0
+    last, made = -1, Counter[str]()
     while True:
         page.wait_for_function(
             "last => document.body.dataset.kind === 'closed' || (document.body.dataset.kind === 'decide' && "
             "Number(document.getElementById('board').dataset.decision) !== last)", arg=last, timeout=60_000)
         message = page.evaluate("window.kafanaSeat.received.at(-1)")
         if message["kind"] == "closed":
-            return page.evaluate("window.kafanaSeat.received"), by_board
+            return page.evaluate("window.kafanaSeat.received"), made
         last = message["decision"]
         action = rng.choice(message["legal"])
         for step in action["steps"]:
             for part in step:
+                if isinstance(part, list):
+                    part = rng.choice([p for p in part if page.query_selector(f'#board [data-part="{p}"]')])
+                    made["dice"] += part.startswith("d")
                 click_part(page, part)
         # The page plays a move by itself when the clicks make it whole and no other fits.
         played = bool(action["steps"]) and page.evaluate(
             "last => document.body.dataset.kind !== 'decide' || document.getElementById('board').dataset.decision "
             "!== String(last) || document.querySelector('#choices button.whole:only-child') !== null", last)
         if played:
-            by_board += 1
+            made["board"] += 1
         else:
             page.click(f'#choices button[data-action="{action["id"]}"]')
         page.wait_for_function(
@@ -123,31 +129,31 @@ def seat_page(browser):
 
 def test_a_tapa_game_against_a_bot(seat_page, tmp_path):
     process, address = start(tmp_path, "tapa", "human", RANDOM_BOT)
-    received, by_board = play_through(seat_page, address, seed=1)
+    received, made = play_through(seat_page, address, seed=1)
     check(finished(tmp_path, process), received, seat=0)
-    assert by_board >= len([m for m in received if m["kind"] == "decide"]) // 2  # most moves made on the board
+    assert made["board"] == len([m for m in received if m["kind"] == "decide"])  # every play made on the board
     assert any(m["kind"] == "match_over" for m in received)
 
 
 def test_a_tabla_game_enters_from_the_bar_and_bears_off_by_clicks(seat_page, tmp_path):
     process, address = start(tmp_path, "tabla", "human", RANDOM_BOT)
-    received, by_board = play_through(seat_page, address, seed=3)
+    received, made = play_through(seat_page, address, seed=7)
     check(finished(tmp_path, process), received, seat=0)
     played = [m["played"] for m in received if m["kind"] == "wait"]
-    assert by_board == len(played)  # every play of the family is made on the board
+    assert made["board"] == len(played) and made["dice"] > 10  # every play on the board, by points or dice
     assert any(play.startswith("bar/") for play in played) and any("/off" in play for play in played)
 
 
 def test_a_four_seat_durak_deal(seat_page, tmp_path):
     process, address = start(tmp_path, "durak", "human", RANDOM_BOT, RANDOM_BOT, RANDOM_BOT)
-    received, by_board = play_through(seat_page, address, seed=2)
+    received, made = play_through(seat_page, address, seed=2)
     check(finished(tmp_path, process), received, seat=0)
-    assert by_board > 0
+    assert made["board"] > 0
     assert all(m["view"]["hands"] == [] for m in received if "view" in m)  # never another seat's hand
 
 
 def test_a_gaps_deal(seat_page, tmp_path):
     process, address = start(tmp_path, "gaps", "human")
-    received, by_board = play_through(seat_page, address, seed=3)
+    received, made = play_through(seat_page, address, seed=3)
     check(finished(tmp_path, process), received, seat=0)
-    assert by_board > 0
+    assert made["board"] > 0

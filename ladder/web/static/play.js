@@ -19,15 +19,16 @@
   window.kafanaSeat = { received };
   let message = null, selection = [], deadline = 0, answered = -1;
 
-  // How `chosen` (parts clicked in turn) fits an action's `steps` (each step a sequence of parts, the steps in
-  // any order): "whole" when it makes every step, "part" when it begins them, null when it does not fit.
+  // How `chosen` (parts clicked in turn) fits an action's `steps` (each step a sequence of parts, a part a name or
+  // a list of names any of which does; the steps in any order): "whole" when it makes every step, "part" when it
+  // begins them, null when it does not fit.
   function fits(chosen, steps, used = steps.map(() => false)) {
     if (!chosen.length) return used.every(Boolean) ? "whole" : "part";
     let found = null;
     steps.forEach((step, i) => {
       if (used[i] || found === "whole") return;
       const k = Math.min(step.length, chosen.length);
-      for (let j = 0; j < k; j++) if (chosen[j] !== step[j]) return;
+      for (let j = 0; j < k; j++) if (!(Array.isArray(step[j]) ? step[j].includes(chosen[j]) : chosen[j] === step[j])) return;
       if (k < step.length) { found = found || "part"; return; }  // the selection ends inside this step
       used[i] = true;
       const rest = fits(chosen.slice(k), steps, used);
@@ -82,7 +83,7 @@
     }
     hint.textContent = selection.length
       ? `chosen: ${selection.join(" ")} (${open.length} ${open.length === 1 ? "move fits" : "moves fit"})`
-      : "click on the board (a checker, then where it goes; a card), or choose a move below";
+      : "click on the board (a checker, then where it goes or a die; a card), or choose a move below";
   }
 
   async function play(action) {

@@ -73,6 +73,12 @@ const Viewer = (() => {
     ].filter(Boolean);
     const panel = el("g", { class: "panel" }, svg);
     info.forEach((line, k) => text(side + 40, 30 + k * 24, line, panel, 13));
+    // The dice, each a part a person may click to say which die a checker moves by.
+    view.dice.forEach((value, k) => {
+      const die = el("g", { class: "die", "data-part": `d${value}` }, svg);
+      el("rect", { x: side + 8 + k * 40, y: H - 70, width: 32, height: 32, rx: 5, fill: "#fdfdfd", stroke: "#333" }, die);
+      text(side + 24 + k * 40, H - 48, value, die, 16);
+    });
     // The bar (between the halves: the opponent's checkers in the top half, ours in the bottom half) and the
     // borne-off trays (right of the board: theirs on top, ours below), one slim bar per checker.
     const barX = 10 + 6 * POINT_W + BAR_W / 2;

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee.games._core import Game
-from referee.games.registry import CheckCase, Registration
+from referee.games.registry import CheckCase, Clicks, Registration
 
 from ._cards import SUITS, card_text
 from ._durak_view import NO_CARD, DurakView
@@ -61,7 +61,7 @@ def gaps_json(view: GapsView) -> dict[str, Any]:
 _CARD = re.compile(r"[2-9TJQKA][CDHS]")
 
 
-def card_clicks(notation: str) -> list[list[str]]:
+def card_clicks(notation: str) -> Clicks:
     """A Durak action's parts as a person clicks them: each of its cards, in any order (``take``, ``pass`` and
     ``done`` have none).
 
@@ -71,7 +71,7 @@ def card_clicks(notation: str) -> list[list[str]]:
     return [[word] for word in notation.split() if _CARD.fullmatch(word)]
 
 
-def move_clicks(notation: str) -> list[list[str]]:
+def move_clicks(notation: str) -> Clicks:
     """A Gapa or Gaps move's parts as a person clicks them: the card or the place it leaves, then the place it
     goes to (Gapa's piles ``s0``…, ``f0``…, ``small_up``…; a Gaps gap's ``row,column``).
 

@@ -39,14 +39,23 @@ CHECK_CASES = (
 """Gjul Bara's ladder, where a game has one: a later stage of it, and the opponent's remainder."""
 
 
-def checker_clicks(notation: str) -> list[list[str]]:
-    """A play's parts as a person clicks them: each checker's move, its point and the point it goes to (``bar``,
-    ``off``), in the mover's numbering, which the seat's board shows.
+def checker_clicks(notation: str) -> list[list[str | list[str]]]:
+    """A play's parts as a person clicks them: each checker's move, its point (``bar``), then the point it goes to
+    (``off``) or the die it moves by (``d5``: by the difference of the points; bearing off, by any die from the
+    point's number up), in the mover's numbering, which the seat's board shows.
 
-    >>> checker_clicks("bar/21* 6/off")
-    [['bar', '21'], ['6', 'off']]
+    >>> checker_clicks("bar/21* 13/8 4/off")
+    [['bar', ['21', 'd4']], ['13', ['8', 'd5']], ['4', ['off', 'd4', 'd5', 'd6']]]
     """
-    return [step.rstrip("*").split("/") for step in notation.split() if "/" in step]
+    steps: list[list[str | list[str]]] = []
+    for step in notation.split():
+        if "/" not in step:
+            continue
+        source, target = step.rstrip("*").split("/")
+        start = 25 if source == "bar" else int(source)
+        dice = range(start, 7) if target == "off" else [start - int(target)]
+        steps.append([source, [target, *(f"d{die}" for die in dice)]])
+    return steps
 
 
 def _encoding(game: Game) -> Any:
