@@ -61,8 +61,9 @@ def _seat(page) -> None:
                 page.wait_for_selector("body[data-kind=decide]")
                 if turn == 3:
                     break
+                asked = page.get_attribute("#board", "data-decision")
                 page.click("#choices button >> nth=0")
-                page.wait_for_selector("body:not([data-kind=decide])")
+                page.wait_for_function("asked => document.getElementById('board').dataset.decision !== asked", arg=asked)
             move = page.evaluate("window.kafanaSeat.received.at(-1).legal[0].steps[0][0]")
             page.click(f'#board polygon[data-part="{move}"]', force=True)
             page.wait_for_timeout(300)
