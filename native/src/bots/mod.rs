@@ -2,7 +2,8 @@
 //! in Python, each the twin of a Python reference the tests compare it with. The Gaps solver's search (`gaps.rs`,
 //! twin of `bots/python/gaps_solver.py`), the Durak search bot's rollouts (`rollouts.rs`), a learned network's
 //! extra inputs (`inputs.rs`, twin of `bots/python/td_inputs.py`) and the network itself (`value_net.rs`, twin of
-//! `bots/python/td_network.py`) with the search step that values every roll's replies by it.
+//! `bots/python/td_network.py`) with the search step that values every roll's replies by it, and its TD(λ) self-play training
+//! (`self_play.rs`, twin of `bots/python/td_train.py`).
 //!
 //! It builds on the engine core (`crate::engine`); nothing in the engine or the wire client depends on it.
 
@@ -10,6 +11,7 @@ pub mod gaps;
 pub mod inputs;
 pub mod python;
 pub mod rollouts;
+pub mod self_play;
 pub mod value_net;
 
 use pyo3::prelude::*;
@@ -21,6 +23,7 @@ pub fn module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
     module.add_function(wrap_pyfunction!(python::durak_rollouts, &module)?)?;
     module.add_function(wrap_pyfunction!(python::tapa_extras, &module)?)?;
     module.add_function(wrap_pyfunction!(python::best_replies, &module)?)?;
+    module.add_function(wrap_pyfunction!(python::td_self_play, &module)?)?;
     module.add_class::<value_net::ValueNet>()?;
     Ok(module)
 }

@@ -5,12 +5,13 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
+use super::self_play::{self_play, Rates};
 use super::value_net::{Scratch, ValueNet};
 use super::rollouts::{rollout_totals, words};
 use super::{gaps, inputs};
 use crate::engine::durak;
 use crate::engine::family_core::{each_reply, family_game, one_stage, sides_tuple};
-use crate::engine::game::{self, Sides};
+use crate::engine::game::{self, Sides, SplitMix64};
 use crate::engine::python::{durak_rules, DurakOptions};
 
 /// Both sides of a position as Python gives them: (the side's board, the other's, its pins, the other's).
@@ -187,4 +188,45 @@ pub(super) fn best_replies(
         }
     }
     Ok(best)
+}
+
+/// A trained network as Python takes it back: `w1`, `b1`, `w2` (float32 bytes), `b2`, and where the dice's stream
+/// stands.
+type TrainedNet<'py> = (Bound<'py, PyBytes>, Bound<'py, PyBytes>, Bound<'py, PyBytes>, f32, u64);
+
+/// ``games`` games of TD(λ) self-play in a ``game`` of the family (with its resolved options) that train the points
+/// network of ``w1``, ``b1``, ``w2``, ``b2`` (``ValueNet``'s arguments, reading the input set ``inputs``) at rate
+/// ``alpha`` with trace decay ``lam``, the dice drawn from the playouts' stream as it stands at ``rng``. Returns
+/// the trained ``w1``, ``b1``, ``w2`` (float32 bytes), ``b2`` and where the stream stands after them. The twin of
+/// ``bots.python.td_train.train`` on that stream.
+#[pyfunction]
+#[pyo3(signature = (game, w1, b1, w2, b2, inputs, *, games, rng, alpha, lam, stuck_limit=100, ladder_from=4,
+    count_global=false, remainder_to_opponent=true, blocks_all=false, both_mothers_points=0))]
+#[allow(clippy::too_many_arguments)]
+pub(super) fn td_self_play<'py>(
+    py: Python<'py>,
+    game: &str,
+    w1: &[u8],
+    b1: &[u8],
+    w2: &[u8],
+    b2: f32,
+    inputs: &str,
+    games: usize,
+    rng: u64,
+    alpha: f32,
+    lam: f32,
+    stuck_limit: u32,
+    ladder_from: u32,
+    count_global: bool,
+    remainder_to_opponent: bool,
+    blocks_all: bool,
+    both_mothers_points: u32,
+) -> PyResult<TrainedNet<'py>> {
+    let game = family_game(game, stuck_limit, ladder_from, count_global, remainder_to_opponent, blocks_all,
+        both_mothers_points)?;
+    let mut net = ValueNet::of_bytes(w1, b1, w2, b2, inputs)?;
+    let mut stream = SplitMix64::new(rng);
+    py.allow_threads(|| self_play(&mut net, game, games, Rates { alpha, lambda: lam }, &mut stream));
+    let [w1, b1, w2] = net.to_bytes();
+    Ok((PyBytes::new(py, &w1), PyBytes::new(py, &b1), PyBytes::new(py, &w2), net.b2, stream.state()))
 }

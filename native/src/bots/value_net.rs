@@ -14,14 +14,14 @@ use super::inputs::{row_extras, BLOCKS, FEATURES, SHOTS};
 /// A network of `Network`'s shape with its weights.
 #[pyclass(module = "kafana_native.bots", frozen)]
 pub struct ValueNet {
-    hidden: usize,
+    pub(super) hidden: usize,
     /// The first layer by input: input j's weight to each hidden unit at `j * hidden..`.
-    columns: Vec<f32>,
-    b1: Vec<f32>,
-    w2: Vec<f32>,
-    b2: f32,
+    pub(super) columns: Vec<f32>,
+    pub(super) b1: Vec<f32>,
+    pub(super) w2: Vec<f32>,
+    pub(super) b2: f32,
     /// The extra inputs after the features: none (``plain``), or ``shots`` and with `Some(true)` ``blocks``.
-    extras: Option<bool>,
+    pub(super) extras: Option<bool>,
 }
 
 /// Little-endian float32 bytes as numbers.
@@ -38,32 +38,7 @@ impl ValueNet {
     /// reading the input set `inputs` (``plain``, ``shots`` or ``blocks``).
     #[new]
     fn new(w1: &[u8], b1: &[u8], w2: &[u8], b2: f32, inputs: &str) -> PyResult<Self> {
-        let extras = match inputs {
-            "plain" => None,
-            "shots" => Some(false),
-            "blocks" => Some(true),
-            _ => return Err(PyValueError::new_err(format!("inputs {inputs:?}: not plain, shots or blocks"))),
-        };
-        let (w1, b1, w2) = (floats(w1, "w1")?, floats(b1, "b1")?, floats(w2, "w2")?);
-        let hidden = b1.len();
-        let width = FEATURES + extras.map_or(0, |blocks| SHOTS + if blocks { BLOCKS } else { 0 });
-        if hidden == 0 || w2.len() != hidden || w1.len() != hidden * width {
-            return Err(PyValueError::new_err(format!(
-                "a network of {} hidden units over {width} inputs needs {} first-layer weights and {hidden} output \
-                 weights, not {} and {}",
-                hidden,
-                hidden * width,
-                w1.len(),
-                w2.len()
-            )));
-        }
-        let mut columns = vec![0f32; w1.len()];
-        for unit in 0..hidden {
-            for input in 0..width {
-                columns[input * hidden + unit] = w1[unit * width + input];
-            }
-        }
-        Ok(ValueNet { hidden, columns, b1, w2, b2, extras })
+        Self::of_bytes(w1, b1, w2, b2, inputs)
     }
 
     /// The value of each row of `rows` (float32 bytes, rows of the features), as float32 bytes.
@@ -96,6 +71,54 @@ pub struct Base {
 }
 
 impl ValueNet {
+    /// The network [`ValueNet::new`] makes of its arguments.
+    pub fn of_bytes(w1: &[u8], b1: &[u8], w2: &[u8], b2: f32, inputs: &str) -> PyResult<Self> {
+        let extras = match inputs {
+            "plain" => None,
+            "shots" => Some(false),
+            "blocks" => Some(true),
+            _ => return Err(PyValueError::new_err(format!("inputs {inputs:?}: not plain, shots or blocks"))),
+        };
+        let (w1, b1, w2) = (floats(w1, "w1")?, floats(b1, "b1")?, floats(w2, "w2")?);
+        let hidden = b1.len();
+        let width = FEATURES + extras.map_or(0, |blocks| SHOTS + if blocks { BLOCKS } else { 0 });
+        if hidden == 0 || w2.len() != hidden || w1.len() != hidden * width {
+            return Err(PyValueError::new_err(format!(
+                "a network of {} hidden units over {width} inputs needs {} first-layer weights and {hidden} output \
+                 weights, not {} and {}",
+                hidden,
+                hidden * width,
+                w1.len(),
+                w2.len()
+            )));
+        }
+        let mut columns = vec![0f32; w1.len()];
+        for unit in 0..hidden {
+            for input in 0..width {
+                columns[input * hidden + unit] = w1[unit * width + input];
+            }
+        }
+        Ok(ValueNet { hidden, columns, b1, w2, b2, extras })
+    }
+
+    /// How many numbers the network reads: the features and its extra inputs.
+    pub fn width(&self) -> usize {
+        self.columns.len() / self.hidden
+    }
+
+    /// `w1`, `b1` and `w2` as [`ValueNet::new`] takes them (float32 bytes, `w1` hidden × inputs row by row).
+    pub fn to_bytes(&self) -> [Vec<u8>; 3] {
+        let width = self.width();
+        let mut w1 = Vec::with_capacity(4 * self.columns.len());
+        for unit in 0..self.hidden {
+            for input in 0..width {
+                w1.extend_from_slice(&self.columns[input * self.hidden + unit].to_le_bytes());
+            }
+        }
+        let bytes = |numbers: &[f32]| numbers.iter().flat_map(|x| x.to_le_bytes()).collect();
+        [w1, bytes(&self.b1), bytes(&self.w2)]
+    }
+
     /// The base of rows near `row`.
     pub fn base(&self, row: &[f32]) -> Base {
         let empty = self.empty();

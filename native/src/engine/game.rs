@@ -586,8 +586,13 @@ impl SplitMix64 {
         ((self.next() >> 32) * n) >> 32
     }
 
+    /// Where the stream stands: `SplitMix64::new` of it goes on with the same numbers.
+    pub fn state(&self) -> u64 {
+        self.0
+    }
+
     /// Two dice, each 1..6, from one draw of 36.
-    fn dice(&mut self) -> (u32, u32) {
+    pub fn dice(&mut self) -> (u32, u32) {
         let k = self.below(36) as u32;
         (k / 6 + 1, k % 6 + 1)
     }

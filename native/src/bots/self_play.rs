@@ -1,0 +1,157 @@
+//! TD(λ) self-play in the core: the twin of `train` in `bots/python/td_train.py` for a points network (both seats
+//! play the network greedily; each seat's previous position learns toward the value of the position it chooses
+//! next, and at the end toward the points it scored, with an eligibility trace per seat), in float32 where the
+//! reference computes in float64. Dice come from the playouts' stream (`SplitMix64`), as the reference draws
+//! them when given that stream.
+
+use super::inputs::{row_extras, FEATURES};
+use super::value_net::{Scratch, ValueNet};
+use crate::engine::game::{after_play, features, Game, Phase, Sides, SplitMix64, State};
+
+/// The learning rate and the traces' decay.
+#[derive(Clone, Copy)]
+pub struct Rates {
+    pub alpha: f32,
+    pub lambda: f32,
+}
+
+/// One seat's eligibility trace (the network's shape) and the inputs of its previous position.
+struct Trace {
+    columns: Vec<f32>,
+    b1: Vec<f32>,
+    w2: Vec<f32>,
+    b2: f32,
+    last: Option<Vec<f32>>,
+}
+
+impl Trace {
+    fn new(net: &ValueNet) -> Trace {
+        Trace { columns: vec![0.0; net.columns.len()], b1: vec![0.0; net.hidden], w2: vec![0.0; net.hidden], b2: 0.0,
+                last: None }
+    }
+}
+
+/// What every decision reuses: a feature row, the hidden units, the extra inputs.
+struct Work {
+    row: Vec<f32>,
+    scratch: Scratch,
+    extras: Vec<f64>,
+    units: Vec<f32>,
+}
+
+/// Play `games` games of `game` from their opening throws, the dice drawn from `rng`, training `net` as they go.
+pub fn self_play(net: &mut ValueNet, game: Game, games: usize, rates: Rates, rng: &mut SplitMix64) {
+    let mut work = Work { row: vec![0.0; FEATURES], scratch: Scratch::default(), extras: Vec::new(), units: Vec::new() };
+    for _ in 0..games {
+        let mut traces = [Trace::new(net), Trace::new(net)];
+        let mut state = State::new(game, None, false);
+        let (mut ended, mut seat) = (false, 0);
+        loop {
+            match state.phase {
+                Phase::Opening => {
+                    let (first, second) = rng.dice();
+                    state.opening(first, second);
+                }
+                Phase::Roll => {
+                    let (first, second) = rng.dice();
+                    state.roll(first.max(second), first.min(second));
+                }
+                Phase::Move => {
+                    seat = state.turn();
+                    let (index, inputs, value, ends) = choose(net, &state, &mut work);
+                    learn(net, &mut traces[seat], value, rates, &mut work);
+                    traces[seat].last = Some(inputs);
+                    ended = ends;
+                    state.play(index);
+                }
+                Phase::Over => break,
+            }
+        }
+        let points = state.outcome.expect("a finished game has an outcome").points;
+        let learners: &[usize] = if ended { &[1 - seat] } else { &[0, 1] };
+        for &learner in learners {
+            let target = points[learner] as f32 - points[1 - learner] as f32;
+            learn(net, &mut traces[learner], target, rates, &mut work);
+        }
+    }
+}
+
+/// The mover's best play by the network (a play that ends the game is worth its points; the first of equals): its
+/// index, the inputs of the position it leaves, its value and whether it ends the game.
+fn choose(net: &ValueNet, state: &State, work: &mut Work) -> (usize, Vec<f32>, f32, bool) {
+    let (mover, boards, pins) = (state.turn(), state.boards(), state.pins());
+    let sides = Sides { boards: [boards[mover], boards[1 - mover]], pins: [pins[mover], pins[1 - mover]] };
+    let variant = *state.variant();
+    features(&sides, &mut work.row);
+    let base = net.base(&work.row);
+    let mut best: Option<(usize, f32, Sides, bool)> = None;
+    for (index, &end) in state.ends.iter().enumerate() {
+        let (after, outcome) = after_play(variant, sides, end);
+        let value = match outcome {
+            Some(outcome) => outcome.points[0] as f32 - outcome.points[1] as f32,
+            None => {
+                features(&after, &mut work.row);
+                net.value_near(&base, &work.row, &mut work.scratch)
+            }
+        };
+        if best.is_none_or(|(_, most, _, _)| value > most) {
+            best = Some((index, value, after, outcome.is_some()));
+        }
+    }
+    let (index, value, after, ends) = best.expect("a seat to move has a play");
+    features(&after, &mut work.row);
+    (index, inputs(net, &work.row, &mut work.extras), value, ends)
+}
+
+/// A feature row followed by the extra inputs `net` reads.
+fn inputs(net: &ValueNet, row: &[f32], extras: &mut Vec<f64>) -> Vec<f32> {
+    let mut inputs = row.to_vec();
+    if let Some(blocks) = net.extras {
+        extras.clear();
+        row_extras(row, blocks, extras);
+        inputs.extend(extras.iter().map(|&x| x as f32));
+    }
+    inputs
+}
+
+/// Move the value of the trace's previous position toward `target`: decay the trace, add the value's gradient at
+/// that position, and step every weight by the error times its trace.
+fn learn(net: &mut ValueNet, trace: &mut Trace, target: f32, rates: Rates, work: &mut Work) {
+    let Some(inputs) = &trace.last else { return };
+    let hidden = net.hidden;
+    let units = &mut work.units;
+    units.clear();
+    units.extend_from_slice(&net.b1);
+    for (input, &x) in inputs.iter().enumerate() {
+        if x != 0.0 {
+            let column = &net.columns[input * hidden..(input + 1) * hidden];
+            for (unit, weight) in units.iter_mut().zip(column) {
+                *unit += x * weight;
+            }
+        }
+    }
+    for unit in units.iter_mut() {
+        *unit = 1.0 / (1.0 + (-*unit).exp());
+    }
+    let value = net.b2 + units.iter().zip(&net.w2).map(|(unit, weight)| unit * weight).sum::<f32>();
+    let error = rates.alpha * (target - value);
+    let lambda = rates.lambda;
+    // The gradient by b1 (and, times an input, by that input's column) is w2 · σ'(unit); by w2 the units.
+    let back: Vec<f32> = units.iter().zip(&net.w2).map(|(unit, weight)| weight * unit * (1.0 - unit)).collect();
+    trace.b2 = lambda * trace.b2 + 1.0;
+    net.b2 += error * trace.b2;
+    for (at, unit) in units.iter().enumerate() {
+        trace.w2[at] = lambda * trace.w2[at] + unit;
+        net.w2[at] += error * trace.w2[at];
+        trace.b1[at] = lambda * trace.b1[at] + back[at];
+        net.b1[at] += error * trace.b1[at];
+    }
+    for (input, &x) in inputs.iter().enumerate() {
+        let span = input * hidden..(input + 1) * hidden;
+        let (column, traced) = (&mut net.columns[span.clone()], &mut trace.columns[span]);
+        for ((weight, t), b) in column.iter_mut().zip(traced.iter_mut()).zip(&back) {
+            *t = lambda * *t + x * b;
+            *weight += error * *t;
+        }
+    }
+}
