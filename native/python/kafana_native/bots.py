@@ -3,7 +3,8 @@
 :func:`gaps_solve` (``gaps_solver.py``'s search), :func:`durak_rollouts` (``durak_mc_bot.py``'s greedy rollouts
 of guessed deals), :func:`tapa_extras` (``td_inputs.py``'s extra inputs), :class:`ValueNet` (``td_network.py``'s
 network in float32), :func:`best_replies` (every roll's best reply valued by a :class:`ValueNet`, the search
-step of ``td2_bot.py``) and :func:`td_self_play` (``td_train.py``'s TD(λ) self-play of a points network). A bot uses them when ``referee.games.engine`` says the native core is the engine in use.
+step of ``td2_bot.py``) :func:`td_self_play` (``td_train.py``'s TD(λ) self-play of a points network) and
+:func:`td_rollouts` (self-play positions valued by the network's rollouts, ``rollout_train.py``'s data). A bot uses them when ``referee.games.engine`` says the native core is the engine in use.
 """
 
 from kafana_native._core import bots as _part
@@ -13,6 +14,7 @@ best_replies = _part.best_replies
 durak_rollouts = _part.durak_rollouts
 gaps_solve = _part.gaps_solve
 tapa_extras = _part.tapa_extras
+td_rollouts = _part.td_rollouts
 td_self_play = _part.td_self_play
 
-__all__ = ["ValueNet", "best_replies", "durak_rollouts", "gaps_solve", "tapa_extras", "td_self_play"]
+__all__ = ["ValueNet", "best_replies", "durak_rollouts", "gaps_solve", "tapa_extras", "td_rollouts", "td_self_play"]

@@ -2,13 +2,14 @@
 //! in Python, each the twin of a Python reference the tests compare it with. The Gaps solver's search (`gaps.rs`,
 //! twin of `bots/python/gaps_solver.py`), the Durak search bot's rollouts (`rollouts.rs`), a learned network's
 //! extra inputs (`inputs.rs`, twin of `bots/python/td_inputs.py`) and the network itself (`value_net.rs`, twin of
-//! `bots/python/td_network.py`) with the search step that values every roll's replies by it, and its TD(λ) self-play training
-//! (`self_play.rs`, twin of `bots/python/td_train.py`).
+//! `bots/python/td_network.py`) with the search step that values every roll's replies by it, its TD(λ) self-play training
+//! (`self_play.rs`, twin of `bots/python/td_train.py`) and positions valued by its rollouts (`net_rollouts.rs`).
 //!
 //! It builds on the engine core (`crate::engine`); nothing in the engine or the wire client depends on it.
 
 pub mod gaps;
 pub mod inputs;
+pub mod net_rollouts;
 pub mod python;
 pub mod rollouts;
 pub mod self_play;
@@ -24,6 +25,7 @@ pub fn module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
     module.add_function(wrap_pyfunction!(python::tapa_extras, &module)?)?;
     module.add_function(wrap_pyfunction!(python::best_replies, &module)?)?;
     module.add_function(wrap_pyfunction!(python::td_self_play, &module)?)?;
+    module.add_function(wrap_pyfunction!(python::td_rollouts, &module)?)?;
     module.add_class::<value_net::ValueNet>()?;
     Ok(module)
 }

@@ -5,6 +5,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
+use super::net_rollouts::{rolled_out, Rollouts};
 use super::self_play::{self_play, Rates};
 use super::value_net::{Scratch, ValueNet};
 use super::rollouts::{rollout_totals, words};
@@ -229,4 +230,37 @@ pub(super) fn td_self_play<'py>(
     py.allow_threads(|| self_play(&mut net, game, games, Rates { alpha, lambda: lam }, &mut stream));
     let [w1, b1, w2] = net.to_bytes();
     Ok((PyBytes::new(py, &w1), PyBytes::new(py, &b1), PyBytes::new(py, &w2), net.b2, stream.state()))
+}
+
+/// Positions of ``games`` games of greedy self-play by ``net`` in a ``game`` of one stage a turn (``tabla`` or
+/// ``tapa``, with its resolved options), every ``every``-th decision's, each valued for the side that just moved by
+/// ``rollouts`` rollouts (the first roll through the 36 in turn) of ``plies`` decisions played by ``net``, then
+/// valued by it (a game that ends by its points); dice from the playouts' stream as it stands at ``rng``. Returns
+/// the positions' feature rows and their values (float32 bytes) and where the stream stands after them.
+#[pyfunction]
+#[pyo3(signature = (game, net, *, games, every, rollouts, plies, rng, stuck_limit=100, blocks_all=false,
+    both_mothers_points=0))]
+#[allow(clippy::too_many_arguments)]
+pub(super) fn td_rollouts<'py>(
+    py: Python<'py>,
+    game: &str,
+    net: &ValueNet,
+    games: usize,
+    every: usize,
+    rollouts: usize,
+    plies: usize,
+    rng: u64,
+    stuck_limit: u32,
+    blocks_all: bool,
+    both_mothers_points: u32,
+) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>, u64)> {
+    let game = one_stage(family_game(game, stuck_limit, 4, false, true, blocks_all, both_mothers_points)?)?;
+    if every == 0 || rollouts == 0 {
+        return Err(PyValueError::new_err("every and rollouts must be positive"));
+    }
+    let mut stream = SplitMix64::new(rng);
+    let spec = Rollouts { games, every, rollouts, plies };
+    let (rows, values) = py.allow_threads(|| rolled_out(net, game, spec, &mut stream));
+    let bytes = |numbers: &[f32]| numbers.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+    Ok((PyBytes::new(py, &bytes(&rows)), PyBytes::new(py, &bytes(&values)), stream.state()))
 }

@@ -32,16 +32,38 @@ impl Trace {
 }
 
 /// What every decision reuses: a feature row, the hidden units, the extra inputs.
-struct Work {
+pub(super) struct Work {
     row: Vec<f32>,
     scratch: Scratch,
     extras: Vec<f64>,
     units: Vec<f32>,
 }
 
+impl Work {
+    pub(super) fn new() -> Work {
+        Work { row: vec![0.0; FEATURES], scratch: Scratch::default(), extras: Vec::new(), units: Vec::new() }
+    }
+
+    /// The value `net` gives `sides` (the side just moved first).
+    pub(super) fn value(&mut self, net: &ValueNet, sides: &Sides) -> f32 {
+        features(sides, &mut self.row);
+        let base = net.base(&self.row);
+        net.value_near(&base, &self.row, &mut self.scratch)
+    }
+}
+
+/// The mover's best play by a network: its index among the stage's plays, the sides it leaves (the mover first),
+/// its value for the mover and whether it ends the game.
+pub(super) struct Choice {
+    pub index: usize,
+    pub after: Sides,
+    pub value: f32,
+    pub ends: bool,
+}
+
 /// Play `games` games of `game` from their opening throws, the dice drawn from `rng`, training `net` as they go.
 pub fn self_play(net: &mut ValueNet, game: Game, games: usize, rates: Rates, rng: &mut SplitMix64) {
-    let mut work = Work { row: vec![0.0; FEATURES], scratch: Scratch::default(), extras: Vec::new(), units: Vec::new() };
+    let mut work = Work::new();
     for _ in 0..games {
         let mut traces = [Trace::new(net), Trace::new(net)];
         let mut state = State::new(game, None, false);
@@ -58,11 +80,13 @@ pub fn self_play(net: &mut ValueNet, game: Game, games: usize, rates: Rates, rng
                 }
                 Phase::Move => {
                     seat = state.turn();
-                    let (index, inputs, value, ends) = choose(net, &state, &mut work);
-                    learn(net, &mut traces[seat], value, rates, &mut work);
+                    let choice = choose(net, &state, &mut work);
+                    features(&choice.after, &mut work.row);
+                    let inputs = inputs(net, &work.row, &mut work.extras);
+                    learn(net, &mut traces[seat], choice.value, rates, &mut work);
                     traces[seat].last = Some(inputs);
-                    ended = ends;
-                    state.play(index);
+                    ended = choice.ends;
+                    state.play(choice.index);
                 }
                 Phase::Over => break,
             }
@@ -76,9 +100,8 @@ pub fn self_play(net: &mut ValueNet, game: Game, games: usize, rates: Rates, rng
     }
 }
 
-/// The mover's best play by the network (a play that ends the game is worth its points; the first of equals): its
-/// index, the inputs of the position it leaves, its value and whether it ends the game.
-fn choose(net: &ValueNet, state: &State, work: &mut Work) -> (usize, Vec<f32>, f32, bool) {
+/// The mover's best play by the network (a play that ends the game is worth its points; the first of equals).
+pub(super) fn choose(net: &ValueNet, state: &State, work: &mut Work) -> Choice {
     let (mover, boards, pins) = (state.turn(), state.boards(), state.pins());
     let sides = Sides { boards: [boards[mover], boards[1 - mover]], pins: [pins[mover], pins[1 - mover]] };
     let variant = *state.variant();
@@ -99,8 +122,7 @@ fn choose(net: &ValueNet, state: &State, work: &mut Work) -> (usize, Vec<f32>, f
         }
     }
     let (index, value, after, ends) = best.expect("a seat to move has a play");
-    features(&after, &mut work.row);
-    (index, inputs(net, &work.row, &mut work.extras), value, ends)
+    Choice { index, after, value, ends }
 }
 
 /// A feature row followed by the extra inputs `net` reads.

@@ -1,0 +1,155 @@
+"""Train a Tabla or Tapa points network on positions valued by rollouts, beyond what self-play teaches it.
+
+Usage: python -m bots.python.rollout_train --game tabla --init FILE [--games 1000] [--every 3] [--rollouts 36]
+       [--plies 8] [--epochs 3] [--batch 64] [--rate 0.0003] [--seed 1] [--data FILE] [--out FILE]
+
+First the positions: ``--games`` games of greedy self-play by the ``--init`` network in the native core, every
+``--every``-th position (the side just moved against the side to roll), each valued by ``--rollouts`` rollouts
+that play on with the same network for ``--plies`` decisions of both sides and then take its value (a game that
+ends, its points). The opponent's first roll runs through the 36 in turn, so each roll weighs the same in every
+position (the variance of the first roll is gone); a rollout is a better judge of a position than the network
+alone, since it sees what the next decisions make of it. Then the network learns those values: minibatch gradient
+descent (Adam) on the squared error, ``--epochs`` passes over the positions in orders drawn from
+``numpy.random.default_rng(seed)``. The dice come from the playouts' stream seeded with ``--seed``
+(:class:`referee.playouts.SplitMix64`): the same command makes the same file on the same machine. With ``--data``
+the positions and their values are written to that file, or read from it when it exists (to train another
+network on them without rolling them out again). Progress is printed as positions are valued and after each
+epoch (the mean squared error over the positions).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from bots.python.td_inputs import inputs
+from bots.python.td_network import WEIGHTS, Network
+from referee.games import make_game
+from referee.games.engine import ACCELERATORS
+from referee.games.tabla_family.features import FEATURES
+
+GAMES = ("tabla", "tapa")
+"""The games whose positions are rolled out: one stage a turn, valued by points."""
+CHUNK = 100
+"""Self-play games between two progress reports."""
+
+
+def rolled_out(network: Network, game_id: str, games: int, every: int, rollouts: int, plies: int, seed: int,
+               report: Callable[[str], None] = print) -> tuple[np.ndarray, np.ndarray]:
+    """The feature rows of the positions met in ``games`` games of ``network``'s self-play (every ``every``-th
+    decision's) and their values for the side that just moved, by rollouts (:func:`kafana_native.bots.td_rollouts`).
+
+    Raises:
+        RuntimeError: the native core is not installed.
+    """
+    if ACCELERATORS is None:
+        raise RuntimeError("the native core is not installed (pip install ./native)")
+    net = network.native()
+    options = make_game(game_id).core_options()
+    rows, values, stream, begun = [], [], seed, time.perf_counter()
+    for done in range(0, games, CHUNK):
+        step = min(CHUNK, games - done)
+        found, valued, stream = ACCELERATORS.td_rollouts(game_id, net, games=step, every=every, rollouts=rollouts,
+                                                         plies=plies, rng=stream, **options)
+        rows.append(np.frombuffer(found, dtype="<f4").reshape(-1, FEATURES))
+        values.append(np.frombuffer(valued, dtype="<f4"))
+        count = sum(len(part) for part in values)
+        report(f"{game_id}: {done + step} games, {count} positions valued, {time.perf_counter() - begun:.0f} s")
+    return np.concatenate(rows), np.concatenate(values).astype(np.float64)
+
+
+class Adam:
+    """Adam's steps (Kingma and Ba) on a network's parameters, in place."""
+
+    def __init__(self, parameters: list[np.ndarray], rate: float) -> None:
+        self.parameters, self.rate, self.steps = parameters, rate, 0
+        self.first = [np.zeros_like(p) for p in parameters]
+        self.second = [np.zeros_like(p) for p in parameters]
+
+    def step(self, grads: list[np.ndarray], beta1: float = 0.9, beta2: float = 0.999, eps: float = 1e-8) -> None:
+        """Move every parameter against its gradient."""
+        self.steps += 1
+        scale = self.rate * np.sqrt(1 - beta2 ** self.steps) / (1 - beta1 ** self.steps)
+        for p, g, m, v in zip(self.parameters, grads, self.first, self.second):
+            m *= beta1
+            m += (1 - beta1) * g
+            v *= beta2
+            v += (1 - beta2) * g * g
+            p -= scale * m / (np.sqrt(v) + eps)
+
+
+def squared_error_gradient(network: Network, x: np.ndarray, targets: np.ndarray) -> tuple[float, list[np.ndarray]]:
+    """Half the mean squared error of ``network`` on rows ``x`` (its inputs, extras included) against
+    ``targets``, and its gradient by (w1, b1, w2, b2)."""
+    units = 1 / (1 + np.exp(-(x @ network.w1.T + network.b1)))
+    error = units @ network.w2 + network.b2 - targets
+    slope = error / len(x)
+    back = np.outer(slope, network.w2) * units * (1 - units)
+    grads = [back.T @ x, back.sum(axis=0), units.T @ slope, np.array(slope.sum())]
+    return float(error @ error) / (2 * len(x)), grads
+
+
+def fit(network: Network, rows: np.ndarray, targets: np.ndarray, epochs: int, batch: int, rate: float, seed: int,
+        report: Callable[[str], None] = print) -> Network:
+    """``network`` (trained in place, float64) after ``epochs`` passes of Adam over the feature ``rows`` and their
+    ``targets`` in minibatches of ``batch``."""
+    x = inputs(rows, network.inputs).astype(np.float64)
+    order_rng, adam = np.random.default_rng(seed), Adam(network.parameters(), rate)
+    for epoch in range(1, epochs + 1):
+        order = order_rng.permutation(len(x))
+        for start in range(0, len(x), batch):
+            at = order[start:start + batch]
+            adam.step(squared_error_gradient(network, x[at], targets[at])[1])
+        loss = squared_error_gradient(network, x, targets)[0]
+        report(f"epoch {epoch}: mean squared error {2 * loss:.4f} over {len(x)} positions")
+    return network
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=GAMES, required=True)
+    parser.add_argument("--init", type=Path, required=True, help="the points network to roll out with and train")
+    parser.add_argument("--games", type=int, default=1000, help="self-play games to draw positions from")
+    parser.add_argument("--every", type=int, default=3, help="keep every how many decisions' position")
+    parser.add_argument("--rollouts", type=int, default=36, help="rollouts per position (36: each first roll once)")
+    parser.add_argument("--plies", type=int, default=8, help="decisions a rollout plays before the network values it")
+    parser.add_argument("--epochs", type=int, default=3)
+    parser.add_argument("--batch", type=int, default=64)
+    parser.add_argument("--rate", type=float, default=0.0003, help="Adam's learning rate")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--data", type=Path, help="where to keep the valued positions (read back if it exists)")
+    parser.add_argument("--out", type=Path, help=f"where to write the network (default {WEIGHTS}/<game>.npz)")
+    args = parser.parse_args(argv)
+    if min(args.games, args.every, args.rollouts, args.epochs, args.batch) < 1 or args.plies < 0:
+        parser.error("--games, --every, --rollouts, --epochs and --batch must be positive, --plies not negative")
+    if ACCELERATORS is None:
+        parser.error("the native core is not installed (pip install ./native)")
+    try:
+        network = Network.load(args.init)
+        if args.data and args.data.exists():
+            with np.load(args.data) as kept:
+                rows, values = kept["rows"], kept["values"]
+        else:
+            rows = values = None
+    except (ValueError, OSError, KeyError) as error:
+        parser.error(f"{error}")
+    start = time.perf_counter()
+    if rows is None:
+        rows, values = rolled_out(network, args.game, args.games, args.every, args.rollouts, args.plies, args.seed)
+        if args.data:
+            np.savez_compressed(args.data, rows=rows, values=values)
+    network = Network(*(array.astype(np.float64) for array in network.parameters()), network.inputs)
+    fit(network, rows, values, args.epochs, args.batch, args.rate, args.seed)
+    out = args.out or WEIGHTS / f"{args.game}.npz"
+    network.save(out)
+    print(f"{out}: {len(values)} positions in {time.perf_counter() - start:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

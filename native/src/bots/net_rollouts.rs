@@ -1,0 +1,95 @@
+//! Positions of a Tabla-family game valued by truncated rollouts (`bots/python/rollout_train.py`): positions met
+//! in a network's greedy self-play, each played on from the opponent's every first roll by the same network for a
+//! few decisions and then valued by it: a better judge of a position than the network's own value, to train the
+//! network on.
+
+use super::self_play::{choose, Work};
+use super::value_net::ValueNet;
+use crate::engine::game::{features, Game, Phase, Sides, SplitMix64, State, FEATURES};
+
+/// How the positions are drawn and rolled out.
+#[derive(Clone, Copy)]
+pub struct Rollouts {
+    /// Self-play games to draw positions from.
+    pub games: usize,
+    /// Every how many decisions of a game a position is kept.
+    pub every: usize,
+    /// Rollouts per position; the first roll runs through the 36 in turn.
+    pub rollouts: usize,
+    /// Decisions played in a rollout (both sides') before the network values where it stands: none, the network's
+    /// own value.
+    pub plies: usize,
+}
+
+/// The feature rows of the positions kept (the side just moved first, the other to roll) and each one's value for
+/// the side just moved: the mean of its rollouts, a game that ends by its points. Dice come from `rng`.
+pub fn rolled_out(net: &ValueNet, game: Game, spec: Rollouts, rng: &mut SplitMix64) -> (Vec<f32>, Vec<f32>) {
+    let mut work = Work::new();
+    let (mut rows, mut values) = (Vec::new(), Vec::new());
+    let mut row = vec![0.0; FEATURES];
+    for _ in 0..spec.games {
+        let mut state = State::new(game, None, false);
+        let mut decisions = 0;
+        loop {
+            match state.phase {
+                Phase::Opening => {
+                    let (first, second) = rng.dice();
+                    state.opening(first, second);
+                }
+                Phase::Roll => {
+                    let (first, second) = rng.dice();
+                    state.roll(first.max(second), first.min(second));
+                }
+                Phase::Move => {
+                    let choice = choose(net, &state, &mut work);
+                    state.play(choice.index);
+                    decisions += 1;
+                    if !choice.ends && decisions % spec.every == 0 {
+                        features(&choice.after, &mut row);
+                        rows.extend_from_slice(&row);
+                        values.push(rollout_value(net, game, &choice.after, spec, rng, &mut work));
+                    }
+                }
+                Phase::Over => break,
+            }
+        }
+    }
+    (rows, values)
+}
+
+/// The mean over `spec.rollouts` rollouts of `sides` (the side just moved first) of that side's points less the
+/// other's.
+fn rollout_value(net: &ValueNet, game: Game, sides: &Sides, spec: Rollouts, rng: &mut SplitMix64, work: &mut Work) -> f32 {
+    let mut total = 0.0;
+    for rollout in 0..spec.rollouts {
+        // Seat 0 rolls first: the side to roll; seat 1 the side just moved.
+        let mut state = State::new(game, Some(0), false);
+        state.place([sides.boards[1], sides.boards[0]], [sides.pins[1], sides.pins[0]], [0, 0]);
+        let stratum = (rollout % 36) as u32;
+        let mut first = Some((stratum / 6 + 1, stratum % 6 + 1));
+        let mut decisions = 0;
+        loop {
+            match state.phase {
+                Phase::Move => {
+                    state.play(choose(net, &state, work).index);
+                    decisions += 1;
+                }
+                Phase::Roll if decisions < spec.plies => {
+                    let (high, low) = first.take().unwrap_or_else(|| rng.dice());
+                    state.roll(high.max(low), high.min(low));
+                }
+                _ => break,
+            }
+        }
+        total += match state.outcome {
+            Some(outcome) => outcome.points[1] as f32 - outcome.points[0] as f32,
+            None => {
+                let (moved, boards, pins) = (1 - state.turn(), state.boards(), state.pins());
+                let after = Sides { boards: [boards[moved], boards[1 - moved]], pins: [pins[moved], pins[1 - moved]] };
+                let value = work.value(net, &after);
+                if moved == 1 { value } else { -value }
+            }
+        };
+    }
+    total / spec.rollouts as f32
+}

@@ -1,0 +1,83 @@
+"""Training on positions valued by rollouts: the data the core makes and the fit to it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from bots.python import rollout_train
+from bots.python.td_network import WEIGHTS, Network
+from referee.games.engine import ACCELERATORS
+from referee.games.tabla_family.features import FEATURES
+
+native = pytest.mark.skipif(ACCELERATORS is None, reason="the native core is not installed")
+
+
+def quiet(line: str) -> None:
+    """Progress nobody reads."""
+
+
+def test_the_squared_error_gradient_is_the_derivative():
+    rng = np.random.default_rng(4)
+    network = Network.new(5, rng)
+    x, targets = rng.random((7, network.w1.shape[1])), rng.normal(size=7)
+    _, grads = rollout_train.squared_error_gradient(network, x, targets)
+    for parameter, grad in zip(network.parameters(), grads):
+        for _ in range(3):
+            at = tuple(int(rng.integers(0, size)) for size in parameter.shape)
+            kept = parameter[at]
+            parameter[at] = kept + 1e-6
+            up = rollout_train.squared_error_gradient(network, x, targets)[0]
+            parameter[at] = kept - 1e-6
+            down = rollout_train.squared_error_gradient(network, x, targets)[0]
+            parameter[at] = kept
+            assert np.isclose((up - down) / 2e-6, grad[at], atol=1e-8)
+
+
+def test_a_fit_learns_its_targets():
+    rng = np.random.default_rng(6)
+    network = Network.new(6, rng)
+    rows = (rng.random((400, FEATURES)) < 0.1).astype(np.float32)
+    targets = rows[:, :10].sum(axis=1) / 5 - 0.2
+    before = rollout_train.squared_error_gradient(network, rows.astype(np.float64), targets)[0]
+    rollout_train.fit(network, rows, targets, epochs=30, batch=32, rate=0.01, seed=1, report=quiet)
+    after = rollout_train.squared_error_gradient(network, rows.astype(np.float64), targets)[0]
+    assert after < before / 10
+
+
+@native
+@pytest.mark.parametrize("game_id", rollout_train.GAMES)
+def test_rollouts_value_positions_as_the_network_roughly_does(game_id):
+    """The values of positions by rollouts of zero decisions are the network's own; with a few decisions they
+    differ but agree in the main, and every value is within the game's points; the same seed, the same data
+    (the shipped networks: Tabla's reads the plain inputs, Tapa's the blocks)."""
+    network = Network.load(WEIGHTS / f"{game_id}.npz")
+    rows, values = rollout_train.rolled_out(network, game_id, 3, 2, 36, 0, seed=5, report=quiet)
+    assert rows.shape == (len(values), FEATURES) and len(values) > 20
+    assert np.allclose(values, network.values(rows), atol=1e-4)
+    again = rollout_train.rolled_out(network, game_id, 3, 2, 36, 0, seed=5, report=quiet)
+    assert np.array_equal(rows, again[0]) and np.array_equal(values, again[1])
+    rows, values = rollout_train.rolled_out(network, game_id, 3, 2, 36, 4, seed=5, report=quiet)
+    assert (np.abs(values) <= 2).all() and not np.allclose(values, network.values(rows), atol=1e-3)
+    assert np.corrcoef(values, network.values(rows))[0, 1] > 0.5
+
+
+@native
+def test_the_command_writes_a_network_and_keeps_its_data(tmp_path, capsys):
+    init, data, out, again = (tmp_path / name for name in ("init.npz", "data.npz", "out.npz", "again.npz"))
+    Network.new(6, np.random.default_rng(1), "shots").save(init)
+    common = ["--game", "tapa", "--init", str(init), "--games", "2", "--rollouts", "36", "--plies", "2",
+              "--epochs", "2", "--data", str(data)]
+    assert rollout_train.main([*common, "--out", str(out)]) == 0
+    assert data.exists() and f"{out}:" in capsys.readouterr().out
+    assert rollout_train.main([*common, "--out", str(again)]) == 0  # from the data kept
+    assert "positions valued" not in capsys.readouterr().out
+    first, second = Network.load(out), Network.load(again)
+    assert first.inputs == "shots" and all(np.array_equal(a, b) for a, b in zip(first.parameters(),
+                                                                                    second.parameters()))
+    with pytest.raises(SystemExit):
+        rollout_train.main(["--game", "tapa", "--init", str(tmp_path / "missing.npz")])
+    assert "missing.npz: not a saved network" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        rollout_train.main([*common, "--every", "0"])
+    assert "must be positive" in capsys.readouterr().err
