@@ -2,9 +2,10 @@
 position it values best (0-ply). Networks: ``bots/python/weights/<game>.npz``, made by :mod:`bots.python.td_train`
 (the commands and times are in docs/performance.md). In a ``tabla-match`` it weighs the score: each game's outcome
 network (``<game>-outcomes.npz``: the chances of winning, of winning two points, of losing two) and the match
-equity table (:mod:`bots.python.match_equity`) value a play by the chance it leaves of winning the match. Where
-the rebuilt position does not list the request's plays (a Gjul Bara remainder) the positions are those the
-request's plays make on the view's board.
+equity table (:mod:`bots.python.match_equity`) value a play by the chance it leaves of winning the match. In single
+games of Tabla and Tapa a race in which both sides bear off is valued exactly by the native core's one-sided
+bear-off tables instead of the network. Where the rebuilt position does not list the request's plays (a Gjul Bara
+remainder) the positions are those the request's plays make on the view's board.
 """
 
 from __future__ import annotations
@@ -19,10 +20,14 @@ from bots.python.match_equity import equity, outcome_equity
 from bots.python.positions import played_features, state_of
 from bots.python.td_network import WEIGHTS, Network, OutcomeNetwork
 from referee.games import BackgammonView
+from referee.games.engine import ACCELERATORS
 from referee.games.tabla_family.features import after_features
 from referee.wire import ActRequest, ActResponse
 
 GAMES = ["tabla", "gjul-bara", "tapa", "tabla-match"]
+RACES = ("tabla", "tapa")
+"""The games whose races of both sides bearing off the native core values exactly (``bearoff_values``): in Gjul
+Bara doubles climb the ladder."""
 
 
 @cache
@@ -65,6 +70,9 @@ class Values:
         seat's (``mine``) or its opponent's."""
         if self.away is None:
             values = network(self.game_id).values(rows)
+            if self.game_id in RACES and ACCELERATORS is not None:
+                exact = np.frombuffer(ACCELERATORS.bearoff_values(np.ascontiguousarray(rows, dtype="<f4").tobytes()), "<f4")
+                values = np.where(np.isnan(exact), values, exact)
         else:
             away, other, number = self.away if mine else (self.away[1], self.away[0], self.away[2])
             values = 2 * outcome_equity(self.chances(rows), away, other, number) - 1

@@ -4,6 +4,7 @@
 //! flags), the side that just played first.
 
 pub use crate::engine::game::FEATURES;
+use crate::engine::game::Sides;
 
 const POINTS: usize = 24;
 /// A side's units: four per point, then its bar and its borne-off.
@@ -110,6 +111,33 @@ impl Side {
         }
         [f64::from(hit) / 36.0, f64::from(mother) / 36.0, f64::from(run) / 6.0]
     }
+}
+
+/// The sides a feature row was made of (`game::features`' inverse): None if a count in it is not a whole number of
+/// checkers up to fifteen.
+pub fn sides_of(row: &[f32]) -> Option<Sides> {
+    let mut sides = Sides { boards: [0, 0], pins: [0, 0] };
+    for side in 0..2 {
+        let units = &row[side * SIDE..(side + 1) * SIDE];
+        let mut board = 0u128;
+        for point in 0..POINTS {
+            let unit = &units[4 * point..4 * point + 4];
+            board |= nibble(unit[0] + unit[1] + unit[2] + 2.0 * unit[3])? << ((point + 1) * 4);
+        }
+        board |= nibble(2.0 * units[4 * POINTS])? << 100;
+        board |= nibble(15.0 * units[4 * POINTS + 1])?;
+        sides.boards[side] = board;
+        for (point, &pin) in row[PINS + side * POINTS..PINS + (side + 1) * POINTS].iter().enumerate() {
+            sides.pins[side] |= u128::from(pin != 0.0) << ((point + 1) * 4);
+        }
+    }
+    Some(sides)
+}
+
+/// A count of checkers as a board's nibble.
+fn nibble(n: f32) -> Option<u128> {
+    let whole = n.round();
+    ((whole - n).abs() < 1e-3 && (0.0..=15.0).contains(&whole)).then_some(whole as u128)
 }
 
 /// The extra inputs of each row of `rows` (rows of [`FEATURES`]): its ``shots`` (the side just moved's four, the

@@ -9,7 +9,7 @@ use super::net_rollouts::{rolled_out, Rollouts};
 use super::self_play::{self_play, Rates};
 use super::value_net::{Scratch, ValueNet};
 use super::rollouts::{rollout_totals, words};
-use super::{gaps, inputs};
+use super::{bearoff, gaps, inputs};
 use crate::engine::durak;
 use crate::engine::family_core::{each_reply, family_game, one_stage, sides_tuple};
 use crate::engine::game::{self, Sides, SplitMix64};
@@ -140,7 +140,8 @@ pub(super) fn tapa_extras<'py>(py: Python<'py>, rows: &[u8], blocks: bool) -> Py
 /// Every roll's best reply from each of ``positions`` (the side to roll first: its board, the other's, its pins,
 /// the other's, each in its own numbering, as ``FamilyCore.replies`` takes them) in a ``game`` of one stage a turn
 /// (``tabla`` or ``tapa``, with its resolved options), by the value ``net`` gives the side replying, a reply that
-/// ends the game valued by its points (the mover's less the other's): per position and roll, in
+/// ends the game valued by its points (the mover's less the other's), a race of both sides bearing off by the
+/// exact tables (``bearoff_values``): per position and roll, in
 /// ``FamilyCore.replies``' order, the roll's weight in 36, the best reply's value, its points if it ends the game
 /// and the position it leaves (the side just moved first). The rows of the replies never leave the core: a level of
 /// a search by points costs this one call.
@@ -171,10 +172,13 @@ pub(super) fn best_replies(
         let counts = each_reply(game, sides, |roll, after, ended| {
             let value = match ended {
                 Some((points, other)) => points as f32 - other as f32,
-                None => {
-                    game::features(after, &mut row);
-                    net.value_near(&base, &row, &mut scratch)
-                }
+                None => match bearoff::tables().value(after) {
+                    Some(value) => value,
+                    None => {
+                        game::features(after, &mut row);
+                        net.value_near(&base, &row, &mut scratch)
+                    }
+                },
             };
             if first + roll == best.len() {
                 best.push((0, f32::NEG_INFINITY, None, sides_tuple(after)));
@@ -263,4 +267,21 @@ pub(super) fn td_rollouts<'py>(
     let (rows, values) = py.allow_threads(|| rolled_out(net, game, spec, &mut stream));
     let bytes = |numbers: &[f32]| numbers.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
     Ok((PyBytes::new(py, &bytes(&rows)), PyBytes::new(py, &bytes(&values)), stream.state()))
+}
+
+/// The value of each feature row (``rows``: little-endian float32 rows of ``after_features``, the side just moved
+/// first) in which both sides are bearing off, for the side just moved, by the exact one-sided bear-off tables of
+/// Tabla and Tapa (made on first use, about a second); NaN for the other rows. As float32 bytes.
+#[pyfunction]
+pub(super) fn bearoff_values<'py>(py: Python<'py>, rows: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
+    if !rows.len().is_multiple_of(4 * inputs::FEATURES) {
+        return Err(PyValueError::new_err(format!("{} bytes are not rows of {} features", rows.len(), inputs::FEATURES)));
+    }
+    let values: Vec<f32> = rows.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
+    let tables = py.allow_threads(bearoff::tables);
+    let bytes: Vec<u8> = values
+        .chunks_exact(inputs::FEATURES)
+        .flat_map(|row| inputs::sides_of(row).and_then(|sides| tables.value(&sides)).unwrap_or(f32::NAN).to_le_bytes())
+        .collect();
+    Ok(PyBytes::new(py, &bytes))
 }
