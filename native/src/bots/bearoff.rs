@@ -5,7 +5,7 @@
 //! checker is off (what a mars needs). Two such distributions give the chances of both sides exactly, under
 //! those plays. Gjul Bara's doubles climb the ladder: its races are not these.
 //!
-//! The tables are made on first use, in a few tenths of a second.
+//! The tables are made on first use, in about half a second.
 
 use std::sync::OnceLock;
 
@@ -76,49 +76,40 @@ fn all_homes() -> Vec<Home> {
     homes
 }
 
-/// The boards one step of `die` leads to from `home` (§1.4: a die equal to a checker's point bears it off, a die
-/// above the highest point bears off from that point only, otherwise the checker moves within the board).
-fn steps(home: &Home, die: usize, mut each: impl FnMut(Home)) {
-    let highest = (0..HOME).rev().find(|&at| home[at] > 0);
-    for at in 0..HOME {
-        if home[at] == 0 {
-            continue;
-        }
-        let point = at + 1;
-        let mut next = *home;
-        next[at] -= 1;
-        if point > die {
-            next[at - die] += 1;
-        } else if point < die && Some(at) != highest {
-            continue;
-        }
-        each(next);
+/// The boards one step of `die` from the point `at + 1` leads to from `home`, if it is legal (§1.4: a die equal to
+/// a checker's point bears it off, a die above the highest point bears off from that point only, otherwise the
+/// checker moves within the board).
+fn step(home: &Home, at: usize, die: usize) -> Option<Home> {
+    let point = at + 1;
+    if home[at] == 0 || (point < die && home[at + 1..].iter().any(|&n| n > 0)) {
+        return None;
     }
+    let mut next = *home;
+    next[at] -= 1;
+    if point > die {
+        next[at - die] += 1;
+    }
+    Some(next)
 }
 
-/// The boards a roll of `dice` (two different dice, or four equal ones) leads to from `home`, every die played
-/// while a checker is left, into `ends` (a board may come more than once); `work` is scratch space.
-fn after_roll(home: &Home, dice: &[usize], ends: &mut Vec<Home>, work: &mut [Vec<Home>; 2]) {
-    let orders: &[&[usize]] = if dice.len() == 2 { &[dice, &[dice[1], dice[0]]] } else { &[dice] };
-    ends.clear();
-    for order in orders {
-        let [boards, next] = work;
-        boards.clear();
-        boards.push(*home);
-        for &die in order.iter() {
-            next.clear();
-            for board in boards.iter() {
-                if board.iter().all(|&n| n == 0) {
-                    next.push(*board);
-                } else {
-                    steps(board, die, |after| next.push(after));
-                }
-            }
-            next.sort_unstable();
-            next.dedup();
-            std::mem::swap(boards, next);
+/// Calls `each` with every board a roll of `dice` (two different dice, or four equal ones) leads to from `home`,
+/// every die played while a checker is left (a board may come more than once). Four equal dice are taken from
+/// points in falling order: any legal order of such steps can be put in that order, and stays legal.
+fn after_roll(home: &Home, dice: &[usize], each: &mut impl FnMut(&Home)) {
+    fn walk(home: &Home, dice: &[usize], highest: usize, each: &mut impl FnMut(&Home)) {
+        if dice.is_empty() || home.iter().all(|&n| n == 0) {
+            return each(home);
         }
-        ends.extend_from_slice(boards);
+        let doubles = dice.len() > 2 || (dice.len() == 2 && dice[0] == dice[1]);
+        for at in (0..=highest).rev() {
+            if let Some(next) = step(home, at, dice[0]) {
+                walk(&next, &dice[1..], if doubles { at } else { HOME - 1 }, each);
+            }
+        }
+    }
+    walk(home, dice, HOME - 1, each);
+    if dice.len() == 2 {
+        walk(home, &[dice[1], dice[0]], HOME - 1, each);
     }
 }
 
@@ -142,7 +133,6 @@ fn table(homes: &[Home], done: impl Fn(&Home) -> bool) -> Vec<[f32; ROLLS]> {
     let mut expected = vec![0f64; POSITIONS];
     let mut dist = vec![[0f32; ROLLS]; POSITIONS];
     let rolls = rolls();
-    let (mut ends, mut work) = (Vec::new(), [Vec::new(), Vec::new()]);
     for index in order {
         let home = &homes[index];
         let at = rank(home);
@@ -153,8 +143,14 @@ fn table(homes: &[Home], done: impl Fn(&Home) -> bool) -> Vec<[f32; ROLLS]> {
         let mut shares = [0f64; ROLLS];
         for (dice, weight) in &rolls {
             let value = |board: &Home| if done(board) { 0.0 } else { expected[rank(board)] };
-            after_roll(home, dice, &mut ends, &mut work);
-            let after = *ends.iter().min_by(|x, y| value(x).total_cmp(&value(y))).expect("a roll leads somewhere");
+            let mut best = (f64::INFINITY, *home);
+            after_roll(home, dice, &mut |board| {
+                let v = value(board);
+                if v < best.0 {
+                    best = (v, *board);
+                }
+            });
+            let after = best.1;
             let share = weight / 36.0;
             if done(&after) {
                 shares[0] += share;

@@ -271,7 +271,7 @@ pub(super) fn td_rollouts<'py>(
 
 /// The value of each feature row (``rows``: little-endian float32 rows of ``after_features``, the side just moved
 /// first) in which both sides are bearing off, for the side just moved, by the exact one-sided bear-off tables of
-/// Tabla and Tapa (made on first use, about a second); NaN for the other rows. As float32 bytes.
+/// Tabla and Tapa (made on first use, in about half a second); NaN for the other rows. As float32 bytes.
 #[pyfunction]
 pub(super) fn bearoff_values<'py>(py: Python<'py>, rows: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
     if !rows.len().is_multiple_of(4 * inputs::FEATURES) {

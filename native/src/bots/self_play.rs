@@ -5,7 +5,7 @@
 //! them when given that stream.
 
 use super::inputs::{row_extras, FEATURES};
-use super::value_net::{Scratch, ValueNet};
+use super::value_net::{dot, squash, Scratch, ValueNet};
 use crate::engine::game::{after_play, features, Game, Phase, Sides, SplitMix64, State};
 
 /// The learning rate and the traces' decay.
@@ -152,10 +152,8 @@ fn learn(net: &mut ValueNet, trace: &mut Trace, target: f32, rates: Rates, work:
             }
         }
     }
-    for unit in units.iter_mut() {
-        *unit = 1.0 / (1.0 + (-*unit).exp());
-    }
-    let value = net.b2 + units.iter().zip(&net.w2).map(|(unit, weight)| unit * weight).sum::<f32>();
+    squash(units);
+    let value = net.b2 + dot(units, &net.w2);
     let error = rates.alpha * (target - value);
     let lambda = rates.lambda;
     // The gradient by b1 (and, times an input, by that input's column) is w2 · σ'(unit); by w2 the units.
