@@ -1,16 +1,16 @@
-//! The extra inputs a learned network may read, computed from its feature rows: the twin of
-//! `bots/python/td_inputs.py` (``shots``, and ``blocks`` after them), which says what each number means. A row is
-//! the 244 features of `game.rs` (each side's TD-Gammon units per point, bar and borne-off, then each side's pin
-//! flags), the side that just played first.
+//! The extra inputs a learned network may read, computed from a position (or from its feature row, read back
+//! into the position): the twin of `bots/python/td_inputs.py` (``shots``, and ``blocks`` after them), which says
+//! what each number means. A row is the 244 features of `game.rs` (each side's TD-Gammon units per point, bar and
+//! borne-off, then each side's pin flags), the side that just played first.
 
 pub use crate::engine::game::FEATURES;
-use crate::engine::game::Sides;
+use crate::engine::game::{count, Sides};
 
 const POINTS: usize = 24;
 /// A side's units: four per point, then its bar and its borne-off.
-const SIDE: usize = 4 * POINTS + 2;
+pub const SIDE: usize = 4 * POINTS + 2;
 /// Where the pin flags start: the side just moved's, then the other's.
-const PINS: usize = 2 * SIDE;
+pub const PINS: usize = 2 * SIDE;
 const _: () = assert!(FEATURES == PINS + 2 * POINTS);
 const MOTHER: u64 = 1 << (POINTS - 1);
 /// The ``shots`` inputs of a row, and the ``blocks`` ones.
@@ -31,35 +31,31 @@ struct Side {
 }
 
 impl Side {
-    fn new(row: &[f32], side: usize) -> Self {
-        let (units, other) = (&row[side * SIDE..], &row[(1 - side) * SIDE..]);
-        let (my_pins, their_pins) = (&row[PINS + side * POINTS..], &row[PINS + (1 - side) * POINTS..]);
-        let count = |units: &[f32], point: usize| {
-            let unit = &units[4 * point..4 * point + 4];
-            unit[0] + unit[1] + unit[2] + 2.0 * unit[3]
-        };
-        let mut side = Side { checkers: [0.0; POINTS], lone: 0, shooters: 0, blocked: 0 };
+    fn new(sides: &Sides, side: usize) -> Self {
+        let (mine, other) = (sides.boards[side], sides.boards[1 - side]);
+        let flag = |pins: u128, point: usize| (pins >> ((point + 1) * 4)) & 1 != 0;
+        let mut side_of = Side { checkers: [0.0; POINTS], lone: 0, shooters: 0, blocked: 0 };
         let mut pinned = 0u64;
         for point in 0..POINTS {
             let (bit, mirrored) = (1u64 << point, 1u64 << (POINTS - 1 - point));
-            let mine = count(units, point);
-            side.checkers[point] = mine;
-            if mine == 1.0 && my_pins[point] == 0.0 {
-                side.lone |= bit;
+            let n = count(mine, point as u32 + 1);
+            side_of.checkers[point] = n as f32;
+            if n == 1 && !flag(sides.pins[side], point) {
+                side_of.lone |= bit;
             }
-            if mine >= 2.0 {
-                side.blocked |= bit;
+            if n >= 2 {
+                side_of.blocked |= bit;
             }
             // The other side's point `point + 1` is my point 24 - point.
-            if their_pins[point] != 0.0 {
+            if flag(sides.pins[1 - side], point) {
                 pinned |= mirrored;
-            } else if count(other, point) >= 1.0 {
-                side.shooters |= mirrored;
+            } else if count(other, point as u32 + 1) >= 1 {
+                side_of.shooters |= mirrored;
             }
         }
-        side.lone &= !pinned;
-        side.blocked |= pinned;
-        side
+        side_of.lone &= !pinned;
+        side_of.blocked |= pinned;
+        side_of
     }
 
     /// Its four ``shots`` inputs.
@@ -141,24 +137,25 @@ fn nibble(n: f32) -> Option<u128> {
 }
 
 /// The extra inputs of each row of `rows` (rows of [`FEATURES`]): its ``shots`` (the side just moved's four, the
-/// other's four) and, with `blocks`, its ``blocks`` after them (three each, in the same order).
-pub fn extras(rows: &[f32], blocks: bool) -> Vec<f64> {
+/// other's four) and, with `blocks`, its ``blocks`` after them (three each, in the same order); None if a row is
+/// not the features of a position.
+pub fn extras(rows: &[f32], blocks: bool) -> Option<Vec<f64>> {
     let width = SHOTS + if blocks { BLOCKS } else { 0 };
     let mut out = Vec::with_capacity(rows.len() / FEATURES * width);
     for row in rows.chunks_exact(FEATURES) {
-        row_extras(row, blocks, &mut out);
+        sides_extras(&sides_of(row)?, blocks, &mut out);
     }
-    out
+    Some(out)
 }
 
-/// The extra inputs of one row, appended to `out` (as [`extras`] gives them).
-pub fn row_extras(row: &[f32], blocks: bool, out: &mut Vec<f64>) {
-    let sides = [Side::new(row, 0), Side::new(row, 1)];
-    for side in &sides {
+/// The extra inputs of a position (the side just moved first), appended to `out` (as [`extras`] gives them).
+pub fn sides_extras(sides: &Sides, blocks: bool, out: &mut Vec<f64>) {
+    let both = [Side::new(sides, 0), Side::new(sides, 1)];
+    for side in &both {
         out.extend(side.shots());
     }
     if blocks {
-        for side in &sides {
+        for side in &both {
             out.extend(side.blocks());
         }
     }

@@ -12,7 +12,7 @@ use super::rollouts::{rollout_totals, words};
 use super::{bearoff, gaps, inputs};
 use crate::engine::durak;
 use crate::engine::family_core::{each_reply, family_game, one_stage, sides_tuple};
-use crate::engine::game::{self, Sides, SplitMix64};
+use crate::engine::game::{Sides, SplitMix64};
 use crate::engine::python::{durak_rules, DurakOptions};
 
 /// Both sides of a position as Python gives them: (the side's board, the other's, its pins, the other's).
@@ -132,7 +132,9 @@ pub(super) fn tapa_extras<'py>(py: Python<'py>, rows: &[u8], blocks: bool) -> Py
         return Err(PyValueError::new_err(format!("{} bytes are not rows of {} features", rows.len(), inputs::FEATURES)));
     }
     let values: Vec<f32> = rows.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
-    let bytes: Vec<u8> = inputs::extras(&values, blocks).iter().flat_map(|value| value.to_le_bytes()).collect();
+    let extras = inputs::extras(&values, blocks)
+        .ok_or_else(|| PyValueError::new_err("a row is not the features of a position"))?;
+    let bytes: Vec<u8> = extras.iter().flat_map(|value| value.to_le_bytes()).collect();
     Ok(PyBytes::new(py, &bytes))
 }
 
@@ -162,23 +164,16 @@ pub(super) fn best_replies(
 ) -> PyResult<Vec<BestReply>> {
     let game = one_stage(family_game(game, stuck_limit, ladder_from, count_global, remainder_to_opponent, blocks_all,
         both_mothers_points)?)?;
-    let (mut row, mut scratch) = ([0f32; game::FEATURES], Scratch::default());
+    let mut scratch = Scratch::default();
     let mut best = Vec::with_capacity(21 * positions.len());
     for (mine, theirs, my_pins, their_pins) in positions {
         let sides = Sides { boards: [mine, theirs], pins: [my_pins, their_pins] };
-        game::features(&sides, &mut row);
-        let base = net.base(&row);
+        let base = net.base(&sides);
         let first = best.len();
         let counts = each_reply(game, sides, |roll, after, ended| {
             let value = match ended {
                 Some((points, other)) => points as f32 - other as f32,
-                None => match bearoff::tables().value(after) {
-                    Some(value) => value,
-                    None => {
-                        game::features(after, &mut row);
-                        net.value_near(&base, &row, &mut scratch)
-                    }
-                },
+                None => bearoff::tables().value(after).unwrap_or_else(|| net.value_near(&base, after, &mut scratch)),
             };
             if first + roll == best.len() {
                 best.push((0, f32::NEG_INFINITY, None, sides_tuple(after)));

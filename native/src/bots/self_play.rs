@@ -4,7 +4,7 @@
 //! reference computes in float64. Dice come from the playouts' stream (`SplitMix64`), as the reference draws
 //! them when given that stream.
 
-use super::inputs::{row_extras, FEATURES};
+use super::inputs::{sides_extras, FEATURES};
 use super::value_net::{dot, squash, Scratch, ValueNet};
 use crate::engine::game::{after_play, features, Game, Phase, Sides, SplitMix64, State};
 
@@ -46,9 +46,7 @@ impl Work {
 
     /// The value `net` gives `sides` (the side just moved first).
     pub(super) fn value(&mut self, net: &ValueNet, sides: &Sides) -> f32 {
-        features(sides, &mut self.row);
-        let base = net.base(&self.row);
-        net.value_near(&base, &self.row, &mut self.scratch)
+        net.value_near(&net.base(sides), sides, &mut self.scratch)
     }
 }
 
@@ -81,8 +79,7 @@ pub fn self_play(net: &mut ValueNet, game: Game, games: usize, rates: Rates, rng
                 Phase::Move => {
                     seat = state.turn();
                     let choice = choose(net, &state, &mut work);
-                    features(&choice.after, &mut work.row);
-                    let inputs = inputs(net, &work.row, &mut work.extras);
+                    let inputs = inputs(net, &choice.after, &mut work);
                     learn(net, &mut traces[seat], choice.value, rates, &mut work);
                     traces[seat].last = Some(inputs);
                     ended = choice.ends;
@@ -105,17 +102,13 @@ pub(super) fn choose(net: &ValueNet, state: &State, work: &mut Work) -> Choice {
     let (mover, boards, pins) = (state.turn(), state.boards(), state.pins());
     let sides = Sides { boards: [boards[mover], boards[1 - mover]], pins: [pins[mover], pins[1 - mover]] };
     let variant = *state.variant();
-    features(&sides, &mut work.row);
-    let base = net.base(&work.row);
+    let base = net.base(&sides);
     let mut best: Option<(usize, f32, Sides, bool)> = None;
     for (index, &end) in state.ends.iter().enumerate() {
         let (after, outcome) = after_play(variant, sides, end);
         let value = match outcome {
             Some(outcome) => outcome.points[0] as f32 - outcome.points[1] as f32,
-            None => {
-                features(&after, &mut work.row);
-                net.value_near(&base, &work.row, &mut work.scratch)
-            }
+            None => net.value_near(&base, &after, &mut work.scratch),
         };
         if best.is_none_or(|(_, most, _, _)| value > most) {
             best = Some((index, value, after, outcome.is_some()));
@@ -125,13 +118,14 @@ pub(super) fn choose(net: &ValueNet, state: &State, work: &mut Work) -> Choice {
     Choice { index, after, value, ends }
 }
 
-/// A feature row followed by the extra inputs `net` reads.
-fn inputs(net: &ValueNet, row: &[f32], extras: &mut Vec<f64>) -> Vec<f32> {
-    let mut inputs = row.to_vec();
+/// The features of a position (the side just moved first) followed by the extra inputs `net` reads.
+fn inputs(net: &ValueNet, sides: &Sides, work: &mut Work) -> Vec<f32> {
+    features(sides, &mut work.row);
+    let mut inputs = work.row.clone();
     if let Some(blocks) = net.extras {
-        extras.clear();
-        row_extras(row, blocks, extras);
-        inputs.extend(extras.iter().map(|&x| x as f32));
+        work.extras.clear();
+        sides_extras(sides, blocks, &mut work.extras);
+        inputs.extend(work.extras.iter().map(|&x| x as f32));
     }
     inputs
 }

@@ -9,7 +9,9 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use super::inputs::{row_extras, BLOCKS, FEATURES, SHOTS};
+use super::inputs::{sides_extras, sides_of, BLOCKS, FEATURES, PINS, SHOTS, SIDE};
+use crate::engine::family::BOARD_MASK;
+use crate::engine::game::{count, Sides};
 
 /// A network of `Network`'s shape with its weights.
 #[pyclass(module = "kafana_native.bots", frozen)]
@@ -48,10 +50,11 @@ impl ValueNet {
             return Err(PyValueError::new_err(format!("{} numbers are not rows of {FEATURES} features", rows.len())));
         }
         let (empty, mut scratch) = (self.empty(), Scratch::default());
-        let bytes: Vec<u8> = rows
-            .chunks_exact(FEATURES)
-            .flat_map(|row| self.value_near(&empty, row, &mut scratch).to_le_bytes())
-            .collect();
+        let mut bytes = Vec::with_capacity(rows.len() / FEATURES * 4);
+        for row in rows.chunks_exact(FEATURES) {
+            let sides = sides_of(row).ok_or_else(|| PyValueError::new_err("a row is not the features of a position"))?;
+            bytes.extend(self.value_near(&empty, &sides, &mut scratch).to_le_bytes());
+        }
         Ok(PyBytes::new(py, &bytes))
     }
 }
@@ -63,10 +66,10 @@ pub struct Scratch {
     extras: Vec<f64>,
 }
 
-/// A row and its hidden units' sums over its features (the extra inputs aside), from which the units of a row
-/// that differs from it in a few features are found by those alone: the positions one play leaves.
+/// A position and its hidden units' sums over its features (the extra inputs aside), from which the units of a
+/// position that differs from it in a few features are found by those alone: the positions one play leaves.
 pub struct Base {
-    row: Vec<f32>,
+    sides: Sides,
     units: Vec<f32>,
 }
 
@@ -119,28 +122,28 @@ impl ValueNet {
         [w1, bytes(&self.b1), bytes(&self.w2)]
     }
 
-    /// The base of rows near `row`.
-    pub fn base(&self, row: &[f32]) -> Base {
+    /// The base of positions near `sides` (the side just moved first).
+    pub fn base(&self, sides: &Sides) -> Base {
         let empty = self.empty();
         let mut units = empty.units.clone();
-        self.add_changes(&empty, row, &mut units);
-        Base { row: row.to_vec(), units }
+        self.add_changes(&empty.sides, sides, &mut units);
+        Base { sides: *sides, units }
     }
 
-    /// The base of a row of zeros: its units are the biases.
+    /// The base of no checkers at all: its features are zeros, its units the biases.
     fn empty(&self) -> Base {
-        Base { row: vec![0.0; FEATURES], units: self.b1.clone() }
+        Base { sides: Sides { boards: [0, 0], pins: [0, 0] }, units: self.b1.clone() }
     }
 
-    /// The value of one row of features, found from a base near it.
-    pub fn value_near(&self, base: &Base, row: &[f32], scratch: &mut Scratch) -> f32 {
+    /// The value of a position (the side just moved first), found from a base near it.
+    pub fn value_near(&self, base: &Base, sides: &Sides, scratch: &mut Scratch) -> f32 {
         let units = &mut scratch.units;
         units.clear();
         units.extend_from_slice(&base.units);
-        self.add_changes(base, row, units);
+        self.add_changes(&base.sides, sides, units);
         if let Some(blocks) = self.extras {
             scratch.extras.clear();
-            row_extras(row, blocks, &mut scratch.extras);
+            sides_extras(sides, blocks, &mut scratch.extras);
             for (at, &x) in scratch.extras.iter().enumerate() {
                 self.add(FEATURES + at, x as f32, units);
             }
@@ -149,11 +152,39 @@ impl ValueNet {
         self.b2 + dot(units, &self.w2)
     }
 
-    /// Add to `units` the weights of the features in which `row` differs from `base`'s, by the difference.
-    fn add_changes(&self, base: &Base, row: &[f32], units: &mut [f32]) {
-        for (input, (&x, &was)) in row.iter().zip(&base.row).enumerate() {
-            if x != was {
-                self.add(input, x - was, units);
+    /// Add to `units` the weights of the features (`game::features`) in which `after` differs from `before`, by
+    /// the difference: only the points whose checkers or pins differ are looked at.
+    fn add_changes(&self, before: &Sides, after: &Sides, units: &mut [f32]) {
+        for side in 0..2 {
+            let (was_board, board) = (before.boards[side], after.boards[side]);
+            let mut changed = (was_board ^ board) & BOARD_MASK;
+            while changed != 0 {
+                let nibble = changed.trailing_zeros() / 4;
+                changed &= !(15u128 << (nibble * 4));
+                let (was, now) = (count(was_board, nibble), count(board, nibble));
+                let at = side * SIDE;
+                match nibble {
+                    0 => self.add(at + SIDE - 1, (now as f32 - was as f32) / 15.0, units),
+                    25 => self.add(at + SIDE - 2, (now as f32 - was as f32) / 2.0, units),
+                    point => {
+                        let (from, to) = (point_units(was), point_units(now));
+                        for unit in 0..4 {
+                            if from[unit] != to[unit] {
+                                self.add(at + 4 * (point as usize - 1) + unit, to[unit] - from[unit], units);
+                            }
+                        }
+                    }
+                }
+            }
+            let (was_pins, pins) = (before.pins[side], after.pins[side]);
+            if was_pins == pins {
+                continue;
+            }
+            for point in 1..=24 {
+                let (was, now) = ((was_pins >> (point * 4)) & 1, (pins >> (point * 4)) & 1);
+                if was != now {
+                    self.add(PINS + side * 24 + point - 1, now as f32 - was as f32, units);
+                }
             }
         }
     }
@@ -200,4 +231,9 @@ pub(super) fn dot(a: &[f32], b: &[f32]) -> f32 {
         }
     }
     lanes.iter().sum::<f32>() + rest
+}
+
+/// A point's four features for `n` checkers: n ≥ 1, n ≥ 2, n ≥ 3 and (n − 3) / 2 above three (`game::features`).
+fn point_units(n: u32) -> [f32; 4] {
+    [f32::from(n >= 1), f32::from(n >= 2), f32::from(n >= 3), if n > 3 { (n - 3) as f32 / 2.0 } else { 0.0 }]
 }
