@@ -22,9 +22,10 @@ pub struct Rollouts {
 }
 
 /// The feature rows of the positions kept (the side just moved first, the other to roll) and each one's value for
-/// the side just moved: the mean of its rollouts, a game that ends by its points. Dice come from `rng`.
+/// the side just moved: the mean of its rollouts, a game that ends by its points, a race of both sides bearing off
+/// by the exact tables (in the choice of plays too). Dice come from `rng`.
 pub fn rolled_out(net: &ValueNet, game: Game, spec: Rollouts, rng: &mut SplitMix64) -> (Vec<f32>, Vec<f32>) {
-    let mut work = Work::new();
+    let mut work = Work::new(true);
     let (mut rows, mut values) = (Vec::new(), Vec::new());
     let mut row = vec![0.0; FEATURES];
     for _ in 0..spec.games {

@@ -234,7 +234,8 @@ pub(super) fn td_self_play<'py>(
 /// Positions of ``games`` games of greedy self-play by ``net`` in a ``game`` of one stage a turn (``tabla`` or
 /// ``tapa``, with its resolved options), every ``every``-th decision's, each valued for the side that just moved by
 /// ``rollouts`` rollouts (the first roll through the 36 in turn) of ``plies`` decisions played by ``net``, then
-/// valued by it (a game that ends by its points); dice from the playouts' stream as it stands at ``rng``. Returns
+/// valued by it (a game that ends by its points, a race of both sides bearing off by the exact tables, in the choice
+/// of plays too); dice from the playouts' stream as it stands at ``rng``. Returns
 /// the positions' feature rows and their values (float32 bytes) and where the stream stands after them.
 #[pyfunction]
 #[pyo3(signature = (game, net, *, games, every, rollouts, plies, rng, stuck_limit=100, blocks_all=false,

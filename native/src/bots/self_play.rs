@@ -5,7 +5,8 @@
 //! them when given that stream.
 
 use super::inputs::{sides_extras, FEATURES};
-use super::value_net::{dot, squash, Scratch, ValueNet};
+use super::bearoff;
+use super::value_net::{dot, squash, Base, Scratch, ValueNet};
 use crate::engine::game::{after_play, features, Game, Phase, Sides, SplitMix64, State};
 
 /// The learning rate and the traces' decay.
@@ -31,22 +32,30 @@ impl Trace {
     }
 }
 
-/// What every decision reuses: a feature row, the hidden units, the extra inputs.
+/// What every decision reuses: a feature row, the hidden units, the extra inputs; and whether races of both sides
+/// bearing off are valued by the exact tables instead of the network.
 pub(super) struct Work {
     row: Vec<f32>,
     scratch: Scratch,
     extras: Vec<f64>,
     units: Vec<f32>,
+    exact_races: bool,
 }
 
 impl Work {
-    pub(super) fn new() -> Work {
-        Work { row: vec![0.0; FEATURES], scratch: Scratch::default(), extras: Vec::new(), units: Vec::new() }
+    pub(super) fn new(exact_races: bool) -> Work {
+        Work { row: vec![0.0; FEATURES], scratch: Scratch::default(), extras: Vec::new(), units: Vec::new(), exact_races }
     }
 
-    /// The value `net` gives `sides` (the side just moved first).
+    /// The value of `sides` (the side just moved first) by `net`, or by the bear-off tables.
     pub(super) fn value(&mut self, net: &ValueNet, sides: &Sides) -> f32 {
-        net.value_near(&net.base(sides), sides, &mut self.scratch)
+        self.value_near(net, &net.base(sides), sides)
+    }
+
+    /// The value of `sides` by `net` from a base near it, or by the bear-off tables.
+    fn value_near(&mut self, net: &ValueNet, base: &Base, sides: &Sides) -> f32 {
+        let exact = if self.exact_races { bearoff::tables().value(sides) } else { None };
+        exact.unwrap_or_else(|| net.value_near(base, sides, &mut self.scratch))
     }
 }
 
@@ -61,7 +70,7 @@ pub(super) struct Choice {
 
 /// Play `games` games of `game` from their opening throws, the dice drawn from `rng`, training `net` as they go.
 pub fn self_play(net: &mut ValueNet, game: Game, games: usize, rates: Rates, rng: &mut SplitMix64) {
-    let mut work = Work::new();
+    let mut work = Work::new(false);
     for _ in 0..games {
         let mut traces = [Trace::new(net), Trace::new(net)];
         let mut state = State::new(game, None, false);
@@ -108,7 +117,7 @@ pub(super) fn choose(net: &ValueNet, state: &State, work: &mut Work) -> Choice {
         let (after, outcome) = after_play(variant, sides, end);
         let value = match outcome {
             Some(outcome) => outcome.points[0] as f32 - outcome.points[1] as f32,
-            None => net.value_near(&base, &after, &mut work.scratch),
+            None => work.value_near(net, &base, &after),
         };
         if best.is_none_or(|(_, most, _, _)| value > most) {
             best = Some((index, value, after, outcome.is_some()));
