@@ -1,7 +1,7 @@
 """Train a Tabla or Tapa points network on positions valued by rollouts, beyond what self-play teaches it.
 
 Usage: python -m bots.python.rollout_train --game tabla --init FILE [--games 1000] [--every 3] [--rollouts 36]
-       [--plies 8] [--epochs 3] [--batch 64] [--rate 0.0003] [--seed 1] [--data FILE] [--out FILE]
+       [--plies 8] [--epochs 3] [--batch 64] [--rate 0.0003] [--seed 1] [--jobs 1] [--data FILE] [--out FILE]
 
 First the positions: ``--games`` games of greedy self-play by the ``--init`` network in the native core, every
 ``--every``-th position (the side just moved against the side to roll), each valued by ``--rollouts`` rollouts
@@ -12,7 +12,8 @@ position (the variance of the first roll is gone); a rollout is a better judge o
 alone, since it sees what the next decisions make of it. Then the network learns those values: minibatch gradient
 descent (Adam) on the squared error, ``--epochs`` passes over the positions in orders drawn from
 ``numpy.random.default_rng(seed)``. The dice come from the playouts' stream seeded with ``--seed``
-(:class:`referee.playouts.SplitMix64`): the same command makes the same file on the same machine. With ``--data``
+(:class:`referee.playouts.SplitMix64`; with ``--jobs N`` N threads share the games, each on a stream drawn from
+it): the same command makes the same file on the same machine. With ``--data``
 the positions and their values are written to that file, or read from it when it exists (to train another
 network on them without rolling them out again). Progress is printed as positions are valued and after each
 epoch (the mean squared error over the positions).
@@ -22,8 +23,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -33,6 +36,7 @@ from bots.python.td_network import WEIGHTS, Network
 from referee.games import make_game
 from referee.games.engine import ACCELERATORS
 from referee.games.tabla_family.features import FEATURES
+from referee.playouts import SplitMix64
 
 GAMES = ("tabla", "tapa")
 """The games whose positions are rolled out: one stage a turn, valued by points."""
@@ -41,9 +45,11 @@ CHUNK = 100
 
 
 def rolled_out(network: Network, game_id: str, games: int, every: int, rollouts: int, plies: int, seed: int,
-               report: Callable[[str], None] = print) -> tuple[np.ndarray, np.ndarray]:
+               report: Callable[[str], None] = print, jobs: int = 1) -> tuple[np.ndarray, np.ndarray]:
     """The feature rows of the positions met in ``games`` games of ``network``'s self-play (every ``every``-th
     decision's) and their values for the side that just moved, by rollouts (:func:`kafana_native.bots.td_rollouts`).
+    ``jobs`` threads share the games (the core runs them in parallel), each its share on a stream of its own drawn
+    from ``seed``'s; their positions come in the order of the jobs.
 
     Raises:
         RuntimeError: the native core is not installed.
@@ -52,15 +58,29 @@ def rolled_out(network: Network, game_id: str, games: int, every: int, rollouts:
         raise RuntimeError("the native core is not installed (pip install ./native)")
     net = network.native()
     options = make_game(game_id).core_options()
-    rows, values, stream, begun = [], [], seed, time.perf_counter()
-    for done in range(0, games, CHUNK):
-        step = min(CHUNK, games - done)
-        found, valued, stream = ACCELERATORS.td_rollouts(game_id, net, games=step, every=every, rollouts=rollouts,
-                                                         plies=plies, rng=stream, **options)
-        rows.append(np.frombuffer(found, dtype="<f4").reshape(-1, FEATURES))
-        values.append(np.frombuffer(valued, dtype="<f4"))
-        count = sum(len(part) for part in values)
-        report(f"{game_id}: {done + step} games, {count} positions valued, {time.perf_counter() - begun:.0f} s")
+    begun, done = time.perf_counter(), [0, 0]
+    lock = threading.Lock()
+
+    def job(games: int, stream: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        rows, values = [], []
+        for start in range(0, games, CHUNK):
+            step = min(CHUNK, games - start)
+            found, valued, stream = ACCELERATORS.td_rollouts(game_id, net, games=step, every=every,
+                                                             rollouts=rollouts, plies=plies, rng=stream, **options)
+            rows.append(np.frombuffer(found, dtype="<f4").reshape(-1, FEATURES))
+            values.append(np.frombuffer(valued, dtype="<f4"))
+            with lock:
+                done[0] += step
+                done[1] += len(values[-1])
+                report(f"{game_id}: {done[0]} games, {done[1]} positions valued, {time.perf_counter() - begun:.0f} s")
+        return rows, values
+
+    shares = [games // jobs + (1 if k < games % jobs else 0) for k in range(jobs)]
+    streams = [seed] if jobs == 1 else [SplitMix64(seed).next() ^ k for k in range(jobs)]
+    with ThreadPoolExecutor(jobs) as pool:
+        parts = list(pool.map(job, shares, streams))
+    rows = [row for part, _ in parts for row in part]
+    values = [value for _, part in parts for value in part]
     return np.concatenate(rows), np.concatenate(values).astype(np.float64)
 
 
@@ -123,11 +143,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=64)
     parser.add_argument("--rate", type=float, default=0.0003, help="Adam's learning rate")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1, help="threads to share the rollouts among (the data depends "
+                        "on it: each has a stream of its own)")
     parser.add_argument("--data", type=Path, help="where to keep the valued positions (read back if it exists)")
     parser.add_argument("--out", type=Path, help=f"where to write the network (default {WEIGHTS}/<game>.npz)")
     args = parser.parse_args(argv)
-    if min(args.games, args.every, args.rollouts, args.epochs, args.batch) < 1 or args.plies < 0:
-        parser.error("--games, --every, --rollouts, --epochs and --batch must be positive, --plies not negative")
+    if min(args.games, args.every, args.rollouts, args.epochs, args.batch, args.jobs) < 1 or args.plies < 0:
+        parser.error("--games, --every, --rollouts, --epochs, --batch and --jobs must be positive, --plies not "
+                     "negative")
     if ACCELERATORS is None:
         parser.error("the native core is not installed (pip install ./native)")
     try:
@@ -141,7 +164,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"{error}")
     start = time.perf_counter()
     if rows is None:
-        rows, values = rolled_out(network, args.game, args.games, args.every, args.rollouts, args.plies, args.seed)
+        rows, values = rolled_out(network, args.game, args.games, args.every, args.rollouts, args.plies, args.seed,
+                                  jobs=args.jobs)
         if args.data:
             np.savez_compressed(args.data, rows=rows, values=values)
     network = Network(*(array.astype(np.float64) for array in network.parameters()), network.inputs)

@@ -61,6 +61,10 @@ def test_rollouts_value_positions_as_the_network_roughly_does(game_id):
     rows, values = rollout_train.rolled_out(network, game_id, 3, 2, 36, 4, seed=5, report=quiet)
     assert (np.abs(values) <= 2).all() and not np.allclose(values, network.values(rows), atol=1e-3)
     assert np.corrcoef(values, network.values(rows))[0, 1] > 0.5
+    shared = [rollout_train.rolled_out(network, game_id, 3, 2, 36, 4, seed=5, report=quiet, jobs=2)
+              for _ in range(2)]
+    assert np.array_equal(shared[0][0], shared[1][0]) and np.array_equal(shared[0][1], shared[1][1])
+    assert len(shared[0][1]) > 20 and not np.array_equal(shared[0][0][:20], rows[:20])  # streams of their own
 
 
 @native
