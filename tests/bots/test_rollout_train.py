@@ -49,8 +49,8 @@ def test_a_fit_learns_its_targets():
 @pytest.mark.parametrize("game_id", rollout_train.GAMES)
 def test_rollouts_value_positions_as_the_network_roughly_does(game_id):
     """The values of positions by rollouts of zero decisions are the network's own (a race's, the bear-off
-    tables'); with a few decisions they differ but agree in the main, and every value is within the game's points;
-    the same seed, the same data (the shipped networks)."""
+    tables'); with a few decisions they differ but agree in the main, and every value is about the game's points at
+    most (the network's own may pass them a little); the same seed, the same data (the shipped networks)."""
     network = Network.load(WEIGHTS / f"{game_id}.npz")
     rows, values = rollout_train.rolled_out(network, game_id, 3, 2, 36, 0, seed=5, report=quiet)
     assert rows.shape == (len(values), FEATURES) and len(values) > 20
@@ -59,7 +59,7 @@ def test_rollouts_value_positions_as_the_network_roughly_does(game_id):
     again = rollout_train.rolled_out(network, game_id, 3, 2, 36, 0, seed=5, report=quiet)
     assert np.array_equal(rows, again[0]) and np.array_equal(values, again[1])
     rows, values = rollout_train.rolled_out(network, game_id, 3, 2, 36, 4, seed=5, report=quiet)
-    assert (np.abs(values) <= 2).all() and not np.allclose(values, network.values(rows), atol=1e-3)
+    assert (np.abs(values) <= 2.5).all() and not np.allclose(values, network.values(rows), atol=1e-3)
     assert np.corrcoef(values, network.values(rows))[0, 1] > 0.5
     shared = [rollout_train.rolled_out(network, game_id, 3, 2, 36, 4, seed=5, report=quiet, jobs=2)
               for _ in range(2)]

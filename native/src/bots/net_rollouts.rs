@@ -5,7 +5,7 @@
 
 use super::self_play::{choose, Work};
 use super::value_net::ValueNet;
-use crate::engine::game::{features, Game, Phase, Sides, SplitMix64, State, FEATURES};
+use crate::engine::game::{features, play_to_end, Game, Phase, Sides, SplitMix64, State, FEATURES};
 
 /// How the positions are drawn and rolled out.
 #[derive(Clone, Copy)]
@@ -31,29 +31,16 @@ pub fn rolled_out(net: &ValueNet, game: Game, spec: Rollouts, rng: &mut SplitMix
     for _ in 0..spec.games {
         let mut state = State::new(game, None, false);
         let mut decisions = 0;
-        loop {
-            match state.phase {
-                Phase::Opening => {
-                    let (first, second) = rng.dice();
-                    state.opening(first, second);
-                }
-                Phase::Roll => {
-                    let (first, second) = rng.dice();
-                    state.roll(first.max(second), first.min(second));
-                }
-                Phase::Move => {
-                    let choice = choose(net, &state, &mut work);
-                    state.play(choice.index);
-                    decisions += 1;
-                    if !choice.ends && decisions % spec.every == 0 {
-                        features(&choice.after, &mut row);
-                        rows.extend_from_slice(&row);
-                        values.push(rollout_value(net, game, &choice.after, spec, rng, &mut work));
-                    }
-                }
-                Phase::Over => break,
+        play_to_end(&mut state, rng, |state, rng| {
+            let choice = choose(net, state, &mut work);
+            state.play(choice.index);
+            decisions += 1;
+            if !choice.ends && decisions % spec.every == 0 {
+                features(&choice.after, &mut row);
+                rows.extend_from_slice(&row);
+                values.push(rollout_value(net, game, &choice.after, spec, rng, &mut work));
             }
-        }
+        });
     }
     (rows, values)
 }

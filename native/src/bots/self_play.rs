@@ -7,7 +7,7 @@
 use super::inputs::{sides_extras, FEATURES};
 use super::bearoff;
 use super::value_net::{dot, squash, Base, Scratch, ValueNet};
-use crate::engine::game::{after_play, features, Game, Phase, Sides, SplitMix64, State};
+use crate::engine::game::{after_play, features, play_to_end, Game, Sides, SplitMix64, State};
 
 /// The learning rate and the traces' decay.
 #[derive(Clone, Copy)]
@@ -75,28 +75,15 @@ pub fn self_play(net: &mut ValueNet, game: Game, games: usize, rates: Rates, rng
         let mut traces = [Trace::new(net), Trace::new(net)];
         let mut state = State::new(game, None, false);
         let (mut ended, mut seat) = (false, 0);
-        loop {
-            match state.phase {
-                Phase::Opening => {
-                    let (first, second) = rng.dice();
-                    state.opening(first, second);
-                }
-                Phase::Roll => {
-                    let (first, second) = rng.dice();
-                    state.roll(first.max(second), first.min(second));
-                }
-                Phase::Move => {
-                    seat = state.turn();
-                    let choice = choose(net, &state, &mut work);
-                    let inputs = inputs(net, &choice.after, &mut work);
-                    learn(net, &mut traces[seat], choice.value, rates, &mut work);
-                    traces[seat].last = Some(inputs);
-                    ended = choice.ends;
-                    state.play(choice.index);
-                }
-                Phase::Over => break,
-            }
-        }
+        play_to_end(&mut state, rng, |state, _| {
+            seat = state.turn();
+            let choice = choose(net, state, &mut work);
+            let inputs = inputs(net, &choice.after, &mut work);
+            learn(net, &mut traces[seat], choice.value, rates, &mut work);
+            traces[seat].last = Some(inputs);
+            ended = choice.ends;
+            state.play(choice.index);
+        });
         let points = state.outcome.expect("a finished game has an outcome").points;
         let learners: &[usize] = if ended { &[1 - seat] } else { &[0, 1] };
         for &learner in learners {

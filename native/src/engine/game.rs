@@ -637,6 +637,16 @@ fn play_out(state: &mut State, policy: Policy, rng: &mut SplitMix64, buffers: &m
 /// Roll, open and play `state` to its end, counting the decisions.
 fn decide_all(state: &mut State, policy: Policy, rng: &mut SplitMix64) -> u32 {
     let mut decisions = 0;
+    play_to_end(state, rng, |state, rng| {
+        state.play_random(policy, rng);
+        decisions += 1;
+    });
+    decisions
+}
+
+/// Throw the opening and roll for `state` from `rng` until the game is over, `play` making every play (it is
+/// called whenever a seat is to move, and must play).
+pub fn play_to_end(state: &mut State, rng: &mut SplitMix64, mut play: impl FnMut(&mut State, &mut SplitMix64)) {
     loop {
         match state.phase {
             Phase::Opening => {
@@ -647,11 +657,8 @@ fn decide_all(state: &mut State, policy: Policy, rng: &mut SplitMix64) -> u32 {
                 let (first, second) = rng.dice();
                 state.roll(first.max(second), first.min(second));
             }
-            Phase::Move => {
-                state.play_random(policy, rng);
-                decisions += 1;
-            }
-            Phase::Over => return decisions,
+            Phase::Move => play(state, rng),
+            Phase::Over => return,
         }
     }
 }
