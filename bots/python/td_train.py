@@ -10,7 +10,7 @@ toward the points it scored, with an eligibility trace per seat (lambda). Dice c
 and the first weights from ``numpy.random.default_rng(seed)``: the same command makes the same file on the same
 machine. Progress (games played, games/s) is printed every thousand games. With ``--engine native`` the games are
 played and the network learns in the native core (:func:`train_native`, the same algorithm in float32, its dice
-from the playouts' stream seeded alike), about five times faster.
+from the playouts' stream seeded alike), about eight times faster (``bench/td_training.py``).
 
 With ``--outcomes`` it trains an :class:`OutcomeNetwork` instead (the chances of winning, of winning two points
 and of losing two, what a match player needs; written to ``<game>-outcomes.npz``), choosing plays by the points
@@ -72,7 +72,7 @@ def choose(network: Trained, state) -> tuple[int, np.ndarray, float | np.ndarray
     return best, rows[best], float(values[best]), False
 
 
-def start(game_id: str, hidden: int | None, rng: np.random.Generator, outcomes: bool = False,
+def start(hidden: int | None, rng: np.random.Generator, outcomes: bool = False,
           init: Network | None = None, inputs: str | None = None) -> Trained:
     """The network a training starts from: a points :class:`Network`, or with ``outcomes`` an
     :class:`OutcomeNetwork` (on ``init``'s hidden layer, if given). A points network goes on from ``init`` when
@@ -101,7 +101,7 @@ def train(game_id: str, games: int, hidden: int | None, seed: int, alpha: float,
     if chance is None:
         rng = random.Random(seed)
         chance = lambda state: state.sample_chance(rng)  # noqa: E731
-    network = start(game_id, hidden, np.random.default_rng(seed), outcomes, init, inputs)
+    network = start(hidden, np.random.default_rng(seed), outcomes, init, inputs)
     hidden_layer = init is None or not outcomes
     parameters = network.parameters() if hidden_layer else network.parameters()[2:]
     begun = time.perf_counter()
@@ -163,7 +163,7 @@ def train_native(game_id: str, games: int, hidden: int | None, seed: int, alpha:
     """
     if ACCELERATORS is None:
         raise RuntimeError("the native core is not installed (pip install ./native)")
-    network = start(game_id, hidden, np.random.default_rng(seed), init=init, inputs=inputs)
+    network = start(hidden, np.random.default_rng(seed), init=init, inputs=inputs)
     assert isinstance(network, Network)
     options = make_game(game_id).core_options()
     weights = [np.ascontiguousarray(array, dtype="<f4").tobytes() for array in (network.w1, network.b1, network.w2)]
@@ -196,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
                         "layer to learn on)")
     parser.add_argument("--engine", choices=("python", "native"), default="python",
                         help="where the games are played and the network learns: in numpy (float64, dice from "
-                        "random.Random) or in the native core (float32, dice from the playouts' stream, about five "
+                        "random.Random) or in the native core (float32, dice from the playouts' stream, about eight "
                         "times faster; points networks only)")
     args = parser.parse_args(argv)
     if args.games < 1 or (args.hidden is not None and args.hidden < 1):

@@ -27,7 +27,7 @@ def test_the_core_trains_as_the_reference_on_the_same_dice(game_id, inputs, game
     reference = td_train.train(game_id, games, 12, 9, 0.01, 0.7, report=quiet, inputs=inputs,
                                chance=lambda state: draws.chance(state, rng))
     native = td_train.train_native(game_id, games, 12, 9, 0.01, 0.7, report=quiet, inputs=inputs)
-    begun = td_train.start(game_id, 12, np.random.default_rng(9), inputs=inputs)
+    begun = td_train.start(12, np.random.default_rng(9), inputs=inputs)
     for ours, theirs, first in zip(native.parameters(), reference.parameters(), begun.parameters()):
         assert ours.shape == theirs.shape
         assert np.abs(ours - theirs).max() < 1e-5 < np.abs(theirs - first).max()
