@@ -5,7 +5,9 @@ Usage: python bench/strength.py BOT OTHER [--game tabla] [--pairs 1000] [--start
 BOT and OTHER name modules of ``bots/python`` with a ``choose(request)`` (``td_bot``, ``expectimax_bot``,
 ``heuristic_bot``, ``random_bot``, …), or a seat of the benchmark's own, ``bench/NAME_player.py``: ``gnubg``, GNU
 Backgammon's 0-ply evaluation in Tabla (the ``bench`` extra installs it), ``points``, ``td_bot`` ignoring a match's
-score. Every pair of games shares one seed, so both bots meet the same dice: BOT
+score. ``NAME@FOLDER`` is a learned bot (``td_bot``, ``td1_bot``, ``td2_bot``) reading its networks from FOLDER
+instead of ``bots/python/weights``, so that two networks can meet (``td_bot@candidates td_bot@bots/python/weights``).
+Every pair of games shares one seed, so both bots meet the same dice: BOT
 takes seat 0 in the first game and seat 1 in the second. Prints BOT's share of the games won (draws count half)
 with its 95% interval (normal approximation over the pairs, whose two games are not independent), the points a
 game (in ``tabla-match``: the matches won, the points a match and the single games the matches were made of), the
@@ -95,14 +97,45 @@ def _run(game_id: str, names: tuple[str, str], start: int, pairs: int) -> tuple[
     return scores, margins, played, [(bot.seconds, bot.calls), (other.seconds, other.calls)]
 
 
+LEARNED = ("td_bot", "td1_bot", "td2_bot")
+"""The learned bots, each of which may read its networks from a folder of its own (``NAME@FOLDER``)."""
+
+
 def _module(name: str):
     """The bot module ``name``: the benchmark's own seat ``bench/<name>_player.py`` if there is one, else a module
-    of bots/python."""
+    of bots/python; ``NAME@FOLDER`` a learned bot reading its networks from FOLDER."""
+    name, _, folder = name.partition("@")
+    if folder:
+        return _learned(name, Path(folder))
     here = Path(__file__).resolve().parent
     if (here / f"{name}_player.py").is_file():
         sys.path.insert(0, str(here))
         return importlib.import_module(f"{name}_player")
     return importlib.import_module(f"bots.python.{name}")
+
+
+def _learned(name: str, folder: Path):
+    """A copy of the learned bot ``name``, and of the learned bots it plays by, of its own, whose networks are
+    FOLDER's: the copies are imported afresh (their caches their own) and the modules of ``bots.python`` are then
+    put back as they were."""
+    if name not in LEARNED:
+        raise ImportError(f"only a learned bot ({', '.join(LEARNED)}) reads networks from a folder, not {name}")
+    if not folder.is_dir():
+        raise ImportError(f"{folder}: no such folder of networks")
+    package = importlib.import_module("bots.python")
+    keys = [f"bots.python.{learned}" for learned in LEARNED]
+    kept = {key: sys.modules.pop(key) for key in keys if key in sys.modules}
+    try:
+        importlib.import_module("bots.python.td_bot").WEIGHTS = folder.resolve()
+        return importlib.import_module(f"bots.python.{name}")
+    finally:
+        for key in keys:
+            sys.modules.pop(key, None)
+            if key in kept:
+                sys.modules[key] = kept[key]
+                setattr(package, key.rpartition(".")[2], kept[key])
+            elif hasattr(package, key.rpartition(".")[2]):
+                delattr(package, key.rpartition(".")[2])
 
 
 def main() -> None:
