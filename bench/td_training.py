@@ -37,7 +37,7 @@ def main() -> None:
     parser.add_argument("--game", default="tabla", choices=td_train.GAMES)
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--hidden", type=int, default=128)
-    parser.add_argument("--inputs", default="blocks", choices=("plain", "shots", "blocks"))
+    parser.add_argument("--inputs", default="blocks", choices=("plain", "shots", "blocks", "contact"))
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     if ACCELERATORS is None:

@@ -14,6 +14,14 @@ roll pins one of its lone checkers by any move of one checker (a die, both dice 
 two, three or four steps), the same for its mother, and the longest run of points it blocks to the other side
 (points it holds with two checkers or more, or by pinning) up to six, over six. A checker may stop on the way only
 at a point the other side does not block; a move is counted whatever the other dice are then forced to do.
+
+``contact`` (Tabla): the ``blocks`` inputs, then for each side in the same order the chance that a checker of it on
+the bar cannot enter (the other side's points among the six it enters on, over six, squared), the chance that its
+rearmost checker (the bar counting as its point 25) escapes (that one checker moves the roll's two dice, or a
+double's two steps, stopping only on points the other side does not block; a roll that takes it to its point 0 or
+beyond escapes, and with no checker left on the board every roll does), the pips its checkers need to pass the
+other side's rearmost checker (each checker behind it, the distance to the point in front of it), over 200, and its
+rearmost checker's point over 25 (0 with none on the board). With no checker behind the other's, the race is on.
 """
 
 from __future__ import annotations
@@ -27,9 +35,9 @@ POINTS = 24
 SIDE = 4 * POINTS + 2  # a side's units per point, then its bar and its borne-off
 PINS = 2 * SIDE  # where the pin masks start: the side just moved, then the other
 
-EXTRAS = {"plain": 0, "shots": 8, "blocks": 14}
+EXTRAS = {"plain": 0, "shots": 8, "blocks": 14, "contact": 22}
 """The input sets a network can read, by name, and how many numbers each adds to the features."""
-EXTENDS = {"shots": "plain", "blocks": "shots"}
+EXTENDS = {"shots": "plain", "blocks": "shots", "contact": "blocks"}
 """The input set each set begins with (its extra inputs come after that set's): a network reading the one can be
 widened to the other."""
 
@@ -79,6 +87,14 @@ class _Sides:
         """Their checkers free to move."""
         self.blocked = _mask((self.mine >= 2).astype(np.float32)) | pinning
         """The points they may not stop on."""
+        self.walls = _mask((theirs >= 2).astype(np.float32), reverse=True) | _mask(my_pins)
+        """The points I may not stop on."""
+        self.bar = (2 * np.concatenate([rows[:, 4 * POINTS], rows[:, SIDE + 4 * POINTS]])).round().astype(np.int64)
+        """My checkers on the bar."""
+        on_board = self.mine > 0
+        last = np.where(on_board.any(axis=1), POINTS - np.argmax(on_board[:, ::-1], axis=1), 0)
+        self.rear = np.where(self.bar > 0, POINTS + 1, last)
+        """My rearmost checker's point (25 on the bar, 0 with none on the board)."""
 
     @staticmethod
     def pairs(columns: list[np.ndarray]) -> np.ndarray:
@@ -128,9 +144,37 @@ def blocks(rows: np.ndarray) -> np.ndarray:
     return _blocks(_Sides(rows))
 
 
-_COMPUTE = {"shots": _shots, "blocks": _blocks}
-_NATIVE = {"shots": False, "blocks": True}
-"""The input sets the native core computes (``tapa_extras``), and whether with the ``blocks`` inputs."""
+def _open(walls: np.ndarray, point: np.ndarray) -> np.ndarray:
+    """Whether a checker may stop on ``point`` of its numbering (points below 1 are off the board: open)."""
+    return (point < 1) | ((walls >> np.maximum(point - 1, 0)) & 1 == 0)
+
+
+def _contact(sides: _Sides) -> np.ndarray:
+    walls, rear = sides.walls, sides.rear
+    entry = np.bitwise_count(walls >> (POINTS - 6))
+    escapes = np.zeros(len(rear))
+    for first in range(1, 7):
+        for second in range(first, 7):
+            if first == second:
+                escaped = _open(walls, rear - first) & _open(walls, rear - 2 * first)
+            else:
+                escaped = _open(walls, rear - first - second) & (_open(walls, rear - first) | _open(walls, rear - second))
+            escapes += (escaped | (rear == 0)) * (1 if first == second else 2)
+    n = len(rear) // 2
+    front = POINTS + 1 - np.concatenate([rear[n:], rear[:n]])  # their rearmost checker on my numbering
+    points = np.arange(1, POINTS + 2)
+    checkers = np.concatenate([sides.mine, sides.bar[:, None].astype(np.float32)], axis=1)
+    behind = np.where(points > front[:, None], points - front[:, None] + 1, 0).astype(np.float32)
+    pips = (checkers * behind).sum(axis=1) / np.float32(200)  # float32, as the core counts them
+    return sides.pairs([(entry / 6) ** 2, escapes / 36, pips, rear / 25])
+
+
+def contact(rows: np.ndarray) -> np.ndarray:
+    """The ``contact`` inputs of each row that come after the ``blocks`` ones (rows × 8)."""
+    return _contact(_Sides(rows))
+
+
+_COMPUTE = {"shots": _shots, "blocks": _blocks, "contact": _contact}
 
 
 def inputs(rows: np.ndarray, kind: str, dtype: type = np.float64) -> np.ndarray:
@@ -138,8 +182,8 @@ def inputs(rows: np.ndarray, kind: str, dtype: type = np.float64) -> np.ndarray:
     (rows that have them already are returned as they are)."""
     if kind == "plain" or rows.shape[1] == width(kind):
         return rows
-    if ACCELERATORS is not None and kind in _NATIVE:
-        data = ACCELERATORS.tapa_extras(np.ascontiguousarray(rows, dtype="<f4").tobytes(), _NATIVE[kind])
+    if ACCELERATORS is not None:
+        data = ACCELERATORS.extra_inputs(np.ascontiguousarray(rows, dtype="<f4").tobytes(), kind)
         extended = np.empty((len(rows), width(kind)), dtype=dtype)
         extended[:, :FEATURES] = rows
         extended[:, FEATURES:] = np.frombuffer(data, dtype="<f8").reshape(len(rows), EXTRAS[kind])

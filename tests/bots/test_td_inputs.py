@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from bots.python import td_train
-from bots.python.td_inputs import blocks, inputs, python_inputs, shots, width
+from bots.python.td_inputs import blocks, contact, inputs, python_inputs, shots, width
 from bots.python.td_network import Network, OutcomeNetwork
 from referee.games import make_game
 from referee.games.engine import ACCELERATORS
@@ -79,9 +79,32 @@ def _slow_blocks(row: np.ndarray) -> list[float]:
     return out
 
 
-def _played_rows(seed: int, games: int) -> Iterator[np.ndarray]:
-    """The feature rows of every decision's plays in ``games`` Tapa games of random plays on ``seed``."""
-    for state, legal in random_decisions(make_game("tapa"), games, seed):
+def _slow_contact(row: np.ndarray) -> list[float]:
+    """The ``contact`` inputs counted roll by roll and checker by checker from one feature row."""
+    sides = _sides(row)
+    bars = [round(2 * row[96]), round(2 * row[98 + 96])]
+    out: list[float] = []
+    for me in (0, 1):
+        (mine, my_pins), (theirs, _) = sides[me], sides[1 - me]
+        walls = {p for p in range(1, 25) if theirs[25 - p] >= 2 or my_pins[p]}
+        rears = [25 if bars[side] else max([p for p in range(1, 25) if sides[side][0][p]], default=0)
+                 for side in (me, 1 - me)]
+        rear, front = rears[0], 25 - rears[1]
+        escapes = 0
+        for first in range(1, 7):
+            for second in range(1, 7):
+                steps = [[first, first]] if first == second else [[first, second], [second, first]]
+                ways = [[rear - way[0], rear - sum(way)] for way in steps]
+                escapes += rear == 0 or any(all(p < 1 or p not in walls for p in way) for way in ways)
+        checkers = {p: mine[p] for p in range(1, 25)} | {25: bars[me]}
+        pips = sum(n * (p - front + 1) for p, n in checkers.items() if p > front)
+        out += [(len(walls & set(range(19, 25))) / 6) ** 2, escapes / 36, pips / 200, rear / 25]
+    return out
+
+
+def _played_rows(seed: int, games: int, game: str = "tapa") -> Iterator[np.ndarray]:
+    """The feature rows of every decision's plays in ``games`` games of random plays on ``seed``."""
+    for state, legal in random_decisions(make_game(game), games, seed):
         if legal is not None:
             yield after_features(state)[0]
 
@@ -95,16 +118,29 @@ def test_shots_match_a_slow_count_over_real_positions():
     assert pinned > 50  # the pins' cases were met
 
 
+def test_contact_matches_a_slow_count_over_real_positions():
+    on_bar = race = 0
+    for game in ("tabla", "tapa"):
+        for rows in _played_rows(4, 4, game):
+            assert np.allclose(contact(rows), [_slow_contact(row) for row in rows])
+            on_bar += int((rows[:, [96, 194]] > 0).sum())
+            race += int((contact(rows)[:, [2, 6]] == 0).all(axis=1).sum())
+    assert on_bar > 50 and race > 5  # the bar's cases and races were met
+
+
 @pytest.mark.skipif(ACCELERATORS is None, reason="the native core is not installed")
 def test_the_native_core_computes_the_numpy_inputs_exactly():
     rows_seen = 0
-    for rows in _played_rows(5, 6):
-        for kind in ("shots", "blocks"):
-            assert np.array_equal(inputs(rows, kind), python_inputs(rows, kind))
-        rows_seen += len(rows)
-    assert rows_seen > 1000
+    for game in ("tapa", "tabla"):
+        for rows in _played_rows(5, 6, game):
+            for kind in ("shots", "blocks", "contact"):
+                assert np.array_equal(inputs(rows, kind), python_inputs(rows, kind))
+            rows_seen += len(rows)
+    assert rows_seen > 2000
     with pytest.raises(ValueError, match="5 bytes are not rows of 244 features"):
-        ACCELERATORS.tapa_extras(b"12345", True)
+        ACCELERATORS.extra_inputs(b"12345", "blocks")
+    with pytest.raises(ValueError, match='inputs "dice": not plain, shots, blocks or contact'):
+        ACCELERATORS.extra_inputs(bytes(4 * FEATURES), "dice")
 
 
 def test_shots_of_hand_made_positions():
@@ -125,6 +161,19 @@ def test_shots_of_hand_made_positions():
     # first, 2-2 and 1-1 stop on my points.
     row = np.array([encode((pack({24: 1, 22: 2, 21: 2, 1: 10}), pack({5: 1, 24: 14})), (0, 0))])
     assert np.allclose(blocks(row)[0, :3], [13 / 36, 13 / 36, 2 / 6])
+
+
+def test_contact_of_hand_made_positions():
+    # My checker on the bar against their points on my 20, 23 and 1 (their 5, 2 and 24): 4 of 36 rolls cannot
+    # enter, and from my 25 a roll fails to escape when it ends on one of them (2-3, 1-4, 2-5) or must stop on
+    # them on the way (1-1, 2-2, 5-5): 27 of 36 escape.
+    row = np.array([encode((pack({25: 1, 6: 14}), pack({5: 2, 2: 2, 24: 11})), (0, 0))])
+    got = contact(row)[0]
+    assert np.allclose(got[:4], [(2 / 6) ** 2, 27 / 36, (25 + 14 * 6) / 200, 1])
+    # (Their rearmost checker on their 24 is my 1: my bar checker needs 25 pips to pass it, my 6's 6 each.)
+    # A race: no checker of either side behind the other's; each holds one point the other would enter on.
+    row = np.array([encode((pack({3: 15}), pack({4: 15})), (0, 0))])
+    assert np.allclose(contact(row), [[1 / 36, 1, 0, 3 / 25, 1 / 36, 1, 0, 4 / 25]])
 
 
 def test_a_widened_network_values_as_before_and_learns_its_new_inputs(tmp_path):

@@ -18,7 +18,7 @@ def quiet(line: str) -> None:
     """Progress nobody reads."""
 
 
-@pytest.mark.parametrize(("game_id", "inputs", "games"), [("tabla", "plain", 6), ("tabla", "blocks", 4),
+@pytest.mark.parametrize(("game_id", "inputs", "games"), [("tabla", "plain", 6), ("tabla", "contact", 4),
                                                           ("gjul-bara", "plain", 4), ("tapa", "blocks", 6)])
 def test_the_core_trains_as_the_reference_on_the_same_dice(game_id, inputs, games):
     """Every weight after a few games equal to float32's rounding, and far from where it started: the same plays,

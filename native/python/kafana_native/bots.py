@@ -1,7 +1,7 @@
 """The shipped bots' accelerators (``native/src/bots/``), each the twin of a Python reference in ``bots/python/``.
 
 :func:`gaps_solve` (``gaps_solver.py``'s search), :func:`durak_rollouts` (``durak_mc_bot.py``'s greedy rollouts
-of guessed deals), :func:`tapa_extras` (``td_inputs.py``'s extra inputs), :class:`ValueNet` (``td_network.py``'s
+of guessed deals), :func:`extra_inputs` (``td_inputs.py``'s extra inputs), :class:`ValueNet` (``td_network.py``'s
 network in float32), :func:`best_replies` (every roll's best reply valued by a :class:`ValueNet`, the search
 step of ``td2_bot.py``), :func:`td_self_play` (``td_train.py``'s TD(λ) self-play of a points network),
 :func:`td_rollouts` (self-play positions valued by the network's rollouts, ``rollout_train.py``'s data) and
@@ -16,9 +16,9 @@ bearoff_values = _part.bearoff_values
 best_replies = _part.best_replies
 durak_rollouts = _part.durak_rollouts
 gaps_solve = _part.gaps_solve
-tapa_extras = _part.tapa_extras
+extra_inputs = _part.extra_inputs
 td_rollouts = _part.td_rollouts
 td_self_play = _part.td_self_play
 
-__all__ = ["ValueNet", "bearoff_values", "best_replies", "durak_rollouts", "gaps_solve", "tapa_extras",
+__all__ = ["ValueNet", "bearoff_values", "best_replies", "durak_rollouts", "extra_inputs", "gaps_solve",
            "td_rollouts", "td_self_play"]

@@ -1,6 +1,6 @@
 //! The extra inputs a learned network may read, computed from a position (or from its feature row, read back
-//! into the position): the twin of `bots/python/td_inputs.py` (``shots``, and ``blocks`` after them), which says
-//! what each number means. A row is the 244 features of `game.rs` (each side's TD-Gammon units per point, bar and
+//! into the position): the twin of `bots/python/td_inputs.py` (``shots``, ``blocks`` after them and ``contact``
+//! after those), which says what each number means. A row is the 244 features of `game.rs` (each side's TD-Gammon units per point, bar and
 //! borne-off, then each side's pin flags), the side that just played first.
 
 pub use crate::engine::game::FEATURES;
@@ -13,9 +13,38 @@ pub const SIDE: usize = 4 * POINTS + 2;
 pub const PINS: usize = 2 * SIDE;
 const _: () = assert!(FEATURES == PINS + 2 * POINTS);
 const MOTHER: u64 = 1 << (POINTS - 1);
-/// The ``shots`` inputs of a row, and the ``blocks`` ones.
-pub const SHOTS: usize = 8;
-pub const BLOCKS: usize = 6;
+
+/// The input sets a network may read: the features, then the extra inputs of each set up to its own, in order.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+pub enum Inputs {
+    Plain,
+    Shots,
+    Blocks,
+    Contact,
+}
+
+impl Inputs {
+    /// The set of a name (``plain``, ``shots``, ``blocks``, ``contact``).
+    pub fn named(name: &str) -> Option<Self> {
+        Some(match name {
+            "plain" => Inputs::Plain,
+            "shots" => Inputs::Shots,
+            "blocks" => Inputs::Blocks,
+            "contact" => Inputs::Contact,
+            _ => return None,
+        })
+    }
+
+    /// How many numbers the set adds to the features.
+    pub fn extras(self) -> usize {
+        match self {
+            Inputs::Plain => 0,
+            Inputs::Shots => 8,
+            Inputs::Blocks => 14,
+            Inputs::Contact => 22,
+        }
+    }
+}
 
 /// One side of a row over the other, bitmasks of points in its numbering (bit p - 1 for point p; the other side's
 /// point q is its point 25 - q).
@@ -28,18 +57,26 @@ struct Side {
     shooters: u64,
     /// The points the other side may not stop on.
     blocked: u64,
+    /// Its checkers on the bar.
+    bar: u32,
+    /// Its rearmost checker's point (25 on the bar, 0 with none left on the board).
+    rear: u32,
 }
 
 impl Side {
     fn new(sides: &Sides, side: usize) -> Self {
         let (mine, other) = (sides.boards[side], sides.boards[1 - side]);
         let flag = |pins: u128, point: usize| (pins >> ((point + 1) * 4)) & 1 != 0;
-        let mut side_of = Side { checkers: [0.0; POINTS], lone: 0, shooters: 0, blocked: 0 };
+        let bar = count(mine, POINTS as u32 + 1);
+        let mut side_of = Side { checkers: [0.0; POINTS], lone: 0, shooters: 0, blocked: 0, bar, rear: 0 };
         let mut pinned = 0u64;
         for point in 0..POINTS {
             let (bit, mirrored) = (1u64 << point, 1u64 << (POINTS - 1 - point));
             let n = count(mine, point as u32 + 1);
             side_of.checkers[point] = n as f32;
+            if n > 0 {
+                side_of.rear = point as u32 + 1;
+            }
             if n == 1 && !flag(sides.pins[side], point) {
                 side_of.lone |= bit;
             }
@@ -55,6 +92,9 @@ impl Side {
         }
         side_of.lone &= !pinned;
         side_of.blocked |= pinned;
+        if bar > 0 {
+            side_of.rear = POINTS as u32 + 1;
+        }
         side_of
     }
 
@@ -107,6 +147,37 @@ impl Side {
         }
         [f64::from(hit) / 36.0, f64::from(mother) / 36.0, f64::from(run) / 6.0]
     }
+
+    /// Its four ``contact`` inputs, `other` the other side.
+    fn contact(&self, other: &Side) -> [f64; 4] {
+        // The points this side may not stop on, in its numbering: the other's blocked points seen from here.
+        let walls = other.blocked.reverse_bits() >> (64 - POINTS);
+        let open = |point: i32| point < 1 || walls >> (point - 1) & 1 == 0;
+        let entry = (walls >> (POINTS - 6)).count_ones();
+        let rear = self.rear as i32;
+        let mut escapes = 0u32;
+        for first in 1..=6 {
+            for second in first..=6 {
+                let escaped = if first == second {
+                    open(rear - first) && open(rear - 2 * first)
+                } else {
+                    open(rear - first - second) && (open(rear - first) || open(rear - second))
+                };
+                escapes += u32::from(escaped || rear == 0) * if first == second { 1 } else { 2 };
+            }
+        }
+        // The other side's rearmost checker on this side's numbering: what this side's checkers must pass.
+        let front = POINTS as u32 + 1 - other.rear;
+        let behind = |point: u32, n: f32| if point > front { n * (point - front + 1) as f32 } else { 0.0 };
+        let pips: f32 = self.checkers.iter().enumerate().map(|(point, &n)| behind(point as u32 + 1, n)).sum::<f32>()
+            + behind(POINTS as u32 + 1, self.bar as f32);
+        [
+            (f64::from(entry) / 6.0).powi(2),
+            f64::from(escapes) / 36.0,
+            f64::from(pips / 200.0),
+            f64::from(self.rear) / 25.0,
+        ]
+    }
 }
 
 /// The sides a feature row was made of (`game::features`' inverse): None if a count in it is not a whole number of
@@ -136,27 +207,34 @@ fn nibble(n: f32) -> Option<u128> {
     ((whole - n).abs() < 1e-3 && (0.0..=15.0).contains(&whole)).then_some(whole as u128)
 }
 
-/// The extra inputs of each row of `rows` (rows of [`FEATURES`]): its ``shots`` (the side just moved's four, the
-/// other's four) and, with `blocks`, its ``blocks`` after them (three each, in the same order); None if a row is
-/// not the features of a position.
-pub fn extras(rows: &[f32], blocks: bool) -> Option<Vec<f64>> {
-    let width = SHOTS + if blocks { BLOCKS } else { 0 };
-    let mut out = Vec::with_capacity(rows.len() / FEATURES * width);
+/// The extra inputs of set `kind` of each row of `rows` (rows of [`FEATURES`]): its ``shots`` (the side just
+/// moved's four, the other's four), then its ``blocks`` (three each, in the same order) and its ``contact`` (four
+/// each) as far as `kind` goes; None if a row is not the features of a position.
+pub fn extras(rows: &[f32], kind: Inputs) -> Option<Vec<f64>> {
+    let mut out = Vec::with_capacity(rows.len() / FEATURES * kind.extras());
     for row in rows.chunks_exact(FEATURES) {
-        sides_extras(&sides_of(row)?, blocks, &mut out);
+        sides_extras(&sides_of(row)?, kind, &mut out);
     }
     Some(out)
 }
 
-/// The extra inputs of a position (the side just moved first), appended to `out` (as [`extras`] gives them).
-pub fn sides_extras(sides: &Sides, blocks: bool, out: &mut Vec<f64>) {
+/// The extra inputs of set `kind` of a position (the side just moved first), appended to `out` (as [`extras`]
+/// gives them).
+pub fn sides_extras(sides: &Sides, kind: Inputs, out: &mut Vec<f64>) {
+    if kind == Inputs::Plain {
+        return;
+    }
     let both = [Side::new(sides, 0), Side::new(sides, 1)];
     for side in &both {
         out.extend(side.shots());
     }
-    if blocks {
+    if kind >= Inputs::Blocks {
         for side in &both {
             out.extend(side.blocks());
         }
+    }
+    if kind >= Inputs::Contact {
+        out.extend(both[0].contact(&both[1]));
+        out.extend(both[1].contact(&both[0]));
     }
 }

@@ -24,7 +24,7 @@ pub fn module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
     let module = PyModule::new(py, "bots")?;
     module.add_function(wrap_pyfunction!(python::gaps_solve, &module)?)?;
     module.add_function(wrap_pyfunction!(python::durak_rollouts, &module)?)?;
-    module.add_function(wrap_pyfunction!(python::tapa_extras, &module)?)?;
+    module.add_function(wrap_pyfunction!(python::extra_inputs, &module)?)?;
     module.add_function(wrap_pyfunction!(python::best_replies, &module)?)?;
     module.add_function(wrap_pyfunction!(python::td_self_play, &module)?)?;
     module.add_function(wrap_pyfunction!(python::td_rollouts, &module)?)?;

@@ -124,15 +124,17 @@ pub(super) fn durak_rollouts(
 }
 
 /// The extra inputs of feature rows (``rows``: the little-endian float32 rows of ``after_features``) as
-/// little-endian float64 rows: ``shots``, then with ``blocks`` the ``blocks`` inputs. The twin of
+/// little-endian float64 rows: those of the input set ``kind`` (``shots``, ``blocks`` or ``contact``). The twin of
 /// ``bots.python.td_inputs``'s numpy reference.
 #[pyfunction]
-pub(super) fn tapa_extras<'py>(py: Python<'py>, rows: &[u8], blocks: bool) -> PyResult<Bound<'py, PyBytes>> {
+pub(super) fn extra_inputs<'py>(py: Python<'py>, rows: &[u8], kind: &str) -> PyResult<Bound<'py, PyBytes>> {
+    let kind = inputs::Inputs::named(kind)
+        .ok_or_else(|| PyValueError::new_err(format!("inputs {kind:?}: not plain, shots, blocks or contact")))?;
     if !rows.len().is_multiple_of(4 * inputs::FEATURES) {
         return Err(PyValueError::new_err(format!("{} bytes are not rows of {} features", rows.len(), inputs::FEATURES)));
     }
     let values: Vec<f32> = rows.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
-    let extras = inputs::extras(&values, blocks)
+    let extras = inputs::extras(&values, kind)
         .ok_or_else(|| PyValueError::new_err("a row is not the features of a position"))?;
     let bytes: Vec<u8> = extras.iter().flat_map(|value| value.to_le_bytes()).collect();
     Ok(PyBytes::new(py, &bytes))

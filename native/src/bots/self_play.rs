@@ -118,11 +118,9 @@ pub(super) fn choose(net: &ValueNet, state: &State, work: &mut Work) -> Choice {
 fn inputs(net: &ValueNet, sides: &Sides, work: &mut Work) -> Vec<f32> {
     features(sides, &mut work.row);
     let mut inputs = work.row.clone();
-    if let Some(blocks) = net.extras {
-        work.extras.clear();
-        sides_extras(sides, blocks, &mut work.extras);
-        inputs.extend(work.extras.iter().map(|&x| x as f32));
-    }
+    work.extras.clear();
+    sides_extras(sides, net.extras, &mut work.extras);
+    inputs.extend(work.extras.iter().map(|&x| x as f32));
     inputs
 }
 

@@ -9,7 +9,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use super::inputs::{sides_extras, sides_of, BLOCKS, FEATURES, PINS, SHOTS, SIDE};
+use super::inputs::{sides_extras, sides_of, Inputs, FEATURES, PINS, SIDE};
 use crate::engine::family::BOARD_MASK;
 use crate::engine::game::{count, Sides};
 
@@ -22,8 +22,8 @@ pub struct ValueNet {
     pub(super) b1: Vec<f32>,
     pub(super) w2: Vec<f32>,
     pub(super) b2: f32,
-    /// The extra inputs after the features: none (``plain``), or ``shots`` and with `Some(true)` ``blocks``.
-    pub(super) extras: Option<bool>,
+    /// The input set it reads: the features, then that set's extra inputs.
+    pub(super) extras: Inputs,
 }
 
 /// Little-endian float32 bytes as numbers.
@@ -37,7 +37,7 @@ fn floats(bytes: &[u8], what: &str) -> PyResult<Vec<f32>> {
 #[pymethods]
 impl ValueNet {
     /// The network of `w1` (hidden × inputs, row by row), `b1`, `w2` (each hidden long), `b2`, as float32 bytes,
-    /// reading the input set `inputs` (``plain``, ``shots`` or ``blocks``).
+    /// reading the input set `inputs` (``plain``, ``shots``, ``blocks`` or ``contact``).
     #[new]
     fn new(w1: &[u8], b1: &[u8], w2: &[u8], b2: f32, inputs: &str) -> PyResult<Self> {
         Self::of_bytes(w1, b1, w2, b2, inputs)
@@ -76,15 +76,11 @@ pub struct Base {
 impl ValueNet {
     /// The network [`ValueNet::new`] makes of its arguments.
     pub fn of_bytes(w1: &[u8], b1: &[u8], w2: &[u8], b2: f32, inputs: &str) -> PyResult<Self> {
-        let extras = match inputs {
-            "plain" => None,
-            "shots" => Some(false),
-            "blocks" => Some(true),
-            _ => return Err(PyValueError::new_err(format!("inputs {inputs:?}: not plain, shots or blocks"))),
-        };
+        let extras = Inputs::named(inputs)
+            .ok_or_else(|| PyValueError::new_err(format!("inputs {inputs:?}: not plain, shots, blocks or contact")))?;
         let (w1, b1, w2) = (floats(w1, "w1")?, floats(b1, "b1")?, floats(w2, "w2")?);
         let hidden = b1.len();
-        let width = FEATURES + extras.map_or(0, |blocks| SHOTS + if blocks { BLOCKS } else { 0 });
+        let width = FEATURES + extras.extras();
         if hidden == 0 || w2.len() != hidden || w1.len() != hidden * width {
             return Err(PyValueError::new_err(format!(
                 "a network of {} hidden units over {width} inputs needs {} first-layer weights and {hidden} output \
@@ -141,12 +137,10 @@ impl ValueNet {
         units.clear();
         units.extend_from_slice(&base.units);
         self.add_changes(&base.sides, sides, units);
-        if let Some(blocks) = self.extras {
-            scratch.extras.clear();
-            sides_extras(sides, blocks, &mut scratch.extras);
-            for (at, &x) in scratch.extras.iter().enumerate() {
-                self.add(FEATURES + at, x as f32, units);
-            }
+        scratch.extras.clear();
+        sides_extras(sides, self.extras, &mut scratch.extras);
+        for (at, &x) in scratch.extras.iter().enumerate() {
+            self.add(FEATURES + at, x as f32, units);
         }
         squash(units);
         self.b2 + dot(units, &self.w2)
