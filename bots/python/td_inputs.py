@@ -192,7 +192,7 @@ def inputs(rows: np.ndarray, kind: str, dtype: type = np.float64) -> np.ndarray:
 
 
 def python_inputs(rows: np.ndarray, kind: str) -> np.ndarray:
-    """:func:`inputs` in numpy (the reference the native core's ``tapa_extras`` is checked against)."""
+    """:func:`inputs` in numpy (the reference the native core's ``extra_inputs`` is checked against)."""
     if kind == "plain" or rows.shape[1] == width(kind):
         return rows
     sides, extras = _Sides(rows), []
