@@ -143,6 +143,18 @@ def test_the_native_core_computes_the_numpy_inputs_exactly():
         ACCELERATORS.extra_inputs(bytes(4 * FEATURES), "dice")
 
 
+@pytest.mark.skipif(ACCELERATORS is None, reason="the native core is not installed")
+@pytest.mark.parametrize("kind", ["blocks", "contact"])
+def test_the_core_values_a_network_of_each_input_set_as_numpy_does(kind):
+    rng = np.random.default_rng(3)
+    network = Network.new(8, rng).widened(kind)
+    network.w1[:, FEATURES:] = rng.normal(0, 0.5, network.w1[:, FEATURES:].shape)
+    rows = np.concatenate(list(_played_rows(6, 2, "tabla")))
+    assert (rows[:, [96, 194]] > 0).any()  # checkers on the bar
+    values = np.frombuffer(network.native().values(np.ascontiguousarray(rows, dtype="<f4").tobytes()), dtype="<f4")
+    assert np.allclose(values, network.values(rows), atol=1e-5)
+
+
 def test_shots_of_hand_made_positions():
     # My lone checker on my 20, theirs on their 8 (my 17): each is 3 pips from the other's free checker.
     row = np.array([encode((pack({20: 1, 24: 14}), pack({8: 1, 24: 14})), (0, 0))])

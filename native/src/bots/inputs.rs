@@ -1,7 +1,7 @@
 //! The extra inputs a learned network may read, computed from a position (or from its feature row, read back
 //! into the position): the twin of `bots/python/td_inputs.py` (``shots``, ``blocks`` after them and ``contact``
-//! after those), which says what each number means. A row is the 244 features of `game.rs` (each side's TD-Gammon units per point, bar and
-//! borne-off, then each side's pin flags), the side that just played first.
+//! after those), which says what each number means. A row is the 244 features of `game.rs` (each side's
+//! TD-Gammon units per point, bar and borne-off, then each side's pin flags), the side that just played first.
 
 pub use crate::engine::game::FEATURES;
 use crate::engine::game::{count, Sides};
