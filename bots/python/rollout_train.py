@@ -6,7 +6,8 @@ Usage: python -m bots.python.rollout_train --game tabla --init FILE [--games 100
 First the positions: ``--games`` games of greedy self-play by the ``--init`` network in the native core, every
 ``--every``-th position (the side just moved against the side to roll), each valued by ``--rollouts`` rollouts
 that play on with the same network for ``--plies`` decisions of both sides and then take its value (a game that
-ends, its points; a race of both sides bearing off, the exact bear-off tables', in the choice of plays too). The
+ends, its points; a race of both sides bearing off, the exact bear-off tables', in the choice of plays too, and a
+rollout stops there). The
 opponent's first roll runs through the 36 in turn, so each roll weighs the same in every
 position (the variance of the first roll is gone); a rollout is a better judge of a position than the network
 alone, since it sees what the next decisions make of it. Then the network learns those values: minibatch gradient
@@ -45,8 +46,7 @@ CHUNK = 100
 
 
 def rolled_out(network: Network, game_id: str, games: int, every: int, rollouts: int, plies: int, seed: int,
-               report: Callable[[str], None] = print, jobs: int = 1,
-               races: bool = False) -> tuple[np.ndarray, np.ndarray]:
+               report: Callable[[str], None] = print, jobs: int = 1) -> tuple[np.ndarray, np.ndarray]:
     """The feature rows of the positions met in ``games`` games of ``network``'s self-play (every ``every``-th
     decision's) and their values for the side that just moved, by rollouts (:func:`kafana_native.bots.td_rollouts`).
     ``jobs`` threads share the games (the core runs them in parallel), each its share on a stream of its own drawn
@@ -67,8 +67,7 @@ def rolled_out(network: Network, game_id: str, games: int, every: int, rollouts:
         for start in range(0, games, CHUNK):
             step = min(CHUNK, games - start)
             found, valued, stream = ACCELERATORS.td_rollouts(game_id, net, games=step, every=every,
-                                                             rollouts=rollouts, plies=plies, rng=stream,
-                                                             races=races, **options)
+                                                             rollouts=rollouts, plies=plies, rng=stream, **options)
             rows.append(np.frombuffer(found, dtype="<f4").reshape(-1, FEATURES))
             values.append(np.frombuffer(valued, dtype="<f4"))
             with lock:
@@ -147,8 +146,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1, help="threads to share the rollouts among (the data depends "
                         "on it: each has a stream of its own)")
-    parser.add_argument("--races", action="store_true", help="keep races the bear-off tables do not value, and "
-                        "write a race network (default out: <game>-race.npz)")
     parser.add_argument("--data", type=Path, help="where to keep the valued positions (read back if it exists)")
     parser.add_argument("--out", type=Path, help=f"where to write the network (default {WEIGHTS}/<game>.npz)")
     args = parser.parse_args(argv)
@@ -169,12 +166,12 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     if rows is None:
         rows, values = rolled_out(network, args.game, args.games, args.every, args.rollouts, args.plies, args.seed,
-                                  jobs=args.jobs, races=args.races)
+                                  jobs=args.jobs)
         if args.data:
             np.savez_compressed(args.data, rows=rows, values=values)
     network = Network(*(array.astype(np.float64) for array in network.parameters()), network.inputs)
     fit(network, rows, values, args.epochs, args.batch, args.rate, args.seed)
-    out = args.out or WEIGHTS / f"{args.game}{'-race' if args.races else ''}.npz"
+    out = args.out or WEIGHTS / f"{args.game}.npz"
     network.save(out)
     print(f"{out}: {len(values)} positions in {time.perf_counter() - start:.0f} s")
     return 0

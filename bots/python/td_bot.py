@@ -18,7 +18,6 @@ import numpy as np
 from bots.python.kit import serve
 from bots.python.match_equity import equity, outcome_equity
 from bots.python.positions import played_features, state_of
-from bots.python.td_inputs import races
 from bots.python.td_network import WEIGHTS, Network, OutcomeNetwork
 from referee.games import BackgammonView
 from referee.games.engine import ACCELERATORS
@@ -35,14 +34,6 @@ Bara doubles climb the ladder."""
 def network(game_id: str) -> Network:
     """The trained network of a game of the family."""
     return Network.load(WEIGHTS / f"{game_id}.npz")
-
-
-@cache
-def race_network(game_id: str) -> Network | None:
-    """The race network of a game, if it has one (``<game>-race.npz``, made by :mod:`bots.python.rollout_train`
-    with ``--races``): it values the races that the bear-off tables do not."""
-    path = WEIGHTS / f"{game_id}-race.npz"
-    return Network.load(path) if path.exists() else None
 
 
 @cache
@@ -79,9 +70,6 @@ class Values:
         seat's (``mine``) or its opponent's."""
         if self.away is None:
             values = network(self.game_id).values(rows)
-            race = race_network(self.game_id) if self.game_id in RACES else None
-            if race is not None and (at := races(rows)).any():
-                values[at] = race.values(rows[at])
             if self.game_id in RACES and ACCELERATORS is not None:
                 exact = np.frombuffer(ACCELERATORS.bearoff_values(np.ascontiguousarray(rows, dtype="<f4").tobytes()), "<f4")
                 values = np.where(np.isnan(exact), values, exact)

@@ -174,18 +174,6 @@ def contact(rows: np.ndarray) -> np.ndarray:
     return _contact(_Sides(rows))
 
 
-def races(rows: np.ndarray) -> np.ndarray:
-    """Which feature rows are races: no checker pinned, and each side's checkers all past the other's (its rearmost
-    checker, the bar counting as its point 25, before the other's rearmost on its own numbering)."""
-    rows = np.asarray(rows)
-    rears = []
-    for start in (0, SIDE):
-        on_points = rows[:, start:start + 4 * POINTS:4] > 0  # each point's unit of one checker or more
-        last = np.where(on_points.any(axis=1), POINTS - np.argmax(on_points[:, ::-1], axis=1), 0)
-        rears.append(np.where(rows[:, start + 4 * POINTS] > 0, POINTS + 1, last))
-    return (rears[0] + rears[1] < POINTS + 1) & ~rows[:, PINS:].any(axis=1)
-
-
 _COMPUTE = {"shots": _shots, "blocks": _blocks, "contact": _contact}
 
 

@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 
 from bots.python import rollout_train
-from bots.python.td_inputs import races
 from bots.python.td_network import WEIGHTS, Network
 from referee.games.engine import ACCELERATORS
 from referee.games.tabla_family.features import FEATURES
@@ -69,22 +68,7 @@ def test_rollouts_value_positions_as_the_network_roughly_does(game_id):
 
 
 @native
-def test_races_alone_are_kept_and_rolled_out_to_the_bear_off(monkeypatch):
-    """With ``races`` every position kept is a race the tables do not value; rolled out to the end (or to both
-    sides bearing off, where the rollout stops) they are valued by no network at all: a network that values every
-    position at +5 changes nothing but the plays."""
-    network = Network.load(WEIGHTS / "tabla.npz")
-    rows, values = rollout_train.rolled_out(network, "tabla", 20, 1, 36, 200, seed=5, report=quiet, races=True)
-    assert len(values) > 50 and races(rows).all()
-    assert np.isnan(np.frombuffer(ACCELERATORS.bearoff_values(rows.astype("<f4").tobytes()), "<f4")).all()
-    assert (np.abs(values) <= 2).all()
-    constant = Network(network.w1, network.b1, np.zeros_like(network.w2), np.float32(5.0), network.inputs)
-    _, flat = rollout_train.rolled_out(constant, "tabla", 2, 1, 36, 200, seed=5, report=quiet, races=True)
-    assert len(flat) > 5 and (np.abs(flat) <= 2).all()
-
-
-@native
-def test_the_command_writes_a_network_and_keeps_its_data(tmp_path, capsys, monkeypatch):
+def test_the_command_writes_a_network_and_keeps_its_data(tmp_path, capsys):
     init, data, out, again = (tmp_path / name for name in ("init.npz", "data.npz", "out.npz", "again.npz"))
     Network.new(6, np.random.default_rng(1), "shots").save(init)
     common = ["--game", "tapa", "--init", str(init), "--games", "2", "--rollouts", "36", "--plies", "2",
@@ -96,10 +80,6 @@ def test_the_command_writes_a_network_and_keeps_its_data(tmp_path, capsys, monke
     first, second = Network.load(out), Network.load(again)
     assert first.inputs == "shots" and all(np.array_equal(a, b) for a, b in zip(first.parameters(),
                                                                                     second.parameters()))
-    monkeypatch.setattr(rollout_train, "WEIGHTS", tmp_path)
-    assert rollout_train.main(["--game", "tabla", "--init", str(init), "--games", "4", "--races", "--epochs", "1",
-                               "--plies", "100", "--every", "1"]) == 0
-    assert Network.load(tmp_path / "tabla-race.npz").inputs == "shots"
     with pytest.raises(SystemExit):
         rollout_train.main(["--game", "tapa", "--init", str(tmp_path / "missing.npz")])
     assert "missing.npz: not a saved network" in capsys.readouterr().err

@@ -10,14 +10,8 @@ import numpy as np
 import pytest
 
 from bots.python import heuristic_bot, random_bot, td1_bot, td_bot, td_train
-from bots.python.td_inputs import races
 from bots.python.td_network import WEIGHTS, Network, OutcomeNetwork
 from referee.checkbot import check_bot
-from referee.games import make_game
-from referee.games.engine import ACCELERATORS
-from referee.games.tabla_family._movegen import pack
-from referee.games.tabla_family.features import after_features, encode
-from referee.playouts import random_decisions
 from referee.runtime import resolve_bot
 
 from .test_strength import wins_of
@@ -189,32 +183,3 @@ def test_the_networks_use_one_blas_thread_whatever_imported_numpy_first():
 
     blas = [pool for pool in threadpool_info() if pool["user_api"] == "blas"]
     assert blas and all(pool["num_threads"] == 1 for pool in blas)
-
-
-@pytest.fixture
-def fresh_networks():
-    """td_bot's network caches emptied before and after a test that moves its weights."""
-    for cached in (td_bot.network, td_bot.race_network):
-        cached.cache_clear()
-    yield
-    for cached in (td_bot.network, td_bot.race_network):
-        cached.cache_clear()
-
-
-@pytest.mark.skipif(ACCELERATORS is None, reason="the native core is not installed")
-def test_a_race_network_values_the_races_the_tables_do_not(tmp_path, monkeypatch, fresh_networks):
-    shipped = Network.load(WEIGHTS / "tabla.npz")
-    shipped.save(tmp_path / "tabla.npz")
-    Network(shipped.w1, shipped.b1, np.zeros_like(shipped.w2), np.float64(1.5), shipped.inputs).save(
-        tmp_path / "tabla-race.npz")
-    monkeypatch.setattr(td_bot, "WEIGHTS", tmp_path)
-    played = [after_features(state)[0] for state, legal in random_decisions(make_game("tabla"), 4, 1)
-              if legal is not None]
-    both_home = [encode((pack({3: n, 1: 15 - n}), pack({4: 15 - n, 6: n})), (0, 0)) for n in range(1, 15)]
-    rows = np.concatenate([*played, np.array(both_home, dtype=np.float32)])
-    values = td_bot.Values("tabla").plays(rows, [None] * len(rows))
-    exact = np.frombuffer(ACCELERATORS.bearoff_values(np.ascontiguousarray(rows, dtype="<f4").tobytes()), "<f4")
-    raced, tabled = races(rows) & np.isnan(exact), ~np.isnan(exact)
-    assert raced.sum() > 10 and tabled.sum() > 10 and (~races(rows)).sum() > 100
-    assert np.allclose(values[raced], 1.5) and np.allclose(values[tabled], exact[tabled])
-    assert np.allclose(values[~races(rows)], shipped.values(rows[~races(rows)]))

@@ -179,16 +179,6 @@ pub fn tables() -> &'static Tables {
     })
 }
 
-/// A side's rearmost checker: its point (25 on the bar), 0 with none left on the board.
-fn rearmost(board: u128) -> u32 {
-    (1..=25).rev().find(|&point| count(board, point) != 0).unwrap_or(0)
-}
-
-/// Whether the sides can no longer meet: no checker pinned, and each side's checkers all past the other's.
-pub fn race(sides: &Sides) -> bool {
-    sides.pins == [0, 0] && rearmost(sides.boards[0]) + rearmost(sides.boards[1]) < 25
-}
-
 /// A side's home board, if all its checkers left on the board are on its points 1..6.
 fn home_of(board: u128) -> Option<Home> {
     if (7..=25).any(|point| count(board, point) != 0) {

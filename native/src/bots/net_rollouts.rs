@@ -20,13 +20,11 @@ pub struct Rollouts {
     /// Decisions played in a rollout (both sides') before the network values where it stands: none, the network's
     /// own value.
     pub plies: usize,
-    /// Keep only races that the bear-off tables do not value (what a race network learns from).
-    pub races: bool,
 }
 
-/// The feature rows of the positions kept (with `spec.races` races alone; the side just moved first, the other to
-/// roll) and each one's value for the side just moved: the mean of its rollouts, a game that ends by its points, a
-/// race of both sides bearing off by the exact tables (in the choice of plays too). Dice come from `rng`.
+/// The feature rows of the positions kept (the side just moved first, the other to roll) and each one's value for
+/// the side just moved: the mean of its rollouts, a game that ends by its points, a race of both sides bearing off
+/// by the exact tables (in the choice of plays too). Dice come from `rng`.
 pub fn rolled_out(net: &ValueNet, game: Game, spec: Rollouts, rng: &mut SplitMix64) -> (Vec<f32>, Vec<f32>) {
     let mut work = Work::new(true);
     let (mut rows, mut values) = (Vec::new(), Vec::new());
@@ -38,8 +36,7 @@ pub fn rolled_out(net: &ValueNet, game: Game, spec: Rollouts, rng: &mut SplitMix
             let choice = choose(net, state, &mut work);
             state.play(choice.index);
             decisions += 1;
-            let wanted = !spec.races || (bearoff::race(&choice.after) && bearoff::tables().value(&choice.after).is_none());
-            if !choice.ends && decisions % spec.every == 0 && wanted {
+            if !choice.ends && decisions % spec.every == 0 {
                 features(&choice.after, &mut row);
                 rows.extend_from_slice(&row);
                 values.push(rollout_value(net, game, &choice.after, spec, rng, &mut work));
@@ -56,7 +53,7 @@ fn exact(state: &State) -> bool {
 }
 
 /// The mean over `spec.rollouts` rollouts of `sides` (the side just moved first) of that side's points less the
-/// other's, each played until a game ends, `spec.plies` decisions are made or both sides bear off.
+/// other's, each played until the game ends, `spec.plies` decisions are made or both sides bear off.
 fn rollout_value(net: &ValueNet, game: Game, sides: &Sides, spec: Rollouts, rng: &mut SplitMix64, work: &mut Work) -> f32 {
     let mut total = 0.0;
     for rollout in 0..spec.rollouts {

@@ -237,11 +237,10 @@ pub(super) fn td_self_play<'py>(
 /// ``tapa``, with its resolved options), every ``every``-th decision's, each valued for the side that just moved by
 /// ``rollouts`` rollouts (the first roll through the 36 in turn) of ``plies`` decisions played by ``net``, then
 /// valued by it (a game that ends by its points, a race of both sides bearing off by the exact tables, in the choice
-/// of plays too: a rollout stops there); with ``races`` only positions in which the sides can no longer meet and
-/// that the tables do not value are kept; dice from the playouts' stream as it stands at ``rng``. Returns
+/// of plays too: a rollout stops there); dice from the playouts' stream as it stands at ``rng``. Returns
 /// the positions' feature rows and their values (float32 bytes) and where the stream stands after them.
 #[pyfunction]
-#[pyo3(signature = (game, net, *, games, every, rollouts, plies, rng, races=false, stuck_limit=100, blocks_all=false,
+#[pyo3(signature = (game, net, *, games, every, rollouts, plies, rng, stuck_limit=100, blocks_all=false,
     both_mothers_points=0))]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn td_rollouts<'py>(
@@ -253,7 +252,6 @@ pub(super) fn td_rollouts<'py>(
     rollouts: usize,
     plies: usize,
     rng: u64,
-    races: bool,
     stuck_limit: u32,
     blocks_all: bool,
     both_mothers_points: u32,
@@ -263,7 +261,7 @@ pub(super) fn td_rollouts<'py>(
         return Err(PyValueError::new_err("every and rollouts must be positive"));
     }
     let mut stream = SplitMix64::new(rng);
-    let spec = Rollouts { games, every, rollouts, plies, races };
+    let spec = Rollouts { games, every, rollouts, plies };
     let (rows, values) = py.allow_threads(|| rolled_out(net, game, spec, &mut stream));
     let bytes = |numbers: &[f32]| numbers.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
     Ok((PyBytes::new(py, &bytes(&rows)), PyBytes::new(py, &bytes(&values)), stream.state()))
