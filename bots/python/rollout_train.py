@@ -7,8 +7,7 @@ First the positions: ``--games`` games of greedy self-play by the ``--init`` net
 ``--every``-th position (the side just moved against the side to roll), each valued by ``--rollouts`` rollouts
 that play on with the same network for ``--plies`` decisions of both sides and then take its value (a game that
 ends, its points; a race of both sides bearing off, the exact bear-off tables', in the choice of plays too, and a
-rollout stops there). The
-opponent's first roll runs through the 36 in turn, so each roll weighs the same in every
+rollout stops there). The opponent's first roll runs through the 36 in turn, so each roll weighs the same in every
 position (the variance of the first roll is gone); a rollout is a better judge of a position than the network
 alone, since it sees what the next decisions make of it. Then the network learns those values: minibatch gradient
 descent (Adam) on the squared error, ``--epochs`` passes over the positions in orders drawn from

@@ -178,11 +178,11 @@ def test_shots_of_hand_made_positions():
 def test_contact_of_hand_made_positions():
     # My checker on the bar against their points on my 20, 23 and 1 (their 5, 2 and 24): 4 of 36 rolls cannot
     # enter, and from my 25 a roll fails to escape when it ends on one of them (2-3, 1-4, 2-5) or must stop on
-    # them on the way (1-1, 2-2, 5-5): 27 of 36 escape.
+    # them on the way (1-1, 2-2, 5-5): 27 of 36 escape. Their rearmost checker on their 24 is my 1: my bar
+    # checker needs 25 pips to pass it, my 6's 6 each.
     row = np.array([encode((pack({25: 1, 6: 14}), pack({5: 2, 2: 2, 24: 11})), (0, 0))])
     got = contact(row)[0]
     assert np.allclose(got[:4], [(2 / 6) ** 2, 27 / 36, (25 + 14 * 6) / 200, 1])
-    # (Their rearmost checker on their 24 is my 1: my bar checker needs 25 pips to pass it, my 6's 6 each.)
     # A race: no checker of either side behind the other's; each holds one point the other would enter on.
     row = np.array([encode((pack({3: 15}), pack({4: 15})), (0, 0))])
     assert np.allclose(contact(row), [[1 / 36, 1, 0, 3 / 25, 1 / 36, 1, 0, 4 / 25]])
