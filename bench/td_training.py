@@ -17,7 +17,7 @@ import argparse
 import statistics
 import time
 
-from bots.python import td_train
+from bots.python import td_inputs, td_train
 from referee.games.engine import ACCELERATORS
 
 
@@ -37,9 +37,13 @@ def main() -> None:
     parser.add_argument("--game", default="tabla", choices=td_train.GAMES)
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--hidden", type=int, default=128)
-    parser.add_argument("--inputs", default="blocks", choices=("plain", "shots", "blocks", "contact"))
+    parser.add_argument("--inputs", default="blocks", choices=list(td_inputs.EXTRAS))
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
+    try:
+        td_inputs.check_suits(args.inputs, args.game)
+    except ValueError as error:
+        parser.error(str(error))
     if ACCELERATORS is None:
         parser.error("the native core is not installed (pip install ./native)")
     rates: dict[bool, list[float]] = {True: [], False: []}

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bots.python.td_inputs import inputs
+from bots.python.td_inputs import check_suits, inputs
 from bots.python.td_network import WEIGHTS, Network
 from referee.games import make_game
 from referee.games.engine import ACCELERATORS
@@ -155,6 +155,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("the native core is not installed (pip install ./native)")
     try:
         network = Network.load(args.init)
+        check_suits(network.inputs, args.game)
         if args.data and args.data.exists():
             with np.load(args.data) as kept:
                 rows, values = kept["rows"], kept["values"]

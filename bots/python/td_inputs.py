@@ -22,6 +22,12 @@ double's two steps, stopping only on points the other side does not block; a rol
 beyond escapes, and with no checker left on the board every roll does), the pips its checkers need to pass the
 other side's rearmost checker (each checker behind it, the distance to the point in front of it), over 200, and its
 rearmost checker's point over 25 (0 with none on the board). With no checker behind the other's, the race is on.
+
+``primes`` (Gjul Bara, whose sides travel the same way round and never hit: the other side's point q is my point
+q + 12 or q − 12, and one checker of it closes a point to me): for each side in the same order its pip count over
+200, how many of the six dice it can play (some checker of it moves that many points to a point the other does
+not hold, or bears off by it), its checkers that no die moves, over 15, and the longest run of points it holds in
+front of the other side's rearmost checker (the prime that checker must pass), up to six, over six.
 """
 
 from __future__ import annotations
@@ -35,11 +41,14 @@ POINTS = 24
 SIDE = 4 * POINTS + 2  # a side's units per point, then its bar and its borne-off
 PINS = 2 * SIDE  # where the pin masks start: the side just moved, then the other
 
-EXTRAS = {"plain": 0, "shots": 8, "blocks": 14, "contact": 22}
+EXTRAS = {"plain": 0, "shots": 8, "blocks": 14, "contact": 22, "primes": 8}
 """The input sets a network can read, by name, and how many numbers each adds to the features."""
-EXTENDS = {"shots": "plain", "blocks": "shots", "contact": "blocks"}
+EXTENDS = {"shots": "plain", "blocks": "shots", "contact": "blocks", "primes": "plain"}
 """The input set each set begins with (its extra inputs come after that set's): a network reading the one can be
 widened to the other."""
+SAME_WAY = ("gjul-bara",)
+"""The games whose sides travel the same way round (the other side's point q is my q ± 12): ``primes`` is theirs,
+``shots``, ``blocks`` and ``contact`` (the other side's point q is my 25 − q) the others'."""
 
 
 def _unit_counts() -> np.ndarray:
@@ -104,6 +113,15 @@ class _Sides:
         return np.concatenate([both[:n], both[n:]], axis=1)
 
 
+def _runs(held: np.ndarray) -> np.ndarray:
+    """The longest run of points in each bitmask, up to six."""
+    run = np.zeros(len(held))
+    for _ in range(6):
+        run += held != 0
+        held = held & (held >> 1)  # the points that begin a run one point longer
+    return run
+
+
 def _shots(sides: _Sides) -> np.ndarray:
     lone, shooters = sides.lone, sides.shooters
     # A die d moves a shooter from my point p - d onto my lone checker on p.
@@ -132,11 +150,7 @@ def _blocks(sides: _Sides) -> np.ndarray:
     doubles &= lone
     hit = 2 * (singles != 0).sum(axis=0) + (doubles != 0).sum(axis=0)
     mother = 2 * ((singles & MOTHER) != 0).sum(axis=0) + ((doubles & MOTHER) != 0).sum(axis=0)
-    run, held = np.zeros(len(lone)), sides.blocked
-    for _ in range(6):
-        run += held != 0
-        held = held & (held >> 1)  # the points that begin a run one point longer
-    return sides.pairs([hit / 36, mother / 36, run / 6])
+    return sides.pairs([hit / 36, mother / 36, _runs(sides.blocked) / 6])
 
 
 def blocks(rows: np.ndarray) -> np.ndarray:
@@ -174,7 +188,42 @@ def contact(rows: np.ndarray) -> np.ndarray:
     return _contact(_Sides(rows))
 
 
-_COMPUTE = {"shots": _shots, "blocks": _blocks, "contact": _contact}
+_ACROSS = np.array([(point + 12 if point <= 12 else point - 12) - 1 for point in range(1, POINTS + 1)])
+"""Gjul Bara's geometry: the other side's checkers per point in my numbering are theirs in their own at these
+indexes (the other side's point q is my point q + 12 or q − 12, the map its own inverse)."""
+_LOW = (1 << POINTS) - 1
+
+
+def _primes(sides: _Sides) -> np.ndarray:
+    mine = sides.mine
+    n = len(mine) // 2
+    theirs_own = np.concatenate([mine[n:], mine[:n]])
+    on = mine > 0
+    checkers = _mask(on.astype(np.float32))
+    open_ = ~_mask((theirs_own[:, _ACROSS] > 0).astype(np.float32)) & _LOW
+    rear = np.where(on.any(axis=1), POINTS - np.argmax(on[:, ::-1], axis=1), 0)
+    home = mine[:, 6:].sum(axis=1) == 0
+    dice = np.zeros(len(mine))
+    movable = np.zeros(len(mine), dtype=np.int64)  # the points a checker leaves by some die
+    for die in range(1, 7):
+        movable |= (open_ << die) & checkers
+        bears = home & ((mine[:, die - 1] > 0) | ((rear < die) & (rear > 0)))
+        dice += (((checkers >> die) & open_) != 0) | bears
+    fixed = (mine * ((movable[:, None] >> np.arange(POINTS)) & 1)).sum(axis=1)
+    stuck = np.where(home, 0, mine.sum(axis=1) - fixed).astype(np.float64)
+    on_theirs = theirs_own > 0
+    their_rear = np.where(on_theirs.any(axis=1), POINTS - np.argmax(on_theirs[:, ::-1], axis=1), 0)
+    held = _mask(on[:, _ACROSS].astype(np.float32)) & ((1 << np.maximum(their_rear - 1, 0)) - 1)
+    return sides.pairs([mine @ np.arange(1, POINTS + 1, dtype=np.float32) / 200, dice / 6, stuck / 15,
+                        _runs(held) / 6])
+
+
+def primes(rows: np.ndarray) -> np.ndarray:
+    """The ``primes`` inputs of each row (rows × 8)."""
+    return _primes(_Sides(rows))
+
+
+_COMPUTE = {"shots": _shots, "blocks": _blocks, "contact": _contact, "primes": _primes}
 
 
 def inputs(rows: np.ndarray, kind: str, dtype: type = np.float64) -> np.ndarray:
@@ -207,6 +256,17 @@ def extends(kind: str, base: str) -> bool:
     while kind != base and kind != "plain":
         kind = EXTENDS[kind]
     return kind == base
+
+
+def check_suits(kind: str, game_id: str) -> None:
+    """Raise unless input set ``kind`` reads ``game_id``'s board the way its sides travel.
+
+    Raises:
+        ValueError: it does not (one line).
+    """
+    if kind != "plain" and (kind == "primes") != (game_id in SAME_WAY):
+        way = "the same way" if kind == "primes" else "opposite ways"
+        raise ValueError(f"inputs {kind!r} read boards whose sides travel {way}, not {game_id}'s")
 
 
 def width(kind: str) -> int:

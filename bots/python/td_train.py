@@ -207,6 +207,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--engine native: the native core is not installed (pip install ./native)")
     try:
         init = Network.load(args.init) if args.init else None
+        td_inputs.check_suits(args.inputs or (init.inputs if init else "plain"), args.game)
         if init and args.inputs:
             init.widened(args.inputs)
         if init and args.hidden:

@@ -83,6 +83,10 @@ def test_the_command_writes_a_network_and_keeps_its_data(tmp_path, capsys):
     with pytest.raises(SystemExit):
         rollout_train.main(["--game", "tapa", "--init", str(tmp_path / "missing.npz")])
     assert "missing.npz: not a saved network" in capsys.readouterr().err
+    Network.new(6, np.random.default_rng(1), "primes").save(init)
+    with pytest.raises(SystemExit):
+        rollout_train.main(common)
+    assert "inputs 'primes' read boards whose sides travel the same way, not tapa's" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         rollout_train.main([*common, "--every", "0"])
     assert "must be positive" in capsys.readouterr().err

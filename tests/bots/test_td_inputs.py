@@ -1,5 +1,6 @@
 """The extra inputs a learned network may read (``bots/python/td_inputs.py``): exact against a slow count over real
-Tapa positions and on hand-made ones, and networks that read them train, widen, save and load."""
+positions of the games they are for and on hand-made ones, and networks that read them train, widen, save and
+load."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import numpy as np
 import pytest
 
 from bots.python import td_train
-from bots.python.td_inputs import blocks, contact, inputs, python_inputs, shots, width
+from bots.python.td_inputs import blocks, check_suits, contact, inputs, primes, python_inputs, shots, width
 from bots.python.td_network import Network, OutcomeNetwork
 from referee.games import make_game
 from referee.games.engine import ACCELERATORS
@@ -102,6 +103,33 @@ def _slow_contact(row: np.ndarray) -> list[float]:
     return out
 
 
+def _slow_primes(row: np.ndarray) -> list[float]:
+    """Gjul Bara's ``primes`` inputs counted checker by checker and die by die from one feature row."""
+    sides = [checkers for checkers, _ in _sides(row)]
+    out: list[float] = []
+    for me in (0, 1):
+        mine, theirs = sides[me], sides[1 - me]
+        across = [0] + [q + 12 if q <= 12 else q - 12 for q in range(1, 25)]  # my point of their q, and theirs of mine
+        closed = {across[q] for q in range(1, 25) if theirs[q]}
+        on = [p for p in range(1, 25) if mine[p]]
+        home = all(p <= 6 for p in on)
+
+        def moves(p: int, die: int) -> bool:
+            if p - die >= 1:
+                return p - die not in closed
+            return home and (p == die or p == max(on))
+
+        dice = sum(any(moves(p, die) for p in on) for die in range(1, 7))
+        stuck = sum(mine[p] for p in on if not any(moves(p, die) for die in range(1, 7)))
+        their_rear = max([q for q in range(1, 25) if theirs[q]], default=0)
+        run = longest = 0
+        for q in range(1, their_rear):  # their points in front of their rearmost checker
+            run = run + 1 if mine[across[q]] else 0
+            longest = max(longest, run)
+        out += [sum(p * mine[p] for p in on) / 200, dice / 6, stuck / 15, min(longest, 6) / 6]
+    return out
+
+
 def _played_rows(seed: int, games: int, game: str = "tapa") -> Iterator[np.ndarray]:
     """The feature rows of every decision's plays in ``games`` games of random plays on ``seed``."""
     for state, legal in random_decisions(make_game(game), games, seed):
@@ -128,29 +156,41 @@ def test_contact_matches_a_slow_count_over_real_positions():
     assert on_bar > 50 and race > 5  # the bar's cases and races were met
 
 
+def test_primes_match_a_slow_count_over_real_gjul_bara_positions():
+    stuck = primed = home = 0
+    for rows in _played_rows(4, 4, "gjul-bara"):
+        found = primes(rows)
+        assert np.allclose(found, [_slow_primes(row) for row in rows])
+        stuck += int((found[:, [2, 6]] > 0).sum())
+        primed += int((found[:, [3, 7]] >= 3 / 6).sum())
+        home += int((rows[:, 6 * 4:24 * 4].sum(axis=1) == 0).sum())
+    assert stuck > 50 and primed > 50 and home > 50  # trapped checkers, primes and bearing off were met
+
+
 @pytest.mark.skipif(ACCELERATORS is None, reason="the native core is not installed")
 def test_the_native_core_computes_the_numpy_inputs_exactly():
     rows_seen = 0
-    for game in ("tapa", "tabla"):
+    for game, kinds in (("tapa", ("shots", "blocks", "contact")), ("tabla", ("shots", "blocks", "contact")),
+                        ("gjul-bara", ("primes",))):
         for rows in _played_rows(5, 6, game):
-            for kind in ("shots", "blocks", "contact"):
+            for kind in kinds:
                 assert np.array_equal(inputs(rows, kind), python_inputs(rows, kind))
             rows_seen += len(rows)
-    assert rows_seen > 2000
+    assert rows_seen > 3000
     with pytest.raises(ValueError, match="5 bytes are not rows of 244 features"):
         ACCELERATORS.extra_inputs(b"12345", "blocks")
-    with pytest.raises(ValueError, match='inputs "dice": not plain, shots, blocks or contact'):
+    with pytest.raises(ValueError, match='inputs "dice": not plain, shots, blocks, contact or primes'):
         ACCELERATORS.extra_inputs(bytes(4 * FEATURES), "dice")
 
 
 @pytest.mark.skipif(ACCELERATORS is None, reason="the native core is not installed")
-@pytest.mark.parametrize("kind", ["blocks", "contact"])
-def test_the_core_values_a_network_of_each_input_set_as_numpy_does(kind):
+@pytest.mark.parametrize(("kind", "game"), [("blocks", "tabla"), ("contact", "tabla"), ("primes", "gjul-bara")])
+def test_the_core_values_a_network_of_each_input_set_as_numpy_does(kind, game):
     rng = np.random.default_rng(3)
     network = Network.new(8, rng).widened(kind)
     network.w1[:, FEATURES:] = rng.normal(0, 0.5, network.w1[:, FEATURES:].shape)
-    rows = np.concatenate(list(_played_rows(6, 2, "tabla")))
-    assert (rows[:, [96, 194]] > 0).any()  # checkers on the bar
+    rows = np.concatenate(list(_played_rows(6, 2, game)))
+    assert game != "tabla" or (rows[:, [96, 194]] > 0).any()  # checkers on the bar
     values = np.frombuffer(network.native().values(np.ascontiguousarray(rows, dtype="<f4").tobytes()), dtype="<f4")
     assert np.allclose(values, network.values(rows), atol=1e-5)
 
@@ -186,6 +226,38 @@ def test_contact_of_hand_made_positions():
     # A race: no checker of either side behind the other's; each holds one point the other would enter on.
     row = np.array([encode((pack({3: 15}), pack({4: 15})), (0, 0))])
     assert np.allclose(contact(row), [[1 / 36, 1, 0, 3 / 25, 1 / 36, 1, 0, 4 / 25]])
+
+
+def test_primes_of_hand_made_positions():
+    # The start: each side's 15 on its 24 (the other's 12), every die free; each holds one point in front of the
+    # other's stack.
+    row = np.array([encode((pack({24: 15}), pack({24: 15})), (0, 0))])
+    assert np.allclose(primes(row), [[24 * 15 / 200, 1, 0, 1 / 6] * 2])
+    # Mine on my 13 and 5, theirs on their 10, 11 (my 22, 23) and 20 (my 8): my 13 cannot move a 5 onto their
+    # checker, my 5 may not bear off while my 13 is out; their three move every die. Each holds one point in front
+    # of the other's rearmost checker (mine on their 1, theirs on my 8).
+    row = np.array([encode((pack({13: 1, 5: 14}), pack({10: 1, 11: 1, 20: 13})), (0, 0))])
+    assert np.allclose(primes(row), [[(13 + 70) / 200, 5 / 6, 0, 1 / 6, (10 + 11 + 260) / 200, 1, 0, 1 / 6]])
+    # Their six points my 12..7 (their 24..19) wall in my checker on my 13; the one on my 14 moves a 1, my home's
+    # 2 to 5 (not a 6 off: my 13 and 14 are out). Their wall is the run of six in front of my rearmost checker, my
+    # 14 and 13 (their 2 and 1) a run of two in front of theirs.
+    theirs = {24: 2, 23: 2, 22: 2, 21: 3, 20: 3, 19: 3}
+    row = np.array([encode((pack({14: 1, 13: 1, 6: 13}), pack(theirs)), (0, 0))])
+    got = primes(row)[0]
+    assert np.allclose(got[1:4], [5 / 6, 1 / 15, 2 / 6]) and got[7] == 1
+    # All home: a die above the highest point bears off from it; none is stuck.
+    row = np.array([encode((pack({3: 2, 2: 13}), pack({24: 15})), (0, 0))])
+    assert np.allclose(primes(row)[0, :3], [(6 + 26) / 200, 1, 0])
+
+
+def test_an_input_set_suits_the_way_the_sides_travel():
+    check_suits("plain", "gjul-bara")
+    check_suits("primes", "gjul-bara")
+    check_suits("contact", "tapa")
+    with pytest.raises(ValueError, match="inputs 'primes' read boards whose sides travel the same way, not tabla's"):
+        check_suits("primes", "tabla")
+    with pytest.raises(ValueError, match="inputs 'blocks' read boards whose sides travel opposite ways, not gjul"):
+        check_suits("blocks", "gjul-bara")
 
 
 def test_a_widened_network_values_as_before_and_learns_its_new_inputs(tmp_path):

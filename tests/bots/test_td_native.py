@@ -19,7 +19,7 @@ def quiet(line: str) -> None:
 
 
 @pytest.mark.parametrize(("game_id", "inputs", "games"), [("tabla", "plain", 6), ("tabla", "contact", 4),
-                                                          ("gjul-bara", "plain", 4), ("tapa", "blocks", 6)])
+                                                          ("gjul-bara", "primes", 4), ("tapa", "blocks", 6)])
 def test_the_core_trains_as_the_reference_on_the_same_dice(game_id, inputs, games):
     """Every weight after a few games equal to float32's rounding, and far from where it started: the same plays,
     the same updates."""
@@ -53,3 +53,6 @@ def test_the_core_goes_on_from_a_network_grown_and_widened(tmp_path, capsys):
     with pytest.raises(SystemExit):
         td_train.main(["--engine", "native", "--game", "tabla", "--outcomes"])
     assert "--outcomes trains in numpy only: leave out --engine native" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        td_train.main(["--engine", "native", "--game", "gjul-bara", "--init", str(small), "--inputs", "contact"])
+    assert "inputs 'contact' read boards whose sides travel opposite ways, not gjul-bara's" in capsys.readouterr().err

@@ -1,6 +1,6 @@
 //! The extra inputs a learned network may read, computed from a position (or from its feature row, read back
 //! into the position): the twin of `bots/python/td_inputs.py` (``shots``, ``blocks`` after them and ``contact``
-//! after those), which says what each number means. A row is the 244 features of `game.rs` (each side's
+//! after those; Gjul Bara's ``primes``), which says what each number means. A row is the 244 features of `game.rs` (each side's
 //! TD-Gammon units per point, bar and borne-off, then each side's pin flags), the side that just played first.
 
 pub use crate::engine::game::FEATURES;
@@ -14,13 +14,15 @@ pub const PINS: usize = 2 * SIDE;
 const _: () = assert!(FEATURES == PINS + 2 * POINTS);
 const MOTHER: u64 = 1 << (POINTS - 1);
 
-/// The input sets a network may read: the features, then the extra inputs of each set up to its own, in order.
+/// The input sets a network may read: the features, then the extra inputs of each set up to its own, in order
+/// (``shots``, ``blocks`` and ``contact`` each begin with the one before; ``primes`` stands alone).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
 pub enum Inputs {
     Plain,
     Shots,
     Blocks,
     Contact,
+    Primes,
 }
 
 impl Inputs {
@@ -31,6 +33,7 @@ impl Inputs {
             "shots" => Inputs::Shots,
             "blocks" => Inputs::Blocks,
             "contact" => Inputs::Contact,
+            "primes" => Inputs::Primes,
             _ => return None,
         })
     }
@@ -42,6 +45,7 @@ impl Inputs {
             Inputs::Shots => 8,
             Inputs::Blocks => 14,
             Inputs::Contact => 22,
+            Inputs::Primes => 8,
         }
     }
 }
@@ -140,12 +144,7 @@ impl Side {
                 mother += weight * u32::from(pinned & MOTHER != 0);
             }
         }
-        let (mut run, mut held) = (0u32, self.blocked);
-        for _ in 0..6 {
-            run += u32::from(held != 0);
-            held &= held >> 1;
-        }
-        [f64::from(hit) / 36.0, f64::from(mother) / 36.0, f64::from(run) / 6.0]
+        [f64::from(hit) / 36.0, f64::from(mother) / 36.0, f64::from(runs(self.blocked)) / 6.0]
     }
 
     /// Its four ``contact`` inputs, `other` the other side.
@@ -180,6 +179,55 @@ impl Side {
     }
 }
 
+/// The longest run of points in a bitmask, up to six.
+fn runs(mut held: u64) -> u32 {
+    let mut run = 0;
+    for _ in 0..6 {
+        run += u32::from(held != 0);
+        held &= held >> 1; // the points that begin a run one point longer
+    }
+    run
+}
+
+/// Gjul Bara's four ``primes`` inputs of `side` of a position: the other side's point q is this side's q + 12 or
+/// q - 12 (the map is its own inverse), and one checker of it closes that point.
+fn primes(sides: &Sides, side: usize) -> [f64; 4] {
+    let (mine, other) = (sides.boards[side], sides.boards[1 - side]);
+    let across = |point: u32| if point <= 12 { point + 12 } else { point - 12 };
+    let (mut checkers, mut open, mut held) = (0u64, 0u64, 0u64);
+    let (mut pips, mut rear, mut their_rear, mut outside) = (0f32, 0u32, 0u32, 0u32);
+    for point in 1..=POINTS as u32 {
+        let n = count(mine, point);
+        if n > 0 {
+            checkers |= 1 << (point - 1);
+            held |= 1 << (across(point) - 1); // in the other side's numbering
+            rear = point;
+            outside += if point > 6 { n } else { 0 };
+        }
+        if count(other, across(point)) == 0 {
+            open |= 1 << (point - 1);
+        }
+        if count(other, point) > 0 {
+            their_rear = point;
+        }
+        pips += (point * n) as f32;
+    }
+    let home = outside == 0;
+    let (mut dice, mut movable) = (0u32, 0u64);
+    for die in 1..=6u32 {
+        movable |= (open << die) & checkers; // the points a checker leaves by some die
+        let bears = home && (count(mine, die) > 0 || (rear > 0 && rear < die));
+        dice += u32::from((checkers >> die) & open != 0 || bears);
+    }
+    let stuck: u32 = if home {
+        0
+    } else {
+        (1..=POINTS as u32).filter(|&point| (movable >> (point - 1)) & 1 == 0).map(|point| count(mine, point)).sum()
+    };
+    held &= (1u64 << their_rear.saturating_sub(1)) - 1; // in front of the other side's rearmost checker
+    [f64::from(pips / 200.0), f64::from(dice) / 6.0, f64::from(stuck) / 15.0, f64::from(runs(held)) / 6.0]
+}
+
 /// The sides a feature row was made of (`game::features`' inverse): None if a count in it is not a whole number of
 /// checkers up to fifteen.
 pub fn sides_of(row: &[f32]) -> Option<Sides> {
@@ -209,7 +257,7 @@ fn nibble(n: f32) -> Option<u128> {
 
 /// The extra inputs of set `kind` of each row of `rows` (rows of [`FEATURES`]): its ``shots`` (the side just
 /// moved's four, the other's four), then its ``blocks`` (three each, in the same order) and its ``contact`` (four
-/// each) as far as `kind` goes; None if a row is not the features of a position.
+/// each) as far as `kind` goes, or its ``primes`` (four each); None if a row is not the features of a position.
 pub fn extras(rows: &[f32], kind: Inputs) -> Option<Vec<f64>> {
     let mut out = Vec::with_capacity(rows.len() / FEATURES * kind.extras());
     for row in rows.chunks_exact(FEATURES) {
@@ -221,8 +269,14 @@ pub fn extras(rows: &[f32], kind: Inputs) -> Option<Vec<f64>> {
 /// The extra inputs of set `kind` of a position (the side just moved first), appended to `out` (as [`extras`]
 /// gives them).
 pub fn sides_extras(sides: &Sides, kind: Inputs, out: &mut Vec<f64>) {
-    if kind == Inputs::Plain {
-        return;
+    match kind {
+        Inputs::Plain => return,
+        Inputs::Primes => {
+            out.extend(primes(sides, 0));
+            out.extend(primes(sides, 1));
+            return;
+        }
+        Inputs::Shots | Inputs::Blocks | Inputs::Contact => {}
     }
     let both = [Side::new(sides, 0), Side::new(sides, 1)];
     for side in &both {
