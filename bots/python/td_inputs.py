@@ -201,7 +201,8 @@ def _primes(sides: _Sides) -> np.ndarray:
     on = mine > 0
     checkers = _mask(on.astype(np.float32))
     open_ = ~_mask((theirs_own[:, _ACROSS] > 0).astype(np.float32)) & _LOW
-    rear = np.where(on.any(axis=1), POINTS - np.argmax(on[:, ::-1], axis=1), 0)
+    rear = sides.rear  # no bar in Gjul Bara
+    their_rear = np.concatenate([rear[n:], rear[:n]])
     home = mine[:, 6:].sum(axis=1) == 0
     dice = np.zeros(len(mine))
     movable = np.zeros(len(mine), dtype=np.int64)  # the points a checker leaves by some die
@@ -211,8 +212,6 @@ def _primes(sides: _Sides) -> np.ndarray:
         dice += (((checkers >> die) & open_) != 0) | bears
     fixed = (mine * ((movable[:, None] >> np.arange(POINTS)) & 1)).sum(axis=1)
     stuck = np.where(home, 0, mine.sum(axis=1) - fixed).astype(np.float64)
-    on_theirs = theirs_own > 0
-    their_rear = np.where(on_theirs.any(axis=1), POINTS - np.argmax(on_theirs[:, ::-1], axis=1), 0)
     held = _mask(on[:, _ACROSS].astype(np.float32)) & ((1 << np.maximum(their_rear - 1, 0)) - 1)
     return sides.pairs([mine @ np.arange(1, POINTS + 1, dtype=np.float32) / 200, dice / 6, stuck / 15,
                         _runs(held) / 6])
