@@ -58,6 +58,9 @@ def make_app(
 
     analysing = anyio.CapacityLimiter(1)
     """One analysis at a time, in a thread of its own: the other pages never wait for one."""
+    admitted = [0]
+    """The analyses being made or waiting: counted as each request comes, with no await between the count and its
+    check (the limiter's own count of those waiting grows only once a request has yielded to the loop)."""
 
     def endpoint(
         handler: Callable[..., Any], *path_params: str, query: tuple[str, ...] = (),
@@ -77,9 +80,13 @@ def make_app(
             async def make() -> bytes:
                 if limiter is None:
                     return bytes(JSONResponse(await run_in_threadpool(answer, *args, **kwargs)).body)
-                if limiter.statistics().tasks_waiting >= ANALYSES_WAITING:
+                if admitted[0] > ANALYSES_WAITING:
                     raise HTTPException(503, "the server is busy analysing other matches: try again in a minute")
-                made = await anyio.to_thread.run_sync(partial(answer, *args, **kwargs), limiter=limiter)
+                admitted[0] += 1
+                try:
+                    made = await anyio.to_thread.run_sync(partial(answer, *args, **kwargs), limiter=limiter)
+                finally:
+                    admitted[0] -= 1
                 return bytes(JSONResponse(made).body)
 
             key = (handler.__name__, *args, *sorted(kwargs.items()))

@@ -154,7 +154,6 @@ async def test_a_stale_fit_is_refitted_by_a_reader_once_it_is_old(tmp_path, monk
     assert fits.current(db, "tapa").units == db["arenas"].get("tapa")["counted"] > first.units
 
 
-@pytest.mark.filterwarnings("ignore:Using .httpx. with")
 def test_a_slow_page_does_not_hold_up_the_others(tmp_path, monkeypatch):
     """Every database answer is made off the event loop: a leaderboard that takes its time does not delay
     /api/columns or the static files."""
