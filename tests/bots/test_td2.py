@@ -12,6 +12,7 @@ import pytest
 
 from bots.python import td1_bot, td2_bot, td_bot
 from bots.python.td_bot import Values
+from referee.games import CHANCE
 from referee.games.engine import ACCELERATORS
 from referee.games.tabla_family.features import after_features, encode, roll_replies
 from referee.wire import ClockInfo
@@ -43,7 +44,7 @@ def test_the_native_network_is_the_numpy_network(game_id):
 def test_the_native_best_replies_are_the_references(game_id, monkeypatch):
     found = list(positions_of(game_id, {}, 2, seed=4))[::4]
     state, judge = found[0][0], Values(game_id)
-    positions = [position for _, position in found]
+    positions = [td2_bot.Position(position, (0, 0)) for _, position in found]
     fast = td2_bot.best_replies(state, judge, positions, mine=True)
     monkeypatch.setattr(td2_bot, "_native_network", lambda game_id: None)
     slow = td2_bot.best_replies(state, judge, positions, mine=True)
@@ -56,34 +57,41 @@ def test_the_native_best_replies_are_the_references(game_id, monkeypatch):
     assert [fast.afters[group] for group in clear] == [slow.afters[group] for group in clear]
 
 
-def best_through_the_states(state, judge: Values, seat: int, side: int) -> tuple[float, object]:
-    """``side``'s best play by ``judge`` after the roll just made in ``state``, its value for that side and the
-    state it leaves; with no play, the position as it stands (as if the side had played and left it)."""
-    if state.current_player == side:
-        values = judge.plays(*after_features(state), mine=side == seat)
-        best = int(np.argmax(values))
-        state.apply(state.legal_actions()[best])
-        return float(values[best]), state
-    assert not state.is_terminal()
+def turn_through_the_states(state, judge: Values, seat: int, side: int, movers: set | None = None) -> tuple[float, object]:
+    """``side``'s turn after the roll just made in ``state`` (or the rest of it), each stage played by its mover's
+    best play by ``judge`` (the movers added to ``movers``): the turn's value for ``side`` where the dice pass (its
+    points if the game ended; with no play, the position as it stands, as if the side had played and left it) and
+    the state then."""
+    while not state.is_terminal() and state.current_player != CHANCE:
+        mover = state.current_player
+        if movers is not None:
+            movers.add(mover)
+        values = judge.plays(*after_features(state), mine=mover == seat)
+        state.apply(state.legal_actions()[int(np.argmax(values))])
+    if state.is_terminal():
+        points = state.outcome().points
+        return judge.ended((points[side], points[1 - side]), mine=side == seat), state
+    assert state._turn == 1 - side  # the dice pass to the other side
     row = encode((state._boards[side], state._boards[1 - side]), (state._pins[side], state._pins[1 - side]))
     return float(judge.plays(np.array([row], dtype=np.float32), [None], mine=side == seat)[0]), state
 
 
 def searched_through_the_states(state, judge: Values, seat: int, index: int) -> float:
     """The value two rolls ahead of play ``index`` for ``seat`` through the public State API: after each roll of
-    the opponent its best play by ``judge``, after each of the seat's own rolls the seat's best play's value (the
-    positions are early ones, where nobody has won two rolls on)."""
+    the opponent its turn by ``judge``, after each of the seat's own rolls the seat's turn's value (the positions
+    are early ones, where nobody has won two rolls on)."""
     after = state.clone()
     after.apply(state.legal_actions()[index])
+    _, after = turn_through_the_states(after, judge, seat, seat)  # a rest handed over is played
     total = 0.0
     for roll, chance in after.chance_outcomes():
         theirs = after.clone()
         theirs.apply(roll)
-        _, theirs = best_through_the_states(theirs, judge, seat, 1 - seat)
+        _, theirs = turn_through_the_states(theirs, judge, seat, 1 - seat)
         for again, again_chance in theirs.chance_outcomes():
             mine = theirs.clone()
             mine.apply(again)
-            total += chance * again_chance * best_through_the_states(mine, judge, seat, seat)[0]
+            total += chance * again_chance * turn_through_the_states(mine, judge, seat, seat)[0]
     return total
 
 
@@ -95,6 +103,44 @@ def test_two_rolls_ahead_is_the_search_through_the_states(game_id, reference):
     assert len(ahead) == td2_bot.DEEP
     for index, value in ahead.items():
         assert value == pytest.approx(searched_through_the_states(state, judge, seat, index), abs=1e-6)
+
+
+@native
+def test_the_native_turns_are_the_states():
+    """Gjul Bara's level of the search (``best_turns``) plays each roll's whole turn as the State API does, each
+    stage by its mover's best play: chains of the ladder and rests handed over included."""
+    judge, chains, handed = Values("gjul-bara"), 0, 0  # the positions are the game's, as it stands at each roll
+    for number, (state, _) in enumerate(positions_of("gjul-bara", {}, 1, seed=3)):
+        if number % 3:
+            continue
+        mover = state._turn
+        position = td2_bot.Position(state.sides(mover), state.rolls_made(mover))
+        found = td2_bot.best_replies(state, judge, [position], mine=True)
+        for at, (roll, chance) in enumerate(state.chance_outcomes()):
+            turned = state.clone()
+            turned.apply(roll)
+            chains += bool(turned.current_player == mover and turned.view(mover).later_stages)
+            movers: set[int] = set()
+            value, after = turn_through_the_states(turned, judge, mover, mover, movers)
+            handed += 1 - mover in movers
+            assert found.weights[at] == chance * 36
+            assert found.values[at] == pytest.approx(value, abs=1e-4)
+            assert found.ended[at] == after.is_terminal()
+            if not after.is_terminal():
+                assert found.afters[at] == (after.sides(1 - mover), after.rolls_made(1 - mover))
+    assert chains > 10 and handed > 10
+
+
+@native
+def test_two_rolls_ahead_in_gjul_bara_is_the_search_through_the_states():
+    """On the ladder (each side's fifth roll on), where the doubles are chains."""
+    state = next(state for state in stages("gjul-bara", {}, 1, seed=9) if min(state.rolls_made(0)) >= 5
+                 and not state.view(state.current_player).later_stages)
+    judge, seat = Values("gjul-bara"), state.current_player
+    ahead = td2_bot.two_rolls_ahead(state, judge, seat)
+    assert len(ahead) == td2_bot.DEEP
+    for index, value in ahead.items():
+        assert value == pytest.approx(searched_through_the_states(state, judge, seat, index), abs=1e-4)
 
 
 @native
