@@ -1,5 +1,6 @@
 """What a decision of td2_bot (two rolls ahead) costs: the native core valuing every roll's best reply against the
-reference levels (the core lists the replies' rows, numpy values them), on the same positions.
+reference levels (the core lists the replies' rows, numpy values them), on the same positions, in Tabla or Tapa
+(Gjul Bara's levels, whole turns, have no numpy twin: ``tests/bots/test_td2.py`` checks them against the State API).
 
 Usage: python bench/two_rolls.py [--game tapa] [--positions 60] [--rounds 5]
 
@@ -50,7 +51,7 @@ def search(states: list, judge: Values, native: bool) -> tuple[float, list[dict[
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="tapa", choices=td2_bot.SEARCHED)
+    parser.add_argument("--game", default="tapa", choices=[game for game in td2_bot.SEARCHED if game not in td2_bot.CHAINED])
     parser.add_argument("--positions", type=int, default=60)
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()

@@ -1,7 +1,7 @@
 """td2_bot, the learned bot two rolls ahead: the native core's best replies are the reference's (every reply's row
-valued in numpy), its network is the numpy network, the search's values are those of a search through the State
-API, and the bot answers legally and falls back where it does not search (``referee check-bot`` accepts it:
-``test_td.py``)."""
+valued in numpy), its network is the numpy network, Gjul Bara's whole turns (a level there) are the State API's,
+the search's values are those of a search through the State API, and the bot answers legally and falls back where
+it does not search (``referee check-bot`` accepts it: ``test_td.py``)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from referee.games.tabla_family.features import after_features, encode, roll_rep
 from referee.wire import ClockInfo
 
 from ..games.test_roll_replies import positions_of
-from .test_ladder_search import request_of, stages
+from .test_ladder_search import ladder_stages, request_of, stages
 
 native = pytest.mark.skipif(ACCELERATORS is None, reason="the native core is not installed")
 
@@ -156,10 +156,13 @@ def test_the_native_search_is_the_references(game_id, monkeypatch):
         assert all(fast[index] == pytest.approx(slow[index], abs=1e-5) for index in fast)
 
 
-def test_it_searches_tabla_and_tapa_and_plays_as_td1_elsewhere(monkeypatch):
-    """Gjul Bara (a turn of chained stages), a match (td1_bot weighs the score), a clock shorter than
-    :data:`td2_bot.MIN_LIMIT_MS` and a referee without the native core go to td1_bot."""
+def test_it_searches_single_games_and_plays_as_td1_elsewhere(monkeypatch):
+    """A match (td1_bot weighs the score), a stage of a Gjul Bara chain with stages after it (td1_bot follows the
+    chain), a clock shorter than :data:`td2_bot.MIN_LIMIT_MS` and a referee without the native core go to
+    td1_bot."""
     monkeypatch.setattr(td1_bot, "choose", lambda request: "td1")
+    _, chained = next(ladder_stages({}, 4, seed=2))
+    assert td2_bot.choose(chained) == "td1"
     games = [("tabla", "tabla"), ("tapa", "tapa"), ("gjul-bara", "gjul-bara"), ("tabla-match", "tabla")]
     for game_id, variant in games:
         request = request_of(next(stages(variant, {}, 1, seed=1)), {}, game_id)

@@ -4,6 +4,7 @@
 //! TD-Gammon units per point, bar and borne-off, then each side's pin flags), the side that just played first.
 
 pub use crate::engine::game::FEATURES;
+use crate::engine::family::{nibble_bits, occupied};
 use crate::engine::game::{count, Sides};
 
 const POINTS: usize = 24;
@@ -189,28 +190,34 @@ fn runs(mut held: u64) -> u32 {
     run
 }
 
+/// The points 1..=24 of `board` that hold a checker, point p as bit p - 1.
+fn held_points(board: u128) -> u64 {
+    // Bit 4k for each point k + 1 held, then the bits gathered by halves: two to a byte, four to 16 bits, ...
+    let mut bits = (occupied(board) >> 4) & nibble_bits(0, POINTS as u32 - 1);
+    bits = (bits | bits >> 3) & 0x0303_0303_0303_0303_0303_0303_0303_0303;
+    bits = (bits | bits >> 6) & 0x000F_000F_000F_000F_000F_000F_000F_000F;
+    bits = (bits | bits >> 12) & 0x0000_00FF_0000_00FF_0000_00FF_0000_00FF;
+    bits = (bits | bits >> 24) & 0x0000_0000_0000_FFFF_0000_0000_0000_FFFF;
+    ((bits | bits >> 48) & 0xFF_FFFF) as u64
+}
+
 /// Gjul Bara's four ``primes`` inputs of `side` of a position: the other side's point q is this side's q + 12 or
 /// q - 12 (the map is its own inverse), and one checker of it closes that point.
 fn primes(sides: &Sides, side: usize) -> [f64; 4] {
-    let (mine, other) = (sides.boards[side], sides.boards[1 - side]);
-    let across = |point: u32| if point <= 12 { point + 12 } else { point - 12 };
-    let (mut checkers, mut open, mut held) = (0u64, 0u64, 0u64);
-    let (mut pips, mut rear, mut their_rear, mut outside) = (0f32, 0u32, 0u32, 0u32);
-    for point in 1..=POINTS as u32 {
+    const ALL: u64 = (1 << POINTS) - 1;
+    let across = |points: u64| (points >> 12 | points << 12) & ALL; // to the other side's numbering and back
+    let mine = sides.boards[side];
+    let (checkers, theirs) = (held_points(mine), held_points(sides.boards[1 - side]));
+    let open = !across(theirs) & ALL;
+    let (rear, their_rear) = (u64::BITS - checkers.leading_zeros(), u64::BITS - theirs.leading_zeros());
+    let (mut pips, mut outside) = (0u32, 0u32);
+    let mut rest = checkers;
+    while rest != 0 {
+        let point = rest.trailing_zeros() + 1;
+        rest &= rest - 1;
         let n = count(mine, point);
-        if n > 0 {
-            checkers |= 1 << (point - 1);
-            held |= 1 << (across(point) - 1); // in the other side's numbering
-            rear = point;
-            outside += if point > 6 { n } else { 0 };
-        }
-        if count(other, across(point)) == 0 {
-            open |= 1 << (point - 1);
-        }
-        if count(other, point) > 0 {
-            their_rear = point;
-        }
-        pips += (point * n) as f32;
+        pips += point * n;
+        outside += if point > 6 { n } else { 0 };
     }
     let home = outside == 0;
     let (mut dice, mut movable) = (0u32, 0u64);
@@ -219,13 +226,15 @@ fn primes(sides: &Sides, side: usize) -> [f64; 4] {
         let bears = home && (count(mine, die) > 0 || (rear > 0 && rear < die));
         dice += u32::from((checkers >> die) & open != 0 || bears);
     }
-    let stuck: u32 = if home {
-        0
-    } else {
-        (1..=POINTS as u32).filter(|&point| (movable >> (point - 1)) & 1 == 0).map(|point| count(mine, point)).sum()
-    };
-    held &= (1u64 << their_rear.saturating_sub(1)) - 1; // in front of the other side's rearmost checker
-    [f64::from(pips / 200.0), f64::from(dice) / 6.0, f64::from(stuck) / 15.0, f64::from(runs(held)) / 6.0]
+    let mut stuck = 0;
+    let mut unmoved = if home { 0 } else { checkers & !movable };
+    while unmoved != 0 {
+        stuck += count(mine, unmoved.trailing_zeros() + 1);
+        unmoved &= unmoved - 1;
+    }
+    // The points it holds in the other side's numbering, in front of that side's rearmost checker.
+    let held = across(checkers) & ((1u64 << their_rear.saturating_sub(1)) - 1);
+    [f64::from(pips as f32 / 200.0), f64::from(dice) / 6.0, f64::from(stuck) / 15.0, f64::from(runs(held)) / 6.0]
 }
 
 /// The sides a feature row was made of (`game::features`' inverse): None if a count in it is not a whole number of
