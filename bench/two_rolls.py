@@ -51,7 +51,8 @@ def search(states: list, judge: Values, native: bool) -> tuple[float, list[dict[
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="tapa", choices=[game for game in td2_bot.SEARCHED if game not in td2_bot.CHAINED])
+    games = [game for game in td2_bot.SEARCHED if game not in td2_bot.CHAINED]
+    parser.add_argument("--game", default="tapa", choices=games)
     parser.add_argument("--positions", type=int, default=60)
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()

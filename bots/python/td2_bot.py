@@ -112,7 +112,9 @@ def best_replies(state: FamilyState, judge: Values, positions: list[Position], m
                  [_rolled(positions[at // len(ROLLS)], replies.afters[row]) for at, row in enumerate(rows)])
 
 
-def _best(weights: Sequence[int], values: Sequence[float] | np.ndarray, ended: Sequence[tuple | None], afters: list[Position]) -> Best:
+def _best(
+    weights: Sequence[int], values: Sequence[float] | np.ndarray, ended: Sequence[tuple | None], afters: list[Position]
+) -> Best:
     """:class:`Best` of each roll's weight, best value, points if it ends the game and the position it leaves."""
     return Best(np.array(weights, dtype=np.float64), np.array(values, dtype=np.float64),
                 [points is not None for points in ended], afters)

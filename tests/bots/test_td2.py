@@ -57,7 +57,9 @@ def test_the_native_best_replies_are_the_references(game_id, monkeypatch):
     assert [fast.afters[group] for group in clear] == [slow.afters[group] for group in clear]
 
 
-def turn_through_the_states(state, judge: Values, seat: int, side: int, movers: set | None = None) -> tuple[float, object]:
+def turn_through_the_states(
+    state, judge: Values, seat: int, side: int, movers: set | None = None
+) -> tuple[float, object]:
     """``side``'s turn after the roll just made in ``state`` (or the rest of it), each stage played by its mover's
     best play by ``judge`` (the movers added to ``movers``): the turn's value for ``side`` where the dice pass (its
     points if the game ended; with no play, the position as it stands, as if the side had played and left it) and
