@@ -1,6 +1,5 @@
 """What a decision of td2_bot (two rolls ahead) costs: the native core valuing every roll's best reply against the
-reference levels (the core lists the replies' rows, numpy values them), on the same positions, in Tabla or Tapa
-(Gjul Bara's levels, whole turns, have no numpy twin: ``tests/bots/test_td2.py`` checks them against the State API).
+reference levels (the core lists the replies' rows, numpy values them), on the same positions.
 
 Usage: python bench/two_rolls.py [--game tapa] [--positions 60] [--rounds 5]
 
@@ -51,8 +50,7 @@ def search(states: list, judge: Values, native: bool) -> tuple[float, list[dict[
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    games = [game for game in td2_bot.SEARCHED if game not in td2_bot.CHAINED]
-    parser.add_argument("--game", default="tapa", choices=games)
+    parser.add_argument("--game", default="tapa", choices=td2_bot.SEARCHED)
     parser.add_argument("--positions", type=int, default=60)
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()

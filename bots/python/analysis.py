@@ -4,11 +4,10 @@ from what the mover may see.
 
 The Tabla family (:func:`judge`):
 
-- At a stage of a Gjul Bara chain with stages after it: :mod:`.td1_bot`'s search to the chain's end.
-- Single games of Tabla, Tapa and Gjul Bara, with the native core: :mod:`.td2_bot`'s search, two rolls ahead (its
+- Single games of Tabla and Tapa, with the native core: :mod:`.td2_bot`'s search, two rolls ahead (its
   :data:`~.td2_bot.WIDTH` best plays by the network, the :data:`~.td2_bot.DEEP` best of those two rolls ahead).
-- Elsewhere (a ``tabla-match``, valued by the chance to win the match; a remainder; without the native core):
-  :mod:`.td1_bot`'s, one roll ahead.
+- Elsewhere (Gjul Bara, whose turns are chains of stages; a ``tabla-match``, valued by the chance to win the match;
+  without the native core): :mod:`.td1_bot`'s, one roll ahead, or to the end of a Gjul Bara chain.
 
 The play made is always valued by the same search as the best. Values are points for the mover; in a match,
 twice the mover's chance to win the match less one.
@@ -42,10 +41,10 @@ def judge(game: Game, state: State, played: int) -> Judged:
     seat = single.current_player
     view = single.view(seat)
     values = Values.at(game.id, view)
-    if view.later_stages:
-        return Judged(td1_bot.through_the_turn(single, values, seat, keep=played), "td1: to the chain's end")
     if game.id in td2_bot.SEARCHED and ACCELERATORS is not None and not view.remainder:
         return Judged(td2_bot.two_rolls_ahead(single, values, seat, keep=played), "td2: two rolls ahead")
+    if view.later_stages:
+        return Judged(td1_bot.through_the_turn(single, values, seat, keep=played), "td1: to the chain's end")
     return Judged(td1_bot.one_roll_ahead(single, values, seat, keep=played), "td1: one roll ahead")
 
 

@@ -1,21 +1,17 @@
-"""The learned bot looking two rolls ahead (2-ply) in single games of the Tabla family: of the plays its network
-values best (:mod:`.td_bot`, 0-ply) it follows :data:`WIDTH` through the opponent's 21 rolls, each answered by the
-opponent's best play by the network (:mod:`.td1_bot`'s 1-ply value); the :data:`DEEP` best of those it follows one
-roll further, the bot's own 21 rolls after each of the opponent's answers, each answered by its own best play, and
-takes the play whose position is best on average two rolls ahead. A level of the search is one call into the native
-core, which lists every roll's replies and values them by the network itself (``kafana_native.bots.best_replies``;
-the reference lists the replies' rows, :func:`referee.games.tabla_family.features.roll_replies`, and values them in
-numpy). In Gjul Bara a turn can be a chain of stages (a double from the ladder's roll on), so there a level plays
-each roll's whole turn, each stage by its mover's best play by the network, as td1_bot follows an opponent's chain
-(``kafana_native.bots.best_turns``; its reference is the search through the State API in
-``tests/bots/test_td2.py``); at a stage of its own chain it plays as td1_bot, to the chain's end. Elsewhere (a
-``tabla-match``, where td1_bot weighs the score; a remainder; a short clock; without the native core, where a search
-would take seconds) it plays as td1_bot.
+"""The learned bot looking two rolls ahead (2-ply) in Tabla and Tapa: of the plays its network values best
+(:mod:`.td_bot`, 0-ply) it follows :data:`WIDTH` through the opponent's 21 rolls, each answered by the opponent's
+best play by the network (:mod:`.td1_bot`'s 1-ply value); the :data:`DEEP` best of those it follows one roll
+further, the bot's own 21 rolls after each of the opponent's answers, each answered by its own best play, and takes
+the play whose position is best on average two rolls ahead. A level of the search is one call into the native
+core, which lists every roll's replies and values them by the network itself (``kafana_native.bots.best_replies``; the
+reference lists the replies' rows, :func:`referee.games.tabla_family.features.roll_replies`, and values them in
+numpy). It searches single games of Tabla and Tapa; elsewhere (Gjul Bara, whose turns are chains of stages; a
+``tabla-match``, where td1_bot weighs the score; a remainder; a short clock; without the native core, where a
+search would take seconds) it plays as td1_bot.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import cache
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -25,7 +21,6 @@ from bots.python import td1_bot, td_bot
 from bots.python.kit import serve
 from bots.python.positions import rebuilt
 from bots.python.td_bot import Values
-from referee.games import CHANCE
 from referee.games.engine import ACCELERATORS
 from referee.games.tabla_family import FamilyState
 from referee.games.tabla_family.features import ROLLS, Sides, after_features, roll_replies
@@ -41,19 +36,8 @@ DEEP = 3
 MIN_LIMIT_MS = 2000
 """The least time for the move in which the bot looks two rolls ahead (a decision takes a few hundred
 milliseconds at most; with less it plays as td1_bot)."""
-SEARCHED = ("tabla", "tapa", "gjul-bara")
-"""The games it searches: single games, valued by points."""
-CHAINED = ("gjul-bara",)
-"""The games whose turn can be more than one stage: a level of the search plays each roll's whole turn."""
-
-
-class Position(NamedTuple):
-    """A position before a roll."""
-
-    sides: Sides
-    """Both sides, the side to roll first."""
-    rolls: tuple[int, int]
-    """The rolls each side has made, the side to roll first (Gjul Bara's ladder counts them)."""
+SEARCHED = ("tabla", "tapa")
+"""The games it searches: single games of one stage a turn, valued by points."""
 
 
 class Best(NamedTuple):
@@ -66,8 +50,8 @@ class Best(NamedTuple):
     """The best reply's value for the side that makes it."""
     ended: list[bool]
     """Whether the best reply ends the game."""
-    afters: list[Position]
-    """The position it leaves, the other side to roll."""
+    afters: list[Sides]
+    """The position it leaves, the side that replied first."""
 
 
 @cache
@@ -75,49 +59,28 @@ def _native_network(game_id: str) -> ValueNet | None:
     return td_bot.network(game_id).native()
 
 
-def _rolled(position: Position, after: Sides) -> Position:
-    """The position the side to roll in ``position`` leaves ``after`` its turn (the side just moved first)."""
-    board, other, pins, others = after
-    return Position((other, board, others, pins), (position.rolls[1], position.rolls[0] + 1))
-
-
-def best_replies(state: FamilyState, judge: Values, positions: list[Position], mine: bool) -> Best:
+def best_replies(state: FamilyState, judge: Values, positions: list[Sides], mine: bool) -> Best:
     """The best reply to every roll from each of ``positions`` (the side to roll first: the seat's, ``mine``, or
     its opponent's) by ``judge``, in ``state``'s game. By points the native core values them (the replies' rows
-    stay in it; in Gjul Bara each roll's whole turn, :data:`CHAINED`); in a match, or without the core (both of
-    which :func:`choose` leaves to td1_bot), every reply's row is valued here: the reference, for games of one
-    stage a turn."""
+    stay in it); in a match, or without the core (both of which :func:`choose` leaves to td1_bot), every reply's
+    row is valued here: the reference."""
     net = _native_network(judge.game_id) if judge.away is None else None
     game = state.game
-    native = net is not None and ACCELERATORS is not None
-    if native and game.id in CHAINED:
-        weights, values, ended, afters, rolls = zip(*ACCELERATORS.best_turns(
-            game.id, list(positions), net, **game.core_options()))
-        return _best(weights, values, ended, [Position(*made) for made in zip(afters, rolls)])
-    if native:
-        weights, values, ended, afters = zip(*ACCELERATORS.best_replies(
-            game.id, [position.sides for position in positions], net, **game.core_options()))
-        return _best(weights, values, ended,
-                     [_rolled(positions[at // len(ROLLS)], after) for at, after in enumerate(afters)])
-    if game.id in CHAINED:
-        raise ValueError(f"a search of {game.id}'s chained turns needs the native core and a game by points")
-    replies = roll_replies(state, [position.sides for position in positions])
-    valued = judge.plays(replies.rows, replies.outcomes, mine=mine)
+    found = (ACCELERATORS.best_replies(game.id, positions, net, **game.core_options())
+             if net is not None and ACCELERATORS is not None else None)
+    if found is not None:
+        weights, values, ended, afters = zip(*found)
+        return Best(np.array(weights, dtype=np.float64), np.array(values, dtype=np.float64),
+                    [points is not None for points in ended], list(afters))
+    replies = roll_replies(state, positions)
+    values = judge.plays(replies.rows, replies.outcomes, mine=mine)
     sizes = np.array([size for _, size in replies.groups])
     group = np.repeat(np.arange(len(sizes)), sizes)
-    best = np.maximum.reduceat(valued, np.concatenate([[0], np.cumsum(sizes)[:-1]]))
-    at_best = np.flatnonzero(valued == best[group])
+    best = np.maximum.reduceat(values, np.concatenate([[0], np.cumsum(sizes)[:-1]]))
+    at_best = np.flatnonzero(values == best[group])
     rows = at_best[np.unique(group[at_best], return_index=True)[1]]
-    return _best([weight for weight, _ in replies.groups], best, [replies.outcomes[row] for row in rows],
-                 [_rolled(positions[at // len(ROLLS)], replies.afters[row]) for at, row in enumerate(rows)])
-
-
-def _best(
-    weights: Sequence[int], values: Sequence[float] | np.ndarray, ended: Sequence[tuple | None], afters: list[Position]
-) -> Best:
-    """:class:`Best` of each roll's weight, best value, points if it ends the game and the position it leaves."""
-    return Best(np.array(weights, dtype=np.float64), np.array(values, dtype=np.float64),
-                [points is not None for points in ended], afters)
+    return Best(np.array([weight for weight, _ in replies.groups], dtype=np.float64), best.astype(np.float64),
+                [replies.outcomes[row] is not None for row in rows], [replies.afters[row] for row in rows])
 
 
 def _expected(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
@@ -125,12 +88,14 @@ def _expected(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
     return (weights * values).reshape(-1, len(ROLLS)).sum(axis=1) / 36
 
 
-def _dice_passed(state: FamilyState, judge: Values, seat: int) -> None:
-    """Play ``state`` on to the next roll: a rest handed over (Gjul Bara) by its mover's best plays by ``judge``."""
-    while not state.is_terminal() and state.current_player != CHANCE:
-        mover = state.current_player
-        values = judge.plays(*after_features(state), mine=mover == seat)
-        state.apply(state.legal_actions()[int(np.argmax(values))])
+def _positions_after(state: FamilyState, plays: list, seat: int) -> list[Sides]:
+    """The positions the plays of ``seat`` leave, the opponent (to roll) named first."""
+    left = []
+    for play in plays:
+        after = state.clone()
+        after.apply(play)
+        left.append(after.sides(1 - seat))
+    return left
 
 
 def two_rolls_ahead(state: FamilyState, judge: Values, seat: int, keep: int | None = None) -> dict[int, float]:
@@ -145,22 +110,11 @@ def two_rolls_ahead(state: FamilyState, judge: Values, seat: int, keep: int | No
     if keep is not None and keep not in order:
         order.append(keep)
     ended = {index: float(values[index]) for index in order if outcomes[index] is not None}
-    left = {}
-    for index in order:
-        if outcomes[index] is None:
-            after = state.clone()
-            after.apply(plays[index])
-            _dice_passed(after, judge, seat)
-            if after.is_terminal():
-                points = after.outcome().points
-                ended[index] = judge.ended((points[seat], points[1 - seat]))
-            else:
-                left[index] = Position(after.sides(1 - seat), after.rolls_made(1 - seat))
-    if not left:
+    going = [index for index in order if outcomes[index] is None]
+    if not going:
         return ended
-    going = list(left)
     # One roll ahead: the opponent's best answer to each of its rolls after each play.
-    theirs = best_replies(state, judge, list(left.values()), False)
+    theirs = best_replies(state, judge, _positions_after(state, [plays[index] for index in going], seat), False)
     deep = np.argsort(_expected(theirs.values, theirs.weights))[:DEEP]  # the opponent's worst, the seat's best
     if keep in going and going.index(keep) not in deep:
         deep = np.append(deep, going.index(keep))
@@ -170,7 +124,8 @@ def two_rolls_ahead(state: FamilyState, judge: Values, seat: int, keep: int | No
     value = -theirs.values[rolls]
     going_on = [at for at, roll in enumerate(rolls) if not theirs.ended[roll]]
     if going_on:
-        mine = best_replies(state, judge, [theirs.afters[rolls[at]] for at in going_on], True)
+        left = [theirs.afters[rolls[at]] for at in going_on]
+        mine = best_replies(state, judge, [(board, other, pins, others) for other, board, others, pins in left], True)
         value[going_on] = _expected(mine.values, mine.weights)
     two_ahead = _expected(value, theirs.weights[rolls])
     return ended | {going[position]: float(two_ahead[at]) for at, position in enumerate(deep)}
@@ -180,7 +135,7 @@ def choose(request: ActRequest) -> ActResponse:
     """The play that is best two rolls ahead (td1_bot's choice where the bot does not search)."""
     view = request.view
     searchable = (ACCELERATORS is not None and request.game in SEARCHED and not view.remainder
-                  and not view.later_stages and len(view.dice) in (2, 4))
+                  and len(view.dice) in (2, 4))
     if len(request.legal_actions) == 1 or request.clock.move_limit_ms < MIN_LIMIT_MS or not searchable:
         return td1_bot.choose(request)
     found = rebuilt(request)

@@ -1,7 +1,7 @@
 """td2_bot, the learned bot two rolls ahead: the native core's best replies are the reference's (every reply's row
-valued in numpy), its network is the numpy network, Gjul Bara's whole turns (a level there) are the State API's,
-the search's values are those of a search through the State API, and the bot answers legally and falls back where
-it does not search (``referee check-bot`` accepts it: ``test_td.py``)."""
+valued in numpy), its network is the numpy network, the search's values are those of a search through the State
+API, and the bot answers legally and falls back where it does not search (``referee check-bot`` accepts it:
+``test_td.py``)."""
 
 from __future__ import annotations
 
@@ -12,13 +12,12 @@ import pytest
 
 from bots.python import td1_bot, td2_bot, td_bot
 from bots.python.td_bot import Values
-from referee.games import CHANCE
 from referee.games.engine import ACCELERATORS
 from referee.games.tabla_family.features import after_features, encode, roll_replies
 from referee.wire import ClockInfo
 
 from ..games.test_roll_replies import positions_of
-from .test_ladder_search import ladder_stages, request_of, stages
+from .test_ladder_search import request_of, stages
 
 native = pytest.mark.skipif(ACCELERATORS is None, reason="the native core is not installed")
 
@@ -44,7 +43,7 @@ def test_the_native_network_is_the_numpy_network(game_id):
 def test_the_native_best_replies_are_the_references(game_id, monkeypatch):
     found = list(positions_of(game_id, {}, 2, seed=4))[::4]
     state, judge = found[0][0], Values(game_id)
-    positions = [td2_bot.Position(position, (0, 0)) for _, position in found]
+    positions = [position for _, position in found]
     fast = td2_bot.best_replies(state, judge, positions, mine=True)
     monkeypatch.setattr(td2_bot, "_native_network", lambda game_id: None)
     slow = td2_bot.best_replies(state, judge, positions, mine=True)
@@ -57,43 +56,34 @@ def test_the_native_best_replies_are_the_references(game_id, monkeypatch):
     assert [fast.afters[group] for group in clear] == [slow.afters[group] for group in clear]
 
 
-def turn_through_the_states(
-    state, judge: Values, seat: int, side: int, movers: set | None = None
-) -> tuple[float, object]:
-    """``side``'s turn after the roll just made in ``state`` (or the rest of it), each stage played by its mover's
-    best play by ``judge`` (the movers added to ``movers``): the turn's value for ``side`` where the dice pass (its
-    points if the game ended; with no play, the position as it stands, as if the side had played and left it) and
-    the state then."""
-    while not state.is_terminal() and state.current_player != CHANCE:
-        mover = state.current_player
-        if movers is not None:
-            movers.add(mover)
-        values = judge.plays(*after_features(state), mine=mover == seat)
-        state.apply(state.legal_actions()[int(np.argmax(values))])
-    if state.is_terminal():
-        points = state.outcome().points
-        return judge.ended((points[side], points[1 - side]), mine=side == seat), state
-    assert state._turn == 1 - side  # the dice pass to the other side
+def best_through_the_states(state, judge: Values, seat: int, side: int) -> tuple[float, object]:
+    """``side``'s best play by ``judge`` after the roll just made in ``state``, its value for that side and the
+    state it leaves; with no play, the position as it stands (as if the side had played and left it)."""
+    if state.current_player == side:
+        values = judge.plays(*after_features(state), mine=side == seat)
+        best = int(np.argmax(values))
+        state.apply(state.legal_actions()[best])
+        return float(values[best]), state
+    assert not state.is_terminal()
     row = encode((state._boards[side], state._boards[1 - side]), (state._pins[side], state._pins[1 - side]))
     return float(judge.plays(np.array([row], dtype=np.float32), [None], mine=side == seat)[0]), state
 
 
 def searched_through_the_states(state, judge: Values, seat: int, index: int) -> float:
     """The value two rolls ahead of play ``index`` for ``seat`` through the public State API: after each roll of
-    the opponent its turn by ``judge``, after each of the seat's own rolls the seat's turn's value (the positions
-    are early ones, where nobody has won two rolls on)."""
+    the opponent its best play by ``judge``, after each of the seat's own rolls the seat's best play's value (the
+    positions are early ones, where nobody has won two rolls on)."""
     after = state.clone()
     after.apply(state.legal_actions()[index])
-    _, after = turn_through_the_states(after, judge, seat, seat)  # a rest handed over is played
     total = 0.0
     for roll, chance in after.chance_outcomes():
         theirs = after.clone()
         theirs.apply(roll)
-        _, theirs = turn_through_the_states(theirs, judge, seat, 1 - seat)
+        _, theirs = best_through_the_states(theirs, judge, seat, 1 - seat)
         for again, again_chance in theirs.chance_outcomes():
             mine = theirs.clone()
             mine.apply(again)
-            total += chance * again_chance * turn_through_the_states(mine, judge, seat, seat)[0]
+            total += chance * again_chance * best_through_the_states(mine, judge, seat, seat)[0]
     return total
 
 
@@ -105,44 +95,6 @@ def test_two_rolls_ahead_is_the_search_through_the_states(game_id, reference):
     assert len(ahead) == td2_bot.DEEP
     for index, value in ahead.items():
         assert value == pytest.approx(searched_through_the_states(state, judge, seat, index), abs=1e-6)
-
-
-@native
-def test_the_native_turns_are_the_states():
-    """Gjul Bara's level of the search (``best_turns``) plays each roll's whole turn as the State API does, each
-    stage by its mover's best play: chains of the ladder and rests handed over included."""
-    judge, chains, handed = Values("gjul-bara"), 0, 0  # the positions are the game's, as it stands at each roll
-    for number, (state, _) in enumerate(positions_of("gjul-bara", {}, 1, seed=3)):
-        if number % 3:
-            continue
-        mover = state._turn
-        position = td2_bot.Position(state.sides(mover), state.rolls_made(mover))
-        found = td2_bot.best_replies(state, judge, [position], mine=True)
-        for at, (roll, chance) in enumerate(state.chance_outcomes()):
-            turned = state.clone()
-            turned.apply(roll)
-            chains += bool(turned.current_player == mover and turned.view(mover).later_stages)
-            movers: set[int] = set()
-            value, after = turn_through_the_states(turned, judge, mover, mover, movers)
-            handed += 1 - mover in movers
-            assert found.weights[at] == chance * 36
-            assert found.values[at] == pytest.approx(value, abs=1e-4)
-            assert found.ended[at] == after.is_terminal()
-            if not after.is_terminal():
-                assert found.afters[at] == (after.sides(1 - mover), after.rolls_made(1 - mover))
-    assert chains > 10 and handed > 10
-
-
-@native
-def test_two_rolls_ahead_in_gjul_bara_is_the_search_through_the_states():
-    """On the ladder (each side's fifth roll on), where the doubles are chains."""
-    state = next(state for state in stages("gjul-bara", {}, 1, seed=9) if min(state.rolls_made(0)) >= 5
-                 and not state.view(state.current_player).later_stages)
-    judge, seat = Values("gjul-bara"), state.current_player
-    ahead = td2_bot.two_rolls_ahead(state, judge, seat)
-    assert len(ahead) == td2_bot.DEEP
-    for index, value in ahead.items():
-        assert value == pytest.approx(searched_through_the_states(state, judge, seat, index), abs=1e-4)
 
 
 @native
@@ -158,13 +110,10 @@ def test_the_native_search_is_the_references(game_id, monkeypatch):
         assert all(fast[index] == pytest.approx(slow[index], abs=1e-5) for index in fast)
 
 
-def test_it_searches_single_games_and_plays_as_td1_elsewhere(monkeypatch):
-    """A match (td1_bot weighs the score), a stage of a Gjul Bara chain with stages after it (td1_bot follows the
-    chain), a clock shorter than :data:`td2_bot.MIN_LIMIT_MS` and a referee without the native core go to
-    td1_bot."""
+def test_it_searches_tabla_and_tapa_and_plays_as_td1_elsewhere(monkeypatch):
+    """Gjul Bara (a turn of chained stages), a match (td1_bot weighs the score), a clock shorter than
+    :data:`td2_bot.MIN_LIMIT_MS` and a referee without the native core go to td1_bot."""
     monkeypatch.setattr(td1_bot, "choose", lambda request: "td1")
-    _, chained = next(ladder_stages({}, 4, seed=2))
-    assert td2_bot.choose(chained) == "td1"
     games = [("tabla", "tabla"), ("tapa", "tapa"), ("gjul-bara", "gjul-bara"), ("tabla-match", "tabla")]
     for game_id, variant in games:
         request = request_of(next(stages(variant, {}, 1, seed=1)), {}, game_id)

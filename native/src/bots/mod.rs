@@ -2,7 +2,7 @@
 //! in Python, each the twin of a Python reference the tests compare it with. The Gaps solver's search (`gaps.rs`,
 //! twin of `bots/python/gaps_solver.py`), the Durak search bot's rollouts (`rollouts.rs`), a learned network's
 //! extra inputs (`inputs.rs`, twin of `bots/python/td_inputs.py`) and the network itself (`value_net.rs`, twin of
-//! `bots/python/td_network.py`) with the search step that values every roll's replies by it (and every roll's whole turn, `turns.rs`), its TD(λ) self-play training
+//! `bots/python/td_network.py`) with the search step that values every roll's replies by it, its TD(λ) self-play training
 //! (`self_play.rs`, twin of `bots/python/td_train.py`) positions valued by its rollouts (`net_rollouts.rs`), and the exact bear-off
 //! tables of the races of Tabla and Tapa (`bearoff.rs`).
 //!
@@ -15,7 +15,6 @@ pub mod net_rollouts;
 pub mod python;
 pub mod rollouts;
 pub mod self_play;
-pub mod turns;
 pub mod value_net;
 
 use pyo3::prelude::*;
@@ -27,7 +26,6 @@ pub fn module(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
     module.add_function(wrap_pyfunction!(python::durak_rollouts, &module)?)?;
     module.add_function(wrap_pyfunction!(python::extra_inputs, &module)?)?;
     module.add_function(wrap_pyfunction!(python::best_replies, &module)?)?;
-    module.add_function(wrap_pyfunction!(python::best_turns, &module)?)?;
     module.add_function(wrap_pyfunction!(python::td_self_play, &module)?)?;
     module.add_function(wrap_pyfunction!(python::td_rollouts, &module)?)?;
     module.add_function(wrap_pyfunction!(python::bearoff_values, &module)?)?;

@@ -9,7 +9,7 @@ use super::net_rollouts::{rolled_out, Rollouts};
 use super::self_play::{self_play, Rates};
 use super::value_net::{Scratch, ValueNet};
 use super::rollouts::{rollout_totals, words};
-use super::{bearoff, gaps, inputs, turns};
+use super::{bearoff, gaps, inputs};
 use crate::engine::durak;
 use crate::engine::family_core::{each_reply, family_game, one_stage, sides_tuple};
 use crate::engine::game::{Sides, SplitMix64};
@@ -21,10 +21,6 @@ type Sides4 = (u128, u128, u128, u128);
 /// A roll's best reply: the roll's weight in 36, the reply's value, its points if it ends the game (the mover's
 /// first), the position it leaves (the side just moved first).
 type BestReply = (u32, f32, Option<(u32, u32)>, Sides4);
-
-/// A roll's whole turn (`best_turns`): the roll's weight in 36, the turn's value for the side that rolled, its points
-/// if it ended the game (that side's first), the position it leaves and the rolls made (the side to roll next first).
-type BestTurn = (u32, f32, Option<(u32, u32)>, Sides4, (u32, u32));
 
 /// A search of one Gaps round from ``grid`` (card integers, -1 for a gap) on a ``rows`` x ``columns`` grid whose
 /// complete rows hold ``row_length`` cards (headed by aces when ``aces_lead``), trying the moves of ``level`` (0
@@ -194,41 +190,6 @@ pub(super) fn best_replies(
         }
     }
     Ok(best)
-}
-
-/// Every roll's whole turn from each of ``positions`` (the side to roll first, as ``best_replies`` takes them, with
-/// the rolls each side has made, the same order: Gjul Bara's ladder counts them) in a ``game`` of the Tabla family
-/// (with its resolved options), each stage played by the play ``net`` values best for its mover (a Gjul Bara chain's
-/// stages one at a time, a rest handed over played by the other side): per position and roll, in
-/// ``FamilyCore.replies``' order, the roll's weight in 36, the turn's value for the side that rolled where the dice
-/// pass (a game ended by its points, that side's less the other's), those points, and the position the turn leaves
-/// with the rolls made, the side to roll next (the other) first. A level of a Gjul Bara search costs this one call.
-#[pyfunction]
-#[pyo3(signature = (game, positions, net, *, stuck_limit=100, ladder_from=4, count_global=false,
-    remainder_to_opponent=true, blocks_all=false, both_mothers_points=0))]
-#[allow(clippy::too_many_arguments)]
-pub(super) fn best_turns(
-    game: &str,
-    positions: Vec<(Sides4, (u32, u32))>,
-    net: &ValueNet,
-    stuck_limit: u32,
-    ladder_from: u32,
-    count_global: bool,
-    remainder_to_opponent: bool,
-    blocks_all: bool,
-    both_mothers_points: u32,
-) -> PyResult<Vec<BestTurn>> {
-    let game = family_game(game, stuck_limit, ladder_from, count_global, remainder_to_opponent, blocks_all,
-        both_mothers_points)?;
-    let mut scratch = Scratch::default();
-    let mut found = Vec::with_capacity(21 * positions.len());
-    for ((mine, theirs, my_pins, their_pins), (my_rolls, their_rolls)) in positions {
-        let sides = Sides { boards: [mine, theirs], pins: [my_pins, their_pins] };
-        for end in turns::best_turns(game, sides, [my_rolls, their_rolls], net, &mut scratch) {
-            found.push((end.weight, end.value, end.ended, sides_tuple(&end.after), (end.rolls[0], end.rolls[1])));
-        }
-    }
-    Ok(found)
 }
 
 /// A trained network as Python takes it back: `w1`, `b1`, `w2` (float32 bytes), `b2`, and where the dice's stream

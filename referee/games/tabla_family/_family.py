@@ -272,11 +272,6 @@ class FamilyState(State):
         boards, pins = self._boards, self._pins
         return boards[seat], boards[1 - seat], pins[seat], pins[1 - seat]
 
-    def rolls_made(self, seat: int) -> tuple[int, int]:
-        """The rolls each seat has made, ``seat``'s first (Gjul Bara's ladder counts them)."""
-        rolls = self._rolls
-        return rolls[seat], rolls[1 - seat]
-
     @property
     def game(self) -> FamilyGame:
         """The game this is a position of (its ``id`` and ``core_options()`` are what the native core's functions of a
