@@ -37,7 +37,7 @@ fn floats(bytes: &[u8], what: &str) -> PyResult<Vec<f32>> {
 #[pymethods]
 impl ValueNet {
     /// The network of `w1` (hidden × inputs, row by row), `b1`, `w2` (each hidden long), `b2`, as float32 bytes,
-    /// reading the input set `inputs` (``plain``, ``shots``, ``blocks``, ``contact`` or ``primes``).
+    /// reading the input set `inputs` (``plain``, ``shots``, ``blocks``, ``contact``, ``primes`` or ``ladder``).
     #[new]
     fn new(w1: &[u8], b1: &[u8], w2: &[u8], b2: f32, inputs: &str) -> PyResult<Self> {
         Self::of_bytes(w1, b1, w2, b2, inputs)
@@ -76,8 +76,7 @@ pub struct Base {
 impl ValueNet {
     /// The network [`ValueNet::new`] makes of its arguments.
     pub fn of_bytes(w1: &[u8], b1: &[u8], w2: &[u8], b2: f32, inputs: &str) -> PyResult<Self> {
-        let extras = Inputs::named(inputs)
-            .ok_or_else(|| PyValueError::new_err(format!("inputs {inputs:?}: not plain, shots, blocks, contact or primes")))?;
+        let extras = Inputs::named(inputs).map_err(PyValueError::new_err)?;
         let (w1, b1, w2) = (floats(w1, "w1")?, floats(b1, "b1")?, floats(w2, "w2")?);
         let hidden = b1.len();
         let width = FEATURES + extras.extras();
