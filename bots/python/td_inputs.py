@@ -28,12 +28,6 @@ q + 12 or q − 12, and one checker of it closes a point to me): for each side i
 200, how many of the six dice it can play (some checker of it moves that many points to a point the other does
 not hold, or bears off by it), its checkers that no die moves, over 15, and the longest run of points it holds in
 front of the other side's rearmost checker (the prime that checker must pass), up to six, over six.
-
-``ladder`` (Gjul Bara): the ``primes`` inputs, then for each side in the same order and each die n from 1 to 6, how
-many of a stage of four n's it could play now, over four: each checker moves n, then n again, while it lands on
-points the other side does not hold, and the steps of all its checkers are added up (all four when all its
-checkers are home, where a die bears off). From a side's fourth roll a double n-n is a chain of such stages, n to
-6, and a die it cannot play hands the rest of the chain to the other side.
 """
 
 from __future__ import annotations
@@ -47,16 +41,14 @@ POINTS = 24
 SIDE = 4 * POINTS + 2  # a side's units per point, then its bar and its borne-off
 PINS = 2 * SIDE  # where the pin masks start: the side just moved, then the other
 
-EXTRAS = {"plain": 0, "shots": 8, "blocks": 14, "contact": 22, "primes": 8, "ladder": 20}
+EXTRAS = {"plain": 0, "shots": 8, "blocks": 14, "contact": 22, "primes": 8}
 """The input sets a network can read, by name, and how many numbers each adds to the features."""
-EXTENDS = {"shots": "plain", "blocks": "shots", "contact": "blocks", "primes": "plain", "ladder": "primes"}
+EXTENDS = {"shots": "plain", "blocks": "shots", "contact": "blocks", "primes": "plain"}
 """The input set each set begins with (its extra inputs come after that set's): a network reading the one can be
 widened to the other."""
 SAME_WAY = ("gjul-bara",)
-"""The games whose sides travel the same way round (the other side's point q is my q ± 12): ``primes`` and
-``ladder`` are theirs, ``shots``, ``blocks`` and ``contact`` (the other side's point q is my 25 − q) the others'."""
-SAME_WAY_INPUTS = ("primes", "ladder")
-"""The input sets that read boards whose sides travel the same way round."""
+"""The games whose sides travel the same way round (the other side's point q is my q ± 12): ``primes`` is theirs,
+``shots``, ``blocks`` and ``contact`` (the other side's point q is my 25 − q) the others'."""
 
 
 def _unit_counts() -> np.ndarray:
@@ -230,30 +222,7 @@ def primes(rows: np.ndarray) -> np.ndarray:
     return _primes(_Sides(rows))
 
 
-def _ladder(sides: _Sides) -> np.ndarray:
-    mine = sides.mine
-    n = len(mine) // 2
-    theirs_own = np.concatenate([mine[n:], mine[:n]])
-    checkers = _mask((mine > 0).astype(np.float32))
-    open_ = ~_mask((theirs_own[:, _ACROSS] > 0).astype(np.float32)) & _LOW
-    home = mine[:, 6:].sum(axis=1) == 0
-    stages = []
-    for die in range(1, 7):
-        first = (open_ << die) & _LOW  # the points a checker steps n from
-        reach, steps = first, np.zeros(len(mine))
-        for _ in range(4):
-            steps += (mine * (((reach & checkers)[:, None] >> np.arange(POINTS)) & 1)).sum(axis=1)
-            reach = first & (reach << die)  # the points it steps n from once more
-        stages.append(np.where(home, 1.0, np.minimum(steps, 4) / 4))
-    return sides.pairs(stages)
-
-
-def ladder(rows: np.ndarray) -> np.ndarray:
-    """The ``ladder`` inputs of each row that come after the ``primes`` ones (rows × 12)."""
-    return _ladder(_Sides(rows))
-
-
-_COMPUTE = {"shots": _shots, "blocks": _blocks, "contact": _contact, "primes": _primes, "ladder": _ladder}
+_COMPUTE = {"shots": _shots, "blocks": _blocks, "contact": _contact, "primes": _primes}
 
 
 def inputs(rows: np.ndarray, kind: str, dtype: type = np.float64) -> np.ndarray:
@@ -294,8 +263,8 @@ def check_suits(kind: str, game_id: str) -> None:
     Raises:
         ValueError: it does not (one line).
     """
-    if kind != "plain" and (kind in SAME_WAY_INPUTS) != (game_id in SAME_WAY):
-        way = "the same way" if kind in SAME_WAY_INPUTS else "opposite ways"
+    if kind != "plain" and (kind == "primes") != (game_id in SAME_WAY):
+        way = "the same way" if kind == "primes" else "opposite ways"
         raise ValueError(f"inputs {kind!r} read boards whose sides travel {way}, not {game_id}'s")
 
 

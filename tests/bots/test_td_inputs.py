@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from bots.python import td_train
-from bots.python.td_inputs import blocks, check_suits, contact, inputs, ladder, primes, python_inputs, shots, width
+from bots.python.td_inputs import blocks, check_suits, contact, inputs, primes, python_inputs, shots, width
 from bots.python.td_network import Network, OutcomeNetwork
 from referee.games import make_game
 from referee.games.engine import ACCELERATORS
@@ -130,27 +130,6 @@ def _slow_primes(row: np.ndarray) -> list[float]:
     return out
 
 
-def _slow_ladder(row: np.ndarray) -> list[float]:
-    """Gjul Bara's ``ladder`` inputs counted checker by checker and step by step from one feature row."""
-    sides = [checkers for checkers, _ in _sides(row)]
-    out: list[float] = []
-    for me in (0, 1):
-        mine, theirs = sides[me], sides[1 - me]
-        closed = {q + 12 if q <= 12 else q - 12 for q in range(1, 25) if theirs[q]}
-        home = all(mine[p] == 0 for p in range(7, 25))
-        for die in range(1, 7):
-            steps = 0
-            for p in range(1, 25):
-                at = p
-                for _ in range(4):  # each checker of the point steps on while it lands on an open point
-                    at -= die
-                    if at < 1 or at in closed:
-                        break
-                    steps += mine[p]
-            out.append(1.0 if home else min(steps, 4) / 4)
-    return out
-
-
 def _played_rows(seed: int, games: int, game: str = "tapa") -> Iterator[np.ndarray]:
     """The feature rows of every decision's plays in ``games`` games of random plays on ``seed``."""
     for state, legal in random_decisions(make_game(game), games, seed):
@@ -188,21 +167,11 @@ def test_primes_match_a_slow_count_over_real_gjul_bara_positions():
     assert stuck > 50 and primed > 50 and home > 50  # trapped checkers, primes and bearing off were met
 
 
-def test_ladder_matches_a_slow_count_over_real_gjul_bara_positions():
-    short = home = 0
-    for rows in _played_rows(4, 4, "gjul-bara"):
-        found = ladder(rows)
-        assert np.allclose(found, [_slow_ladder(row) for row in rows])
-        short += int((found < 1).sum())
-        home += int((rows[:, 6 * 4:24 * 4].sum(axis=1) == 0).sum())
-    assert short > 100 and home > 50  # stages that could not be played whole, and bearing off, were met
-
-
 @pytest.mark.skipif(ACCELERATORS is None, reason="the native core is not installed")
 def test_the_native_core_computes_the_numpy_inputs_exactly():
     rows_seen = 0
     for game, kinds in (("tapa", ("shots", "blocks", "contact")), ("tabla", ("shots", "blocks", "contact")),
-                        ("gjul-bara", ("primes", "ladder"))):
+                        ("gjul-bara", ("primes",))):
         for rows in _played_rows(5, 6, game):
             for kind in kinds:
                 assert np.array_equal(inputs(rows, kind), python_inputs(rows, kind))
@@ -210,13 +179,12 @@ def test_the_native_core_computes_the_numpy_inputs_exactly():
     assert rows_seen > 3000
     with pytest.raises(ValueError, match="5 bytes are not rows of 244 features"):
         ACCELERATORS.extra_inputs(b"12345", "blocks")
-    with pytest.raises(ValueError, match='inputs "dice": not plain, shots, blocks, contact, primes or ladder'):
+    with pytest.raises(ValueError, match='inputs "dice": not plain, shots, blocks, contact or primes'):
         ACCELERATORS.extra_inputs(bytes(4 * FEATURES), "dice")
 
 
 @pytest.mark.skipif(ACCELERATORS is None, reason="the native core is not installed")
-@pytest.mark.parametrize(("kind", "game"), [("blocks", "tabla"), ("contact", "tabla"), ("primes", "gjul-bara"),
-                                           ("ladder", "gjul-bara")])
+@pytest.mark.parametrize(("kind", "game"), [("blocks", "tabla"), ("contact", "tabla"), ("primes", "gjul-bara")])
 def test_the_core_values_a_network_of_each_input_set_as_numpy_does(kind, game):
     rng = np.random.default_rng(3)
     network = Network.new(8, rng).widened(kind)
@@ -282,25 +250,9 @@ def test_primes_of_hand_made_positions():
     assert np.allclose(primes(row)[0, :3], [(6 + 26) / 200, 1, 0])
 
 
-def test_ladder_of_hand_made_positions():
-    # The start: every stage of four steps of every die is open to both sides.
-    row = np.array([encode((pack({24: 15}), pack({24: 15})), (0, 0))])
-    assert np.allclose(ladder(row), [[1] * 12])
-    # Mine: one checker on my 14, fourteen on my 1 (which no die moves while my 14 is out); theirs on their 20 and
-    # 21 (my 8 and 9) and their 24 (my 12). My 14 steps a 1 to 13, then 12 is closed: one step of four; a 2 to 12:
-    # none; 3s to 11, then 8: one; 4s to 10, 6 and 2: three; a 5 to 9 and a 6 to 8: none. Nothing of mine
-    # closes their way from their 24.
-    row = np.array([encode((pack({14: 1, 1: 14}), pack({20: 1, 21: 1, 24: 13})), (0, 0))])
-    assert np.allclose(ladder(row), [[1 / 4, 0, 1 / 4, 3 / 4, 0, 0] + [1] * 6])
-    # All home: every stage bears off or steps on.
-    row = np.array([encode((pack({3: 2, 2: 13}), pack({24: 15})), (0, 0))])
-    assert np.allclose(ladder(row)[0, :6], [1] * 6)
-
-
 def test_an_input_set_suits_the_way_the_sides_travel():
     check_suits("plain", "gjul-bara")
     check_suits("primes", "gjul-bara")
-    check_suits("ladder", "gjul-bara")
     check_suits("contact", "tapa")
     with pytest.raises(ValueError, match="inputs 'primes' read boards whose sides travel the same way, not tabla's"):
         check_suits("primes", "tabla")

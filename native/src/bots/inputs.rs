@@ -1,8 +1,8 @@
 //! The extra inputs a learned network may read, computed from a position (or from its feature row, read back
 //! into the position): the twin of `bots/python/td_inputs.py` (``shots``, ``blocks`` after them and ``contact``
-//! after those; Gjul Bara's ``primes`` and ``ladder`` after them), which says what each number means. A row is
-//! the 244 features of `game.rs` (each side's TD-Gammon units per point, bar and borne-off, then each side's pin
-//! flags), the side that just played first.
+//! after those; Gjul Bara's ``primes``), which says what each number means. A row is the 244 features of
+//! `game.rs` (each side's TD-Gammon units per point, bar and borne-off, then each side's pin flags), the side that
+//! just played first.
 
 pub use crate::engine::game::FEATURES;
 use crate::engine::family::{nibble_bits, occupied};
@@ -17,8 +17,7 @@ const _: () = assert!(FEATURES == PINS + 2 * POINTS);
 const MOTHER: u64 = 1 << (POINTS - 1);
 
 /// The input sets a network may read: the features, then the extra inputs of each set up to its own, in order
-/// (``shots``, ``blocks`` and ``contact`` each begin with the one before; ``primes`` stands alone, ``ladder`` begins
-/// with it).
+/// (``shots``, ``blocks`` and ``contact`` each begin with the one before; ``primes`` stands alone).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
 pub enum Inputs {
     Plain,
@@ -26,12 +25,11 @@ pub enum Inputs {
     Blocks,
     Contact,
     Primes,
-    Ladder,
 }
 
 impl Inputs {
-    /// The set of a name (``plain``, ``shots``, ``blocks``, ``contact``, ``primes``, ``ladder``), or a one-line
-    /// error naming them.
+    /// The set of a name (``plain``, ``shots``, ``blocks``, ``contact``, ``primes``), or a one-line error naming
+    /// them.
     pub fn named(name: &str) -> Result<Self, String> {
         Ok(match name {
             "plain" => Inputs::Plain,
@@ -39,8 +37,7 @@ impl Inputs {
             "blocks" => Inputs::Blocks,
             "contact" => Inputs::Contact,
             "primes" => Inputs::Primes,
-            "ladder" => Inputs::Ladder,
-            _ => return Err(format!("inputs {name:?}: not plain, shots, blocks, contact, primes or ladder")),
+            _ => return Err(format!("inputs {name:?}: not plain, shots, blocks, contact or primes")),
         })
     }
 
@@ -52,7 +49,6 @@ impl Inputs {
             Inputs::Blocks => 14,
             Inputs::Contact => 22,
             Inputs::Primes => 8,
-            Inputs::Ladder => 20,
         }
     }
 }
@@ -207,26 +203,14 @@ fn held_points(board: u128) -> u64 {
     ((bits | bits >> 48) & 0xFF_FFFF) as u64
 }
 
-/// All 24 points as bits.
-const ALL: u64 = (1 << POINTS) - 1;
-
-/// Gjul Bara's points `points` of one side (bits in its numbering) in the other side's numbering: q + 12 or q - 12
-/// (the map is its own inverse).
-fn across(points: u64) -> u64 {
-    (points >> 12 | points << 12) & ALL
-}
-
-/// Gjul Bara's points open to a side, in its numbering, when the other side holds `theirs` (in that side's): one
-/// checker closes a point.
-fn open_points(theirs: u64) -> u64 {
-    !across(theirs) & ALL
-}
-
-/// Gjul Bara's four ``primes`` inputs of `side` of a position.
+/// Gjul Bara's four ``primes`` inputs of `side` of a position: the other side's point q is this side's q + 12 or
+/// q - 12 (the map is its own inverse), and one checker of it closes that point.
 fn primes(sides: &Sides, side: usize) -> [f64; 4] {
+    const ALL: u64 = (1 << POINTS) - 1;
+    let across = |points: u64| (points >> 12 | points << 12) & ALL; // to the other side's numbering and back
     let mine = sides.boards[side];
     let (checkers, theirs) = (held_points(mine), held_points(sides.boards[1 - side]));
-    let open = open_points(theirs);
+    let open = !across(theirs) & ALL;
     let (rear, their_rear) = (u64::BITS - checkers.leading_zeros(), u64::BITS - theirs.leading_zeros());
     let (mut pips, mut outside) = (0u32, 0u32);
     let mut rest = checkers;
@@ -253,31 +237,6 @@ fn primes(sides: &Sides, side: usize) -> [f64; 4] {
     // The points it holds in the other side's numbering, in front of that side's rearmost checker.
     let held = across(checkers) & ((1u64 << their_rear.saturating_sub(1)) - 1);
     [f64::from(pips as f32 / 200.0), f64::from(dice) / 6.0, f64::from(stuck) / 15.0, f64::from(runs(held)) / 6.0]
-}
-
-/// Gjul Bara's six ``ladder`` inputs of `side` of a position: for each die n, how many of a stage of four n's it
-/// could play now, over four (each checker moving n, n again, ... while it lands on points the other side does not
-/// hold, the checkers' steps added up; every step when all its checkers are home, where a die bears off).
-fn stages(sides: &Sides, side: usize) -> [f64; 6] {
-    let mine = sides.boards[side];
-    let checkers = held_points(mine);
-    let open = open_points(held_points(sides.boards[1 - side]));
-    let home = checkers >> 6 == 0;
-    let mut out = [0.0; 6];
-    for (die, stage) in (1..=6u32).zip(out.iter_mut()) {
-        let first = (open << die) & ALL; // the points a checker steps n from
-        let (mut reach, mut steps) = (first, 0u32);
-        for _ in 0..4 {
-            let mut from = reach & checkers;
-            while from != 0 && steps < 4 {
-                steps += count(mine, from.trailing_zeros() + 1);
-                from &= from - 1;
-            }
-            reach = first & (reach << die); // the points it steps n from once more
-        }
-        *stage = if home { 1.0 } else { f64::from(steps.min(4)) / 4.0 };
-    }
-    out
 }
 
 /// The sides a feature row was made of (`game::features`' inverse): None if a count in it is not a whole number of
@@ -309,8 +268,7 @@ fn nibble(n: f32) -> Option<u128> {
 
 /// The extra inputs of set `kind` of each row of `rows` (rows of [`FEATURES`]): its ``shots`` (the side just
 /// moved's four, the other's four), then its ``blocks`` (three each, in the same order) and its ``contact`` (four
-/// each) as far as `kind` goes, or its ``primes`` (four each) and its ``ladder`` (six each) as far as `kind` goes; None
-/// if a row is not the features of a position.
+/// each) as far as `kind` goes, or its ``primes`` (four each); None if a row is not the features of a position.
 pub fn extras(rows: &[f32], kind: Inputs) -> Option<Vec<f64>> {
     let mut out = Vec::with_capacity(rows.len() / FEATURES * kind.extras());
     for row in rows.chunks_exact(FEATURES) {
@@ -324,13 +282,9 @@ pub fn extras(rows: &[f32], kind: Inputs) -> Option<Vec<f64>> {
 pub fn sides_extras(sides: &Sides, kind: Inputs, out: &mut Vec<f64>) {
     match kind {
         Inputs::Plain => return,
-        Inputs::Primes | Inputs::Ladder => {
+        Inputs::Primes => {
             out.extend(primes(sides, 0));
             out.extend(primes(sides, 1));
-            if kind == Inputs::Ladder {
-                out.extend(stages(sides, 0));
-                out.extend(stages(sides, 1));
-            }
             return;
         }
         Inputs::Shots | Inputs::Blocks | Inputs::Contact => {}

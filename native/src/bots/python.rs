@@ -124,8 +124,8 @@ pub(super) fn durak_rollouts(
 }
 
 /// The extra inputs of feature rows (``rows``: the little-endian float32 rows of ``after_features``) as
-/// little-endian float64 rows: those of the input set ``kind`` (``shots``, ``blocks``, ``contact``, ``primes`` or
-/// ``ladder``). The twin of ``bots.python.td_inputs``'s numpy reference.
+/// little-endian float64 rows: those of the input set ``kind`` (``shots``, ``blocks``, ``contact`` or
+/// ``primes``). The twin of ``bots.python.td_inputs``'s numpy reference.
 #[pyfunction]
 pub(super) fn extra_inputs<'py>(py: Python<'py>, rows: &[u8], kind: &str) -> PyResult<Bound<'py, PyBytes>> {
     let kind = inputs::Inputs::named(kind).map_err(PyValueError::new_err)?;

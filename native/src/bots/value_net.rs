@@ -37,7 +37,7 @@ fn floats(bytes: &[u8], what: &str) -> PyResult<Vec<f32>> {
 #[pymethods]
 impl ValueNet {
     /// The network of `w1` (hidden × inputs, row by row), `b1`, `w2` (each hidden long), `b2`, as float32 bytes,
-    /// reading the input set `inputs` (``plain``, ``shots``, ``blocks``, ``contact``, ``primes`` or ``ladder``).
+    /// reading the input set `inputs` (``plain``, ``shots``, ``blocks``, ``contact`` or ``primes``).
     #[new]
     fn new(w1: &[u8], b1: &[u8], w2: &[u8], b2: f32, inputs: &str) -> PyResult<Self> {
         Self::of_bytes(w1, b1, w2, b2, inputs)
