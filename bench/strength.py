@@ -14,7 +14,8 @@ game (in ``tabla-match``: the matches won, the points a match and the single gam
 share of single games decided by two points or more (mars, Tapa's mother: what the match equity table of
 ``bots/python/match_equity.py`` needs, from a bot against itself), and the wall time per decision of each bot (the
 clock counts each bot's own ``choose`` calls). ``--jobs N`` splits the pairs into N runs of consecutive seeds, one
-process each, and adds them up: the same games and the same figures as one process (timings aside).
+process each, and adds them up: the same games and the same figures as one process (timings aside). Each run
+says on stderr every ``PROGRESS`` pairs how far it has come and its score so far.
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ from referee.games import make_game
 from referee.runtime import Clock, LocalPlayer, play_game
 
 UNLIMITED = Clock(bank=1e9, increment=0, cap=1e9)
+PROGRESS = 50
+"""Pairs between a run's progress lines."""
 
 
 class Timed:
@@ -74,6 +77,9 @@ async def duplicate(game_id: str, bot, other, pairs: int, start: int) -> tuple[l
             margins.append(record.outcome.points[seat] - record.outcome.points[1 - seat])
             played += max(1, len(record.outcome.games))
         scores.append(score)
+        if len(scores) % PROGRESS == 0 and len(scores) < pairs:
+            print(f"seeds {start}-{start + pairs - 1}: {len(scores)} pairs played, {sum(scores) / len(scores) / 2:.1%} "
+                  "won", file=sys.stderr, flush=True)
     return scores, margins, played
 
 
