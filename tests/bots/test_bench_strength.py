@@ -1,4 +1,5 @@
-"""bench/strength.py's seats: a learned bot reading its networks from a folder of its own, beside the shipped one."""
+"""bench/strength.py: its seats (a learned bot reading its networks from a folder of its own, beside the shipped one)
+and its progress lines."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import trio
 
-from bots.python import td1_bot, td_bot
+from bots.python import random_bot, td1_bot, td_bot
 from bots.python.td_network import Network
 
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "strength.py"
@@ -41,3 +43,12 @@ def test_a_learned_bot_reads_networks_from_its_folder_and_leaves_the_shipped_bot
 def test_a_folder_for_anything_else_is_refused(strength, tmp_path, name, error):
     with pytest.raises(ImportError, match=error):
         strength._module(name.format(folder=tmp_path))
+
+
+def test_a_run_says_how_far_it_has_come_every_few_pairs_and_not_at_its_end(strength, monkeypatch, capsys):
+    monkeypatch.setattr(strength, "PROGRESS", 2)
+    scores, margins, played = trio.run(strength.duplicate, "tapa", random_bot.choose, random_bot.choose, 5, 10)
+    assert len(scores) == 5 and len(margins) == played == 10
+    lines = capsys.readouterr().err.splitlines()
+    assert [line.split(" pairs played")[0] for line in lines] == ["seeds 10-14: 2", "seeds 10-14: 4"]
+    assert all(line.endswith("% won") for line in lines)
