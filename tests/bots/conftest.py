@@ -20,6 +20,17 @@ STARTERS = {
     "python": ROOT / "bots" / "python" / "random_bot.py",
 }
 """The starter of each language, as the tests name them."""
+STARTERS_TIMEOUT = 900
+"""Seconds a test that uses the starters may take: the first one builds all seven (about 190 s alone on a 2-core
+machine, 300 s beside another job of both cores, more with empty package caches), on top of its own work."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Give every test that uses the starters :data:`STARTERS_TIMEOUT`: whichever runs first pays for their
+    builds, so the run's timeout for one test does not fit it."""
+    for item in items:
+        if "starters" in getattr(item, "fixturenames", ()) and item.get_closest_marker("timeout") is None:
+            item.add_marker(pytest.mark.timeout(STARTERS_TIMEOUT))
 
 
 @pytest.fixture(scope="session")
