@@ -106,6 +106,9 @@ def search(
         for action in root.legal_actions():
             if action.notation() not in ids:
                 continue  # a guess that cannot tell the whole state (team games) may list more
+            if worlds == 0 and time.perf_counter() > deadline:  # not even one guess fits the clock
+                quick = ids.get(greedy(root, view.trump_suit, rng).notation(), legal[0].id)
+                return quick, "the clock is short: the playout policy's action"
             total = 0.0
             for _ in range(rollouts):
                 state = root.clone()
