@@ -1,22 +1,23 @@
-"""Train a Tabla or Tapa points network on positions valued by rollouts, beyond what self-play teaches it.
+"""Train a points network of the Tabla family on positions valued by rollouts, beyond what self-play teaches it.
 
 Usage: python -m bots.python.rollout_train --game tabla --init FILE [--games 1000] [--every 3] [--rollouts 36]
        [--plies 8] [--epochs 3] [--batch 64] [--rate 0.0003] [--seed 1] [--jobs 1] [--data FILE] [--out FILE]
 
 First the positions: ``--games`` games of greedy self-play by the ``--init`` network in the native core, every
-``--every``-th position (the side just moved against the side to roll), each valued by ``--rollouts`` rollouts
-that play on with the same network for ``--plies`` decisions of both sides and then take its value (a game that
-ends, its points; a race of both sides bearing off, the exact bear-off tables', in the choice of plays too, and a
-rollout stops there). The opponent's first roll runs through the 36 in turn, so each roll weighs the same in every
-position (the variance of the first roll is gone); a rollout is a better judge of a position than the network
-alone, since it sees what the next decisions make of it. Then the network learns those values: minibatch gradient
-descent (Adam) on the squared error, ``--epochs`` passes over the positions in orders drawn from
-``numpy.random.default_rng(seed)``. The dice come from the playouts' stream seeded with ``--seed``
-(:class:`referee.playouts.SplitMix64`; with ``--jobs N`` N threads share the games, each on a stream drawn from
-it): the same command makes the same file on the same machine. With ``--data``
-the positions and their values are written to that file, or read from it when it exists (to train another
-network on them without rolling them out again). Progress is printed as positions are valued and after each
-epoch (the mean squared error over the positions).
+``--every``-th position where a turn passed (the side just moved against the side to roll: in Gjul Bara never within
+a ladder's chain, nor after a remainder, whose receiver rolls next), each valued by ``--rollouts`` rollouts that
+play on with the same network for ``--plies`` decisions of both sides (each stage of a ladder's chain one) and then
+take its value (a game that ends, its points; in Tabla and Tapa a race of both sides bearing off, the exact bear-off
+tables', in the choice of plays too, and a rollout stops there; Gjul Bara's races climb the ladder). The opponent's
+first roll runs through the 36 in turn, so each roll weighs the same in every position (the variance of the first
+roll is gone); a rollout is a better judge of a position than the network alone, since it sees what the next
+decisions make of it. Then the network learns those values: minibatch gradient descent (Adam) on the squared error,
+``--epochs`` passes over the positions in orders drawn from ``numpy.random.default_rng(seed)``. The dice come from
+the playouts' stream seeded with ``--seed`` (:class:`referee.playouts.SplitMix64`; with ``--jobs N`` N threads share
+the games, each on a stream drawn from it): the same command makes the same file on the same machine. With
+``--data`` the positions and their values are written to that file, or read from it when it exists (to train another
+network on them without rolling them out again). Progress is printed as positions are valued and after each epoch
+(the mean squared error over the positions).
 """
 
 from __future__ import annotations
@@ -38,8 +39,8 @@ from referee.games.engine import ACCELERATORS
 from referee.games.tabla_family.features import FEATURES
 from referee.playouts import SplitMix64
 
-GAMES = ("tabla", "tapa")
-"""The games whose positions are rolled out: one stage a turn, valued by points."""
+GAMES = ("tabla", "gjul-bara", "tapa")
+"""The games whose positions are rolled out."""
 CHUNK = 100
 """Self-play games between two progress reports."""
 

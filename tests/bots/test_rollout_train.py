@@ -48,13 +48,16 @@ def test_a_fit_learns_its_targets():
 @native
 @pytest.mark.parametrize("game_id", rollout_train.GAMES)
 def test_rollouts_value_positions_as_the_network_roughly_does(game_id):
-    """The values of positions by rollouts of zero decisions are the network's own (a race's, the bear-off
-    tables'); with a few decisions they differ but agree in the main, and every value is about the game's points at
-    most (the network's own may pass them a little); the same seed, the same data (the shipped networks)."""
+    """The values of positions by rollouts of zero decisions are the network's own (in Tabla and Tapa a race's,
+    the bear-off tables'; Gjul Bara's races climb the ladder, which they do not know); with a few decisions they
+    differ but agree in the main, and every value is about the game's points at most (the network's own may pass
+    them a little); the same seed, the same data (the shipped networks)."""
     network = Network.load(WEIGHTS / f"{game_id}.npz")
     rows, values = rollout_train.rolled_out(network, game_id, 3, 2, 36, 0, seed=5, report=quiet)
     assert rows.shape == (len(values), FEATURES) and len(values) > 20
     exact = np.frombuffer(ACCELERATORS.bearoff_values(rows.astype("<f4").tobytes()), "<f4")
+    if game_id == "gjul-bara":
+        exact = np.full_like(exact, np.nan)
     assert np.allclose(values, np.where(np.isnan(exact), network.values(rows), exact), atol=1e-4)
     again = rollout_train.rolled_out(network, game_id, 3, 2, 36, 0, seed=5, report=quiet)
     assert np.array_equal(rows, again[0]) and np.array_equal(values, again[1])

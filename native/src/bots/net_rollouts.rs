@@ -1,12 +1,13 @@
 //! Positions of a Tabla-family game valued by truncated rollouts (`bots/python/rollout_train.py`): positions met
-//! in a network's greedy self-play, each played on from the opponent's every first roll by the same network for a
-//! few decisions and then valued by it: a better judge of a position than the network's own value, to train the
-//! network on.
+//! in a network's greedy self-play where a turn has passed (the side just moved against the side to roll; in Gjul
+//! Bara never within a ladder's chain or before a remainder's receiver rolls), each played on from the opponent's
+//! every first roll by the same network for a few decisions and then valued by it: a better judge of a position
+//! than the network's own value, to train the network on.
 
 use super::bearoff;
 use super::self_play::{choose, Work};
 use super::value_net::ValueNet;
-use crate::engine::game::{features, play_to_end, Game, Phase, Sides, SplitMix64, State, FEATURES};
+use crate::engine::game::{features, play_to_end, Game, Phase, Sides, SplitMix64, State, Variant, FEATURES};
 
 /// How the positions are drawn and rolled out.
 #[derive(Clone, Copy)]
@@ -23,43 +24,54 @@ pub struct Rollouts {
 }
 
 /// The feature rows of the positions kept (the side just moved first, the other to roll) and each one's value for
-/// the side just moved: the mean of its rollouts, a game that ends by its points, a race of both sides bearing off
-/// by the exact tables (in the choice of plays too). Dice come from `rng`.
+/// the side just moved: the mean of its rollouts, a game that ends by its points, in Tabla and Tapa a race of both
+/// sides bearing off by the exact tables (in the choice of plays too; Gjul Bara's races climb the ladder, which
+/// the tables do not know). Dice come from `rng`.
 pub fn rolled_out(net: &ValueNet, game: Game, spec: Rollouts, rng: &mut SplitMix64) -> (Vec<f32>, Vec<f32>) {
-    let mut work = Work::new(true);
+    let mut work = Work::new(exact_races(game));
     let (mut rows, mut values) = (Vec::new(), Vec::new());
     let mut row = vec![0.0; FEATURES];
     for _ in 0..spec.games {
         let mut state = State::new(game, None, false);
         let mut decisions = 0;
         play_to_end(&mut state, rng, |state, rng| {
+            let mover = state.turn();
             let choice = choose(net, state, &mut work);
             state.play(choice.index);
             decisions += 1;
-            if !choice.ends && decisions % spec.every == 0 {
+            let passed = state.phase == Phase::Roll && state.turn() != mover;
+            if passed && decisions % spec.every == 0 {
                 features(&choice.after, &mut row);
                 rows.extend_from_slice(&row);
-                values.push(rollout_value(net, game, &choice.after, spec, rng, &mut work));
+                let rolls = [state.rolls()[1 - mover], state.rolls()[mover]];
+                values.push(rollout_value(net, game, &choice.after, rolls, spec, rng, &mut work));
             }
         });
     }
     (rows, values)
 }
 
+/// Whether the exact bear-off tables value the races of `game`: Tabla's and Tapa's, not Gjul Bara's.
+fn exact_races(game: Game) -> bool {
+    !matches!(game.variant, Variant::GjulBara { .. })
+}
+
 /// Whether the bear-off tables value the position of `state` (both sides bearing off): a rollout stops there.
 fn exact(state: &State) -> bool {
     let (boards, pins) = (state.boards(), state.pins());
-    bearoff::tables().value(&Sides { boards, pins }).is_some()
+    exact_races(state.game()) && bearoff::tables().value(&Sides { boards, pins }).is_some()
 }
 
-/// The mean over `spec.rollouts` rollouts of `sides` (the side just moved first) of that side's points less the
-/// other's, each played until the game ends, `spec.plies` decisions are made or both sides bear off.
-fn rollout_value(net: &ValueNet, game: Game, sides: &Sides, spec: Rollouts, rng: &mut SplitMix64, work: &mut Work) -> f32 {
+/// The mean over `spec.rollouts` rollouts of `sides` (the side just moved first) with the rolls each side has
+/// made (the side to roll first: Gjul Bara's ladder counts them) of that side's points less the other's, each
+/// played until the game ends, `spec.plies` decisions are made or both sides bear off.
+fn rollout_value(net: &ValueNet, game: Game, sides: &Sides, rolls: [u32; 2], spec: Rollouts, rng: &mut SplitMix64,
+                 work: &mut Work) -> f32 {
     let mut total = 0.0;
     for rollout in 0..spec.rollouts {
         // Seat 0 rolls first: the side to roll; seat 1 the side just moved.
         let mut state = State::new(game, Some(0), false);
-        state.place([sides.boards[1], sides.boards[0]], [sides.pins[1], sides.pins[0]], [0, 0]);
+        state.place([sides.boards[1], sides.boards[0]], [sides.pins[1], sides.pins[0]], rolls);
         let stratum = (rollout % 36) as u32;
         let mut first = Some((stratum / 6 + 1, stratum % 6 + 1));
         let mut decisions = 0;

@@ -232,15 +232,16 @@ pub(super) fn td_self_play<'py>(
     Ok((PyBytes::new(py, &w1), PyBytes::new(py, &b1), PyBytes::new(py, &w2), net.b2, stream.state()))
 }
 
-/// Positions of ``games`` games of greedy self-play by ``net`` in a ``game`` of one stage a turn (``tabla`` or
-/// ``tapa``, with its resolved options), every ``every``-th decision's, each valued for the side that just moved by
-/// ``rollouts`` rollouts (the first roll through the 36 in turn) of ``plies`` decisions played by ``net``, then
-/// valued by it (a game that ends by its points, a race of both sides bearing off by the exact tables, in the choice
-/// of plays too: a rollout stops there); dice from the playouts' stream as it stands at ``rng``. Returns
-/// the positions' feature rows and their values (float32 bytes) and where the stream stands after them.
+/// Positions of ``games`` games of greedy self-play by ``net`` in a ``game`` of the Tabla family (with its resolved
+/// options), every ``every``-th decision's where the turn passed (never within Gjul Bara's ladder), each valued for
+/// the side that just moved by ``rollouts`` rollouts (the first roll through the 36 in turn) of ``plies`` decisions
+/// played by ``net``, then valued by it (a game that ends by its points; in Tabla and Tapa a race of both sides
+/// bearing off by the exact tables, in the choice of plays too: a rollout stops there); dice from the playouts'
+/// stream as it stands at ``rng``. Returns the positions' feature rows and their values (float32 bytes) and where
+/// the stream stands after them.
 #[pyfunction]
-#[pyo3(signature = (game, net, *, games, every, rollouts, plies, rng, stuck_limit=100, blocks_all=false,
-    both_mothers_points=0))]
+#[pyo3(signature = (game, net, *, games, every, rollouts, plies, rng, stuck_limit=100, ladder_from=4,
+    count_global=false, remainder_to_opponent=true, blocks_all=false, both_mothers_points=0))]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn td_rollouts<'py>(
     py: Python<'py>,
@@ -252,10 +253,14 @@ pub(super) fn td_rollouts<'py>(
     plies: usize,
     rng: u64,
     stuck_limit: u32,
+    ladder_from: u32,
+    count_global: bool,
+    remainder_to_opponent: bool,
     blocks_all: bool,
     both_mothers_points: u32,
 ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>, u64)> {
-    let game = one_stage(family_game(game, stuck_limit, 4, false, true, blocks_all, both_mothers_points)?)?;
+    let game = family_game(game, stuck_limit, ladder_from, count_global, remainder_to_opponent, blocks_all,
+        both_mothers_points)?;
     if every == 0 || rollouts == 0 {
         return Err(PyValueError::new_err("every and rollouts must be positive"));
     }
