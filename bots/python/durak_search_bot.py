@@ -4,6 +4,8 @@ legal action out in each guess with a cheap greedy policy, and let the guesses v
 What the seat knows: its hand, the table, the discard, every seat's publicly known cards and hand size, the
 turned trump (the last card of the stock while it is there). The unseen cards are dealt at random to the other
 hands and the stock; :meth:`referee.games.cards.durak.Durak.from_view` turns each guess into an engine state.
+A search takes a fifth of the move's time and :data:`BUDGET` at most; when not even one guess fits in that, the
+answer is the playout policy's action.
 """
 
 from __future__ import annotations
