@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -21,8 +22,8 @@ STARTERS = {
 }
 """The starter of each language, as the tests name them."""
 STARTERS_TIMEOUT = 900
-"""Seconds a test that uses the starters may take: the first one builds all seven (about 190 s alone on a 2-core
-machine, 300 s beside another job of both cores, more with empty package caches), on top of its own work."""
+"""Seconds a test that uses the starters may take: the first one builds all seven (about 190 s one after another
+alone on a 2-core machine, more beside other work or with empty package caches), on top of its own work."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -36,6 +37,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.fixture(scope="session")
 def starters() -> dict[str, BotSpec]:
     """The starters as they run: prepared once, in the sandbox where it works (a build made there serves every
-    command after, sandboxed or not, and starts the builds of bots made from them)."""
+    command after, sandboxed or not, and starts the builds of bots made from them). They are prepared side by side,
+    as a ladder prepares the bots submitted to it: their fetches take turns, so one builds while another
+    downloads."""
     sandboxed = sandbox_problem() is None
-    return {language: prepare_bot(path, default_store(), sandboxed) for language, path in STARTERS.items()}
+    with ThreadPoolExecutor(len(STARTERS)) as pool:
+        specs = pool.map(lambda path: prepare_bot(path, default_store(), sandboxed), STARTERS.values())
+        return dict(zip(STARTERS, specs))
