@@ -8,6 +8,7 @@ import subprocess
 from pathlib import Path
 
 import click
+import pytest
 from click.testing import CliRunner
 
 from ladder.cli import main
@@ -71,6 +72,7 @@ def test_usage_errors(tmp_path, monkeypatch):
     assert result.exit_code == 1 and "not valid TOML" in result.output
 
 
+@pytest.mark.timeout(900)  # the whole demo league: about four minutes alone on two cores, more on a slower machine
 def test_demo_plays_every_arena_and_its_hints_run(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(main, ["demo"])
