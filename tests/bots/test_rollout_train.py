@@ -7,8 +7,11 @@ import pytest
 
 from bots.python import rollout_train
 from bots.python.td_network import WEIGHTS, Network
+from referee.games import CHANCE, OpeningThrow, Roll, make_game
 from referee.games.engine import ACCELERATORS
-from referee.games.tabla_family.features import FEATURES
+from referee.games.tabla_family._movegen import count
+from referee.games.tabla_family.features import FEATURES, encode
+from referee.playouts import SplitMix64
 
 native = pytest.mark.skipif(ACCELERATORS is None, reason="the native core is not installed")
 
@@ -68,6 +71,86 @@ def test_rollouts_value_positions_as_the_network_roughly_does(game_id):
               for _ in range(2)]
     assert np.array_equal(shared[0][0], shared[1][0]) and np.array_equal(shared[0][1], shared[1][1])
     assert len(shared[0][1]) > 20 and not np.array_equal(shared[0][0][:20], rows[:20])  # streams of their own
+
+
+def first_best(state) -> int:
+    """The play of a network that values every position 0, on the Python engine: the first that ends the game for
+    the most points (one that bears off the last checker, ``key`` being its end position), else the first listed."""
+    mover, best, most = state.current_player, 0, 0
+    for index, play in enumerate(state.legal_actions()):
+        if count(play.key, 0) == 15:
+            after = state.clone()
+            after.apply(play)
+            points = after.outcome().points
+            if points[mover] - points[1 - mover] > most:
+                best, most = index, points[mover] - points[1 - mover]
+    return best
+
+
+def reference_rollout(game, moved: tuple[int, int, int, int], rolls: list[int], first: tuple[int, int], plies: int,
+                      rng: SplitMix64) -> int:
+    """One rollout on the Python engine of the position ``moved`` (the side just moved first: its board, the
+    other's, their pins) with ``rolls`` made (the side to roll's first), the side to roll opening with ``first``;
+    its points for the side just moved less the other's (0 if ``plies`` decisions leave it unfinished, the zero
+    network's value)."""
+    state = game.new_state(starter=0)
+    state._place([moved[1], moved[0]], [moved[3], moved[2]], list(rolls))
+    decisions, dice = 0, first
+    while not state.is_terminal():
+        if state.current_player != CHANCE:
+            state.apply(state.legal_actions()[first_best(state)])
+            decisions += 1
+        elif decisions >= plies:
+            return 0
+        else:
+            high, low = dice or rng.dice()
+            dice = None
+            state.apply(Roll(max(high, low), min(high, low)))
+    points = state.outcome().points
+    return points[1] - points[0]
+
+
+def reference_rolled_out(games: int, every: int, rollouts: int, plies: int, seed: int) -> tuple[list, list]:
+    """:func:`rollout_train.rolled_out` of Gjul Bara by the zero network, written again on the Python engine:
+    positions kept only where the turn passed to the other side, each rolled out with the rolls each side has
+    made, one stream of dice for the games and their rollouts."""
+    game, rng = make_game("gjul-bara").on("python"), SplitMix64(seed)
+    rows, values = [], []
+    for _ in range(games):
+        state, decisions = game.new_state(), 0
+        while not state.is_terminal():
+            if state.current_player == CHANCE:
+                first, second = rng.dice()
+                state.apply(OpeningThrow((first, second)) if state._phase == "opening" else
+                            Roll(max(first, second), min(first, second)))
+                continue
+            mover = state.current_player
+            state.apply(state.legal_actions()[first_best(state)])
+            decisions += 1
+            if state.current_player == CHANCE and state._turn != mover and decisions % every == 0:
+                moved = state.sides(mover)
+                rolls = [state._rolls[1 - mover], state._rolls[mover]]
+                rows.append(encode(moved[:2], moved[2:]))
+                values.append(sum(reference_rollout(game, moved, rolls, (k % 36 // 6 + 1, k % 6 + 1), plies, rng)
+                                  for k in range(rollouts)) / rollouts)
+    return rows, values
+
+
+@native
+def test_gjul_bara_rollouts_keep_whole_turns_and_count_the_rolls():
+    """The core's Gjul Bara data are a Python reference's on the Python engine, position for position and die for
+    die: by a network that values every position 0 (so plays are the first listed, or the one that ends the game
+    for the most points), with rollouts long enough to end most games. A position kept within a ladder's chain or
+    before a remainder's receiver rolls, or a rollout started with other roll counts (the ladder climbs from each
+    side's fourth roll), would draw other dice and part the two."""
+    zero = Network.new(4, np.random.default_rng(3))
+    zero.w2[:] = 0
+    zero.b2 = np.zeros_like(zero.b2)
+    rows, values = rollout_train.rolled_out(zero, "gjul-bara", 4, 2, 4, 60, seed=9, report=quiet)
+    expected_rows, expected_values = reference_rolled_out(4, 2, 4, 60, seed=9)
+    assert len(values) == len(expected_values) > 60
+    assert np.array_equal(rows, np.array(expected_rows, dtype=np.float32))
+    assert np.allclose(values, expected_values) and np.count_nonzero(values) > 40
 
 
 @native
