@@ -18,7 +18,7 @@ import numpy as np
 
 from referee.games.tabla_family.tabla_match import game_of
 
-TWO_POINT_SHARE = {"tabla": 0.236, "gjul-bara": 0.391, "tapa": 0.412}
+TWO_POINT_SHARE = {"tabla": 0.236, "gjul-bara": 0.411, "tapa": 0.412}
 """The share of games won by two points between equal players, per game: ``td_bot`` against itself
 (``python bench/strength.py td_bot td_bot --game G``; docs/performance.md has the runs)."""
 
