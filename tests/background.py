@@ -3,22 +3,35 @@ begins, at low priority, and its test waits for it, so that it uses the cores th
 of adding its own time to the run's.
 
 A test module declares one with :class:`Background` and marks its test with it; ``tests/conftest.py`` starts the
-checks of the tests the run selected as soon as they are collected.
+checks of the tests the run selected as soon as they are collected. A check runs once in a run however many
+processes play it (pytest-xdist's workers each collect every test): it lives in the run's folder
+(:data:`RUN_ENV`), where the first process to start it leaves its output and exit status for whichever waits.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
+import shutil
+import signal
 import subprocess
-import tempfile
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
+RUN_ENV = "KAFANA_TEST_RUN"
+"""The variable naming the run's own folder, made by its first process (``tests/conftest.py``) and inherited by
+pytest-xdist's workers; the checks' commands run without it."""
 NICENESS = 19
 """How much lower the checks' priority is than the tests': the lowest there is (a check's thread gets about one
 part in seventy of a core a busy test wants), so that they take only the time the tests leave idle."""
+WRAPPER = f'nice -n {NICENESS} "$@" >"$0/output" 2>&1; echo $? >"$0/status.part"; mv "$0/status.part" "$0/status"'
+"""The shell line a check runs in: the command at low priority, its output and then its exit status written to
+the check's folder (``$0``), the status last and whole, so that its file's presence says the check is done."""
+POLL = 0.2
+"""Seconds between looks for a check's exit status."""
 
 
 @dataclass
@@ -38,49 +51,64 @@ class Background:
     cwd: Path
     env: Mapping[str, str] = field(default_factory=dict)
     scratch: str | None = None
-    _process: subprocess.Popen[bytes] | None = None
-    _output: IO[bytes] | None = None
-    _folder: tempfile.TemporaryDirectory[str] | None = None
 
     def __call__(self, test: Callable[..., Any]) -> Callable[..., Any]:
         """Mark ``test`` as the one that waits for this check (the check starts when the test is selected)."""
         test.background = self  # type: ignore[attr-defined]
         return test
 
-    def start(self) -> None:
-        """Start the command at low priority (once)."""
-        if self._process is not None:
-            return
-        env = {**os.environ, **self.env}
-        if self.scratch is not None:
-            self._folder = tempfile.TemporaryDirectory(prefix="kafana-check-")
-            env[self.scratch] = self._folder.name
-        self._output = tempfile.TemporaryFile()
-        self._process = subprocess.Popen(
-            ["nice", "-n", str(NICENESS), *self.command], cwd=self.cwd, env=env, stdin=subprocess.DEVNULL,
-            stdout=self._output, stderr=subprocess.STDOUT,
-        )
+    @property
+    def folder(self) -> Path:
+        """The check's folder in the run's: named by its command and where it runs, the same in every process."""
+        key = hashlib.sha256(repr((list(self.command), str(self.cwd))).encode()).hexdigest()[:16]
+        return Path(os.environ[RUN_ENV]) / f"check-{key}"
 
-    def stop(self) -> None:
-        """Kill the command if it still runs (the run ended without waiting for it)."""
-        if self._process is not None and self._process.poll() is None:
-            self._process.kill()
-            self._process.wait()
-        if self._folder is not None:
-            self._folder.cleanup()
+    def start(self) -> None:
+        """Start the command at low priority, unless a process of the run has started it already."""
+        folder = self.folder
+        try:
+            folder.mkdir()
+        except FileExistsError:
+            return
+        env = {name: value for name, value in os.environ.items()
+               if name != RUN_ENV and not name.startswith("PYTEST_XDIST")} | dict(self.env)
+        if self.scratch is not None:
+            (folder / "scratch").mkdir()
+            env[self.scratch] = str(folder / "scratch")
+        process = subprocess.Popen(
+            ["sh", "-c", WRAPPER, str(folder), *self.command], cwd=self.cwd, env=env,
+            stdin=subprocess.DEVNULL, start_new_session=True,  # it outlives the worker that started it
+        )
+        (folder / "pid").write_text(str(process.pid))
 
     def result(self, timeout: float) -> Finished:
         """Wait up to ``timeout`` seconds for the command (started now if it was not) and return how it ended."""
         self.start()
-        assert self._process is not None and self._output is not None
+        status = self.folder / "status"
+        deadline = time.monotonic() + timeout
+        while not status.exists():
+            if time.monotonic() > deadline:
+                stop(self.folder)
+                raise subprocess.TimeoutExpired(list(self.command), timeout)
+            time.sleep(POLL)
+        shutil.rmtree(self.folder / "scratch", ignore_errors=True)
+        return Finished(int(status.read_text()), (self.folder / "output").read_bytes().decode(errors="replace"))
+
+
+def stop(folder: Path) -> None:
+    """Kill the check of ``folder`` and what it started, if it still runs."""
+    try:
+        pid = int((folder / "pid").read_text())
+    except (OSError, ValueError):
+        return  # not started, or its starter was stopped before it wrote the pid
+    if not (folder / "status").exists():
         try:
-            code = self._process.wait(timeout)
-        except subprocess.TimeoutExpired:
-            self._process.kill()
-            self._process.wait()
-            raise
-        finally:
-            if self._folder is not None:
-                self._folder.cleanup()
-        self._output.seek(0)
-        return Finished(code, self._output.read().decode(errors="replace"))
+            os.killpg(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def stop_all(run: Path) -> None:
+    """Kill the checks of the run's folder ``run`` still running (the run was cut short, or stopped at a failure)."""
+    for folder in run.glob("check-*"):
+        stop(folder)

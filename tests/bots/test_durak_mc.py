@@ -91,6 +91,7 @@ async def test_check_bot_accepts_it():
 
 
 async def test_it_beats_the_python_search_bot(monkeypatch):
-    monkeypatch.setattr(durak_mc_bot, "BUDGET", 60.0)  # the whole search, however busy the machine
+    for bot in (durak_mc_bot, durak_search_bot):
+        monkeypatch.setattr(bot, "BUDGET", 60.0)  # the whole search, however busy the machine
     # It won 82.5% +- 9.0% of 80 duplicate games (bench/strength.py); an even bot reaches 14 of 20 one time in 17.
     assert await wins_of("durak", durak_mc_bot, durak_search_bot, 20) >= 14

@@ -149,6 +149,7 @@ async def test_a_league_on_dask_survives_a_dead_worker_and_equals_a_local_run(tm
     assert stored(remote) == stored(local)
 
 
+@pytest.mark.alone  # it looks for referees anywhere on the machine
 def test_no_stray_processes_after_the_cluster(tmp_path):
     """The referees of a killed worker stop by themselves (they watch for their parent's death)."""
     time.sleep(0.5)

@@ -70,6 +70,7 @@ def leftover_cgroups() -> list[Path]:
 
 @pytest.mark.skipif(sandbox_problem() is not None, reason=f"no sandbox here: {sandbox_problem()}")
 @pytest.mark.skipif(not _cgroups_here(), reason="no writable memory and pids cgroups here")
+@pytest.mark.alone  # it looks for processes and cgroups left anywhere on the machine
 async def test_hostile_bots_cannot_spoil_a_league(tmp_path):
     cgroups_before = set(leftover_cgroups())
     outside = tmp_path / "outside"

@@ -303,6 +303,7 @@ def test_a_new_version_of_an_upload_starts_from_its_previous_build(tmp_path):
     ("while true; do head -c 300000 /dev/zero >> build/blob; sleep 0.1; done", "MB, more than the 1 MB a bot may "
                                                                                 "take (stopped)"),
 ])
+@pytest.mark.alone  # it looks for what is new in the build store the run's processes share
 def test_a_built_copy_over_the_disk_limit_is_refused_and_removed(tmp_path, writes, said):
     """A bot whose build leaves more than the ladder allows, or would write for ever, is refused (the second
     stopped while it runs), and neither the league's copy nor the build store keeps it."""

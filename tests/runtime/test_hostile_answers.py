@@ -50,6 +50,7 @@ def busy_figures(path) -> tuple[float, float, float]:
     return reported[-1] - reported[0], own, other
 
 
+@pytest.mark.alone  # it measures how a core is shared between two bots
 @pytest.mark.parametrize("cgroup", [True, False], ids=["cgroup", "descendants"])
 async def test_the_off_turn_pause_stops_a_busy_bot_while_the_other_thinks(tmp_path, monkeypatch, cgroup):
     if not cgroup:  # its processes are then found as the bot's descendants
@@ -61,6 +62,7 @@ async def test_the_off_turn_pause_stops_a_busy_bot_while_the_other_thinks(tmp_pa
     assert burnt < own + 0.1 * other  # it spins only while it is its move
 
 
+@pytest.mark.alone
 async def test_without_the_pause_the_busy_bot_burns_the_opponents_time(tmp_path):
     """The control for the test above."""
     record = await duel(tmp_path, "busy-off-turn")

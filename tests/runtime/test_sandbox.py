@@ -114,6 +114,7 @@ def marked_processes() -> list[int]:
 
 
 @needs_sandbox
+@pytest.mark.alone  # it looks for hostile bots' processes anywhere on the machine
 @pytest.mark.parametrize("misdeed", ["daemon", "ignore-sigterm", "double-fork"])
 async def test_nothing_outlives_the_bot(misdeed):
     record = await play(misdeed)
