@@ -4,8 +4,8 @@ of adding its own time to the run's.
 
 A test module declares one with :class:`Background` and marks its test with it; ``tests/conftest.py`` starts the
 checks of the tests the run selected as soon as they are collected. A check runs once in a run however many
-processes play it (pytest-xdist's workers each collect every test): it lives in the run's folder
-(:data:`RUN_ENV`), where the first process to start it leaves its output and exit status for whichever waits.
+processes collect its test (each of pytest-xdist's workers collects every test): it lives in the run's folder
+(:data:`RUN_ENV`), where the process that starts it first leaves its output and exit status for whichever waits.
 """
 
 from __future__ import annotations

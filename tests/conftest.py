@@ -26,6 +26,7 @@ collect_ignore = ["runtime/bots", "ladder/_league_script.py"]
 
 
 def pytest_configure(config):
+    """Name the marker of the tests that run alone."""
     config.addinivalue_line("markers", f"{ALONE}: the test runs with no other test beside it (tests/turns.py)")
 
 
