@@ -132,26 +132,25 @@ def fit(network: Network, rows: np.ndarray, targets: np.ndarray, epochs: int, ba
     return network
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", choices=GAMES, required=True)
-    parser.add_argument("--init", type=Path, required=True, help="the points network to roll out with and train")
-    parser.add_argument("--games", type=int, default=1000, help="self-play games to draw positions from")
-    parser.add_argument("--every", type=int, default=3, help="keep every how many decisions' position")
-    parser.add_argument("--rollouts", type=int, default=36, help="rollouts per position (36: each first roll once)")
-    parser.add_argument("--plies", type=int, default=8, help="decisions a rollout plays before the network values it")
+def training_arguments(parser: argparse.ArgumentParser, init: str) -> None:
+    """Add the arguments of a command that fits a points network to valued positions: ``--init`` (helped by
+    ``init``), ``--epochs``, ``--batch``, ``--rate``, ``--seed``, ``--data`` and ``--out``."""
+    parser.add_argument("--init", type=Path, required=True, help=init)
     parser.add_argument("--epochs", type=int, default=3)
     parser.add_argument("--batch", type=int, default=64)
     parser.add_argument("--rate", type=float, default=0.0003, help="Adam's learning rate")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=1, help="threads to share the rollouts among (the data depends "
-                        "on it: each has a stream of its own)")
     parser.add_argument("--data", type=Path, help="where to keep the valued positions (read back if it exists)")
     parser.add_argument("--out", type=Path, help=f"where to write the network (default {WEIGHTS}/<game>.npz)")
-    args = parser.parse_args(argv)
-    if min(args.games, args.every, args.rollouts, args.epochs, args.batch, args.jobs) < 1 or args.plies < 0:
-        parser.error("--games, --every, --rollouts, --epochs, --batch and --jobs must be positive, --plies not "
-                     "negative")
+
+
+def train(parser: argparse.ArgumentParser, args: argparse.Namespace,
+          valued: Callable[[Network], tuple[np.ndarray, np.ndarray]]) -> int:
+    """Run a command of :func:`training_arguments`: ``args.init``'s network fit to the positions ``valued`` gives
+    for it (or ``args.data``'s when that file exists; else they are kept there), written to ``args.out``. A bad
+    ``--init`` or ``--data`` ends the command with the parser's one-line error."""
+    if min(args.epochs, args.batch) < 1:
+        parser.error("--epochs and --batch must be positive")
     if ACCELERATORS is None:
         parser.error("the native core is not installed (pip install ./native)")
     try:
@@ -166,8 +165,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"{error}")
     start = time.perf_counter()
     if rows is None:
-        rows, values = rolled_out(network, args.game, args.games, args.every, args.rollouts, args.plies, args.seed,
-                                  jobs=args.jobs)
+        rows, values = valued(network)
         if args.data:
             np.savez_compressed(args.data, rows=rows, values=values)
     network = Network(*(array.astype(np.float64) for array in network.parameters()), network.inputs)
@@ -176,6 +174,23 @@ def main(argv: list[str] | None = None) -> int:
     network.save(out)
     print(f"{out}: {len(values)} positions in {time.perf_counter() - start:.0f} s")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=GAMES, required=True)
+    parser.add_argument("--games", type=int, default=1000, help="self-play games to draw positions from")
+    parser.add_argument("--every", type=int, default=3, help="keep every how many decisions' position")
+    parser.add_argument("--rollouts", type=int, default=36, help="rollouts per position (36: each first roll once)")
+    parser.add_argument("--plies", type=int, default=8, help="decisions a rollout plays before the network values it")
+    parser.add_argument("--jobs", type=int, default=1, help="threads to share the rollouts among (the data depends "
+                        "on it: each has a stream of its own)")
+    training_arguments(parser, "the points network to roll out with and train")
+    args = parser.parse_args(argv)
+    if min(args.games, args.every, args.rollouts, args.jobs) < 1 or args.plies < 0:
+        parser.error("--games, --every, --rollouts and --jobs must be positive, --plies not negative")
+    return train(parser, args, lambda network: rolled_out(network, args.game, args.games, args.every, args.rollouts,
+                                                          args.plies, args.seed, jobs=args.jobs))
 
 
 if __name__ == "__main__":

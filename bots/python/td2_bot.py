@@ -12,6 +12,7 @@ search would take seconds) it plays as td1_bot.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -28,6 +29,8 @@ from referee.wire import ActRequest, ActResponse
 
 if TYPE_CHECKING:
     from kafana_native.bots import ValueNet
+
+    from referee.games.tabla_family._family import FamilyGame
 
 WIDTH = 6
 """How many of the 0-ply best plays are valued one roll ahead."""
@@ -59,19 +62,23 @@ def _native_network(game_id: str) -> ValueNet | None:
     return td_bot.network(game_id).native()
 
 
+def native_best_replies(game: FamilyGame, positions: list[Sides], net: ValueNet) -> Best:
+    """The best reply to every roll from each of ``positions`` (the side to roll first) in a single ``game`` of
+    Tabla or Tapa, by the points ``net`` expects, in the native core (one call)."""
+    found = ACCELERATORS.best_replies(game.id, positions, net, **game.core_options())
+    weights, values, ended, afters = zip(*found)
+    return Best(np.array(weights, dtype=np.float64), np.array(values, dtype=np.float64),
+                [points is not None for points in ended], list(afters))
+
+
 def best_replies(state: FamilyState, judge: Values, positions: list[Sides], mine: bool) -> Best:
     """The best reply to every roll from each of ``positions`` (the side to roll first: the seat's, ``mine``, or
     its opponent's) by ``judge``, in ``state``'s game. By points the native core values them (the replies' rows
     stay in it); in a match, or without the core (both of which :func:`choose` leaves to td1_bot), every reply's
     row is valued here: the reference."""
     net = _native_network(judge.game_id) if judge.away is None else None
-    game = state.game
-    found = (ACCELERATORS.best_replies(game.id, positions, net, **game.core_options())
-             if net is not None and ACCELERATORS is not None else None)
-    if found is not None:
-        weights, values, ended, afters = zip(*found)
-        return Best(np.array(weights, dtype=np.float64), np.array(values, dtype=np.float64),
-                    [points is not None for points in ended], list(afters))
+    if net is not None and ACCELERATORS is not None:
+        return native_best_replies(state.game, positions, net)
     replies = roll_replies(state, positions)
     values = judge.plays(replies.rows, replies.outcomes, mine=mine)
     sizes = np.array([size for _, size in replies.groups])
@@ -118,17 +125,27 @@ def two_rolls_ahead(state: FamilyState, judge: Values, seat: int, keep: int | No
     deep = np.argsort(_expected(theirs.values, theirs.weights))[:DEEP]  # the opponent's worst, the seat's best
     if keep in going and going.index(keep) not in deep:
         deep = np.append(deep, going.index(keep))
-    # Two rolls ahead: an answer that ends the game as it stands; after the others, the seat's best answer to each
-    # of its own rolls.
-    rolls = (deep[:, None] * len(ROLLS) + np.arange(len(ROLLS))).ravel()
+    two_ahead = second_roll(theirs, deep, lambda positions: best_replies(state, judge, positions, True))
+    return ended | {going[position]: float(two_ahead[at]) for at, position in enumerate(deep)}
+
+
+def second_roll(theirs: Best, chosen: np.ndarray, replies: Callable[[list[Sides]], Best]) -> np.ndarray:
+    """The value two rolls ahead of each ``chosen`` position (an index into those whose every roll's best reply
+    is ``theirs``) for the side that left it: an answer that ends the game as it stands; after the others, the
+    best answer (``replies``, the side to roll first) to each of that side's own rolls."""
+    rolls = (chosen[:, None] * len(ROLLS) + np.arange(len(ROLLS))).ravel()
     value = -theirs.values[rolls]
     going_on = [at for at, roll in enumerate(rolls) if not theirs.ended[roll]]
     if going_on:
-        left = [theirs.afters[rolls[at]] for at in going_on]
-        mine = best_replies(state, judge, [(board, other, pins, others) for other, board, others, pins in left], True)
+        mine = replies([turned(theirs.afters[rolls[at]]) for at in going_on])
         value[going_on] = _expected(mine.values, mine.weights)
-    two_ahead = _expected(value, theirs.weights[rolls])
-    return ended | {going[position]: float(two_ahead[at]) for at, position in enumerate(deep)}
+    return _expected(value, theirs.weights[rolls])
+
+
+def turned(after: Sides) -> Sides:
+    """A position the side just moved first (as :class:`Best` gives it) with the side to roll first."""
+    moved, to_roll, moved_pins, pins = after
+    return to_roll, moved, pins, moved_pins
 
 
 def choose(request: ActRequest) -> ActResponse:
