@@ -24,6 +24,8 @@ import argparse
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -32,7 +34,12 @@ from bots.python.rollout_train import train, training_arguments
 from bots.python.td_network import Network
 from referee.games import make_game
 from referee.games.engine import ACCELERATORS
-from referee.games.tabla_family.features import ROLLS, Sides, encode
+from referee.games.tabla_family.features import FEATURES, ROLLS, Sides, encode
+
+if TYPE_CHECKING:
+    from kafana_native.bots import ValueNet
+
+    from referee.games.tabla_family._family import FamilyGame
 
 GAMES = td2_bot.SEARCHED
 """The games whose network learns from the search: those td2_bot searches."""
@@ -47,7 +54,7 @@ def _walk(network: Network, game_id: str, positions: int, every: int, seed: np.r
     game, net = make_game(game_id), network.native()
     rng = np.random.default_rng(seed)
     opening = game.new_state().sides(0)
-    rows, values, kept, position, turns, begun = [], [], [], opening, 0, time.perf_counter()
+    rows, values, kept, position, turns, begun = [], [np.zeros(0)], [], opening, 0, time.perf_counter()
     while len(rows) < positions:
         best = td2_bot.native_best_replies(game, [position], net)
         roll = int(rng.choice(len(ROLLS), p=best.weights / 36))
@@ -65,15 +72,15 @@ def _walk(network: Network, game_id: str, positions: int, every: int, seed: np.r
             kept = []
             print(f"{game_id} job {job}: {len(rows)} positions valued, {time.perf_counter() - begun:.0f} s",
                   flush=True)
-    return np.array(rows, dtype=np.float32), np.concatenate(values)
+    return np.array(rows, dtype=np.float32).reshape(-1, FEATURES), np.concatenate(values)
 
 
-def two_rolls_ahead(game, net, afters: list[Sides]) -> np.ndarray:
+def two_rolls_ahead(game: FamilyGame, net: ValueNet, afters: list[Sides]) -> np.ndarray:
     """Each position's value (the side just moved first) for that side two rolls ahead, a race's by the tables."""
     rows = np.array([encode(after[:2], after[2:]) for after in afters], dtype="<f4")
     exact = np.frombuffer(ACCELERATORS.bearoff_values(rows.tobytes()), "<f4").astype(np.float64)
     theirs = td2_bot.native_best_replies(game, [td2_bot.turned(after) for after in afters], net)
-    replies = lambda positions: td2_bot.native_best_replies(game, positions, net)  # noqa: E731
+    replies = partial(td2_bot.native_best_replies, game, net=net)
     ahead = td2_bot.second_roll(theirs, np.arange(len(afters)), replies)
     return np.where(np.isnan(exact), ahead, exact)
 

@@ -58,6 +58,8 @@ def test_the_positions_are_whole_and_their_values_are_the_searchs(game_id):
     assert np.array_equal(rows, again[0]) and np.array_equal(values, again[1])
     shared = search_train.searched(network, game_id, 60, 2, seed=3, jobs=2)
     assert shared[0].shape == rows.shape and not np.array_equal(shared[0], rows)
+    one = search_train.searched(network, game_id, 1, 2, seed=3, jobs=2)  # a job with none to value
+    assert one[0].shape == (1, rows.shape[1]) and one[1].shape == (1,)
 
 
 def test_the_command_writes_a_network_and_keeps_its_data(tmp_path, capsys):
