@@ -39,7 +39,7 @@ from referee.games.tabla_family.features import FEATURES, ROLLS, Sides, encode
 if TYPE_CHECKING:
     from kafana_native.bots import ValueNet
 
-    from referee.games.tabla_family._family import FamilyGame
+    from referee.games import Tabla, Tapa
 
 GAMES = td2_bot.SEARCHED
 """The games whose network learns from the search: those td2_bot searches."""
@@ -75,7 +75,7 @@ def _walk(network: Network, game_id: str, positions: int, every: int, seed: np.r
     return np.array(rows, dtype=np.float32).reshape(-1, FEATURES), np.concatenate(values)
 
 
-def two_rolls_ahead(game: FamilyGame, net: ValueNet, afters: list[Sides]) -> np.ndarray:
+def two_rolls_ahead(game: Tabla | Tapa, net: ValueNet, afters: list[Sides]) -> np.ndarray:
     """Each position's value (the side just moved first) for that side two rolls ahead, a race's by the tables."""
     rows = np.array([encode(after[:2], after[2:]) for after in afters], dtype="<f4")
     exact = np.frombuffer(ACCELERATORS.bearoff_values(rows.tobytes()), "<f4").astype(np.float64)

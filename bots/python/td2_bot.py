@@ -30,7 +30,7 @@ from referee.wire import ActRequest, ActResponse
 if TYPE_CHECKING:
     from kafana_native.bots import ValueNet
 
-    from referee.games.tabla_family._family import FamilyGame
+    from referee.games import Tabla, Tapa
 
 WIDTH = 6
 """How many of the 0-ply best plays are valued one roll ahead."""
@@ -62,7 +62,7 @@ def _native_network(game_id: str) -> ValueNet | None:
     return td_bot.network(game_id).native()
 
 
-def native_best_replies(game: FamilyGame, positions: list[Sides], net: ValueNet) -> Best:
+def native_best_replies(game: Tabla | Tapa, positions: list[Sides], net: ValueNet) -> Best:
     """The best reply to every roll from each of ``positions`` (the side to roll first) in a single ``game`` of
     Tabla or Tapa, by the points ``net`` expects, in the native core (one call)."""
     found = ACCELERATORS.best_replies(game.id, positions, net, **game.core_options())
