@@ -9,6 +9,7 @@
 //! It depends on no other part of the crate: its messages are bytes the referee writes and reads.
 
 use std::collections::VecDeque;
+use std::error::Error as _;
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -265,11 +266,15 @@ impl Connection {
 }
 
 /// A status as Python reads it: its code's number and its message. A message longer than the limit is
-/// `RESOURCE_EXHAUSTED`, as grpcio calls it.
+/// `RESOURCE_EXHAUSTED`, as grpcio calls it; a connection that broke under the call is `UNAVAILABLE`, as grpcio
+/// calls it, where tonic says `UNKNOWN` with the transport's error as the status's source (a status the bot's
+/// server sent has none): `UNKNOWN` stays what a server answers when its own code raised.
 fn status_parts(status: &Status) -> (i32, String) {
     let code = if status.code() == Code::OutOfRange && status.message().starts_with("Error, decoded message length too large")
     {
         Code::ResourceExhausted
+    } else if status.code() == Code::Unknown && status.source().is_some() {
+        Code::Unavailable
     } else {
         status.code()
     };
